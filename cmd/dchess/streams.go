@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/term"
+)
+
+// IOStreams are the streams a command reads and writes. Tests pass buffers;
+// main passes the process's own streams.
+type IOStreams struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// ErrIsTerminal says whether ErrOut is a terminal, which decides
+	// whether progress bars are drawn.
+	ErrIsTerminal bool
+	// Quiet suppresses progress bars and informational messages.
+	Quiet bool
+}
+
+// SystemStreams returns the process's standard streams.
+func SystemStreams() *IOStreams {
+	return &IOStreams{
+		In:            os.Stdin,
+		Out:           os.Stdout,
+		ErrOut:        os.Stderr,
+		ErrIsTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+	}
+}
+
+// ShowProgress says whether a progress bar should be drawn on ErrOut.
+func (s *IOStreams) ShowProgress() bool { return s.ErrIsTerminal && !s.Quiet }
+
+// Infof writes an informational line to ErrOut unless Quiet is set.
+func (s *IOStreams) Infof(format string, args ...any) {
+	if s.Quiet {
+		return
+	}
+	fmt.Fprintf(s.ErrOut, format, args...)
+}

@@ -1,0 +1,126 @@
+// Package dataset holds everything dchess trains on: the record and label
+// types, the on-disk dataset format, the readers for PGN and labelled FEN
+// files, the Stockfish labeller and the board encodings.
+package dataset
+
+import (
+	"hash/fnv"
+	"math"
+	"strings"
+)
+
+// Result is a game's outcome from White's point of view.
+type Result int8
+
+const (
+	ResultUnknown Result = iota // "*" or a game with no result tag
+	WhiteWin                    // "1-0"
+	BlackWin                    // "0-1"
+	Draw                        // "1/2-1/2"
+)
+
+// String returns the PGN result token.
+func (r Result) String() string {
+	switch r {
+	case WhiteWin:
+		return "1-0"
+	case BlackWin:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// ParseResult reads a PGN result token; anything else is ResultUnknown.
+func ParseResult(s string) Result {
+	switch s {
+	case "1-0":
+		return WhiteWin
+	case "0-1":
+		return BlackWin
+	case "1/2-1/2":
+		return Draw
+	}
+	return ResultUnknown
+}
+
+// Record is one position kept from a game or a labelled file.
+type Record struct {
+	FEN string
+	// Key identifies the position for deduplication and sharding; see PositionKey.
+	Key uint64
+	// Move is the move played from the position in UCI notation, "" when unknown.
+	Move string
+	// Next holds the moves actually played after Move (the action-state-action
+	// targets when no engine PV is used), at most the ingest horizon.
+	Next   []string
+	Result Result
+	// Ply counts half-moves from the start of the game (0 = before White's first move).
+	Ply      uint16
+	WhiteElo uint16
+	BlackElo uint16
+	// GameID groups positions of one game; splits are made by it.
+	GameID uint64
+	// Label is nil until the position has been labelled (or imported labelled).
+	Label *Label
+}
+
+// LabelStatus says whether labelling a position succeeded.
+type LabelStatus uint8
+
+const (
+	LabelOK     LabelStatus = 1
+	LabelFailed LabelStatus = 2
+)
+
+// Label is an engine's verdict on a position, always from the side to move.
+type Label struct {
+	Status LabelStatus
+	// Mate is the signed number of moves to mate (positive: the side to move
+	// mates); 0 means CP holds a centipawn score.
+	Mate int32
+	CP   int32
+	// WinProb is the side to move's win probability, see WinProbability.
+	WinProb  float32
+	BestMove string
+	PV       []string
+	Depth    uint16
+	Nodes    uint64
+	Engine   string
+	// Error explains a LabelFailed status.
+	Error string
+}
+
+// WinProbCoefficient is the logistic slope that maps centipawns to win probability.
+const WinProbCoefficient = 0.00368208
+
+// WinProbability maps a score from the side to move to its win probability:
+// 1/(1+exp(-0.00368208*cp)); mate for the side to move is 1, mated is 0.
+func WinProbability(cp, mate int32) float32 {
+	if mate > 0 {
+		return 1
+	}
+	if mate < 0 {
+		return 0
+	}
+	return float32(1 / (1 + math.Exp(-WinProbCoefficient*float64(cp))))
+}
+
+// PositionKey hashes the placement, side to move, castling rights and
+// en-passant fields of a FEN (not the move counters), so transpositions
+// reached at different move numbers deduplicate.
+func PositionKey(fen string) uint64 {
+	fields := strings.Fields(fen)
+	if len(fields) > 4 {
+		fields = fields[:4]
+	}
+	h := fnv.New64a()
+	for i, f := range fields {
+		if i > 0 {
+			h.Write([]byte{' '})
+		}
+		h.Write([]byte(f))
+	}
+	return h.Sum64()
+}

@@ -1,0 +1,73 @@
+// Package testenv finds what tests need from outside the project: a
+// Stockfish binary and the shared data folder. A test skips when one is
+// missing, except under CI=true, where missing is a failure.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// StockfishPath looks for Stockfish in DCHESS_STOCKFISH, then PATH, then
+// /usr/games/stockfish, and returns "" when none is found.
+func StockfishPath() string {
+	if p := os.Getenv("DCHESS_STOCKFISH"); p != "" {
+		return p
+	}
+	if p, err := exec.LookPath("stockfish"); err == nil {
+		return p
+	}
+	const debian = "/usr/games/stockfish"
+	if st, err := os.Stat(debian); err == nil && !st.IsDir() {
+		return debian
+	}
+	return ""
+}
+
+// Stockfish returns the Stockfish path or skips the test (fails under CI=true).
+func Stockfish(t testing.TB) string {
+	t.Helper()
+	p := StockfishPath()
+	if p == "" {
+		missing(t, "Stockfish not found (set DCHESS_STOCKFISH, put stockfish on PATH or apt-get install stockfish)")
+	}
+	return p
+}
+
+// SharedData returns the path of rel inside ../shared/data (found by walking
+// up from this source file), or skips the test (fails under CI=true).
+func SharedData(t testing.TB, rel string) string {
+	t.Helper()
+	if dir := os.Getenv("DCHESS_SHARED_DATA"); dir != "" {
+		return existing(t, filepath.Join(dir, rel))
+	}
+	_, file, _, _ := runtime.Caller(0)
+	// file is <repo>/dataset/testenv/testenv.go; shared/ sits beside <repo>.
+	repo := filepath.Dir(filepath.Dir(filepath.Dir(file)))
+	return existing(t, filepath.Join(filepath.Dir(repo), "shared", "data", rel))
+}
+
+// RepoRoot returns the repository's root folder.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(filepath.Dir(file)))
+}
+
+func existing(t testing.TB, p string) string {
+	t.Helper()
+	if _, err := os.Stat(p); err != nil {
+		missing(t, "shared data not found: "+p+" (set DCHESS_SHARED_DATA)")
+	}
+	return p
+}
+
+func missing(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
