@@ -88,8 +88,17 @@ type Label struct {
 	Depth    uint16
 	Nodes    uint64
 	Engine   string
+	// MultiPV holds the engine's further lines (2..K) when labelled with --multipv K.
+	MultiPV []PVLine
 	// Error explains a LabelFailed status.
 	Error string
+}
+
+// PVLine is one of an engine's alternative lines, scored like Label.
+type PVLine struct {
+	Mate int32
+	CP   int32
+	PV   []string
 }
 
 // WinProbCoefficient is the logistic slope that maps centipawns to win probability.
