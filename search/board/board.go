@@ -216,6 +216,18 @@ func (b *Board) Unmake() {
 	b.keys = b.keys[:len(b.keys)-1]
 }
 
+// CastlingRights returns the rights as bits K=1, Q=2, k=4, q=8.
+func (b *Board) CastlingRights() uint8 { return b.castle }
+
+// EnPassant returns the en-passant target square when a pawn of the side
+// to move can capture there.
+func (b *Board) EnPassant() (uint8, bool) {
+	if b.epCapturable() {
+		return b.ep, true
+	}
+	return 0, false
+}
+
 // Key is the position's Zobrist key: placement, side to move, castling
 // rights and an en-passant square only when a pawn can actually capture
 // there, so positions that are the same under the repetition rule share a key.
