@@ -1,0 +1,415 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/dchess/dchess/search/board"
+)
+
+// Score scale. A mate found n plies from the root scores MateScore-n for
+// the side that mates; evaluations are clamped inside ±(mateBound-1) so
+// the two can never be confused.
+const (
+	MaxPly    = 128
+	MateScore = 32000
+	mateBound = MateScore - 2*MaxPly
+	infinity  = MateScore + 1
+)
+
+// Algorithm picks the tree search.
+type Algorithm int
+
+const (
+	// AlphaBeta is negamax with alpha-beta pruning, iterative deepening,
+	// a transposition table, quiescence search and move ordering.
+	AlphaBeta Algorithm = iota
+	// Minimax is the seeds' plain fixed-depth minimax: no pruning, no
+	// table, no quiescence, static evaluation at the leaves. It exists as
+	// the baseline alpha-beta is measured against.
+	Minimax
+)
+
+func (a Algorithm) String() string {
+	if a == Minimax {
+		return "minimax"
+	}
+	return "alphabeta"
+}
+
+// DefaultMinimaxDepth is the depth the seeds' minimax uses when Limits
+// gives none.
+const DefaultMinimaxDepth = 3
+
+// DefaultHashMB is the table size used when Options.HashMB is zero.
+const DefaultHashMB = 16
+
+// Options configure an Engine.
+type Options struct {
+	HashMB    int // transposition table size; 0 means DefaultHashMB
+	Algorithm Algorithm
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Best board.Move // NullMove only when the position has no legal move
+	// Score is in centipawns from the side to move's view; mates are
+	// ±(MateScore - plies to mate).
+	Score int
+	// Mate is the signed number of moves to mate (positive: the side to
+	// move mates), 0 if no mate was found. A position that is already
+	// checkmate has Mate 0 and Score -MateScore.
+	Mate    int
+	Depth   int // last completed depth
+	Nodes   int64
+	Elapsed time.Duration
+	PV      []board.Move
+}
+
+// Info reports one finished iteration, for UCI "info" lines and logs.
+type Info struct {
+	Depth    int
+	SelDepth int // deepest ply reached, quiescence included
+	Score    int
+	Mate     int
+	Nodes    int64
+	NPS      int64
+	Time     time.Duration
+	PV       []board.Move
+}
+
+// MateIn converts a score into signed moves to mate, 0 when it is not a mate score.
+func MateIn(score int) int {
+	switch {
+	case score >= mateBound:
+		return (MateScore - score + 1) / 2
+	case score <= -mateBound:
+		return -(MateScore + score) / 2
+	}
+	return 0
+}
+
+// Engine searches positions with one evaluator. It keeps its
+// transposition table, killer moves and history between searches (call
+// NewGame to forget them) and is not safe for concurrent use: give each
+// goroutine its own Engine.
+type Engine struct {
+	eval Evaluator
+	algo Algorithm
+	tt   transpositionTable
+
+	killers [MaxPly + 1][2]board.Move
+	// history[side][from][to] rewards quiet moves that caused cutoffs.
+	history [2][64][64]int32
+	// scores is the per-ply move-ordering buffer, so ordering allocates nothing.
+	scores [MaxPly + 1][256]int32
+	// pv is the triangular principal-variation table: pv[ply] holds the
+	// best line from ply, pvLen[ply] its end.
+	pv    [MaxPly + 1][MaxPly + 1]board.Move
+	pvLen [MaxPly + 1]int
+
+	// State of the running search.
+	nodes       int64
+	nodeLimit   int64
+	selDepth    int
+	stopped     bool
+	done        <-chan struct{}
+	hasDeadline bool
+	deadline    time.Time
+	start       time.Time
+}
+
+// New returns an engine that scores positions with eval.
+func New(eval Evaluator, opts Options) *Engine {
+	mb := opts.HashMB
+	if mb <= 0 {
+		mb = DefaultHashMB
+	}
+	return &Engine{eval: eval, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+}
+
+// NewGame forgets everything learned in earlier searches: the
+// transposition table, killer moves and history. After NewGame a search
+// gives the same result as on a fresh Engine.
+func (e *Engine) NewGame() {
+	e.tt.clear()
+	e.killers = [MaxPly + 1][2]board.Move{}
+	e.history = [2][64][64]int32{}
+}
+
+// Search finds a move for the side to move. It stops at the first limit
+// reached or when ctx is cancelled, and then returns the best move of the
+// last finished iteration (a legal move even if none finished). Under
+// depth and node limits the result depends only on the position, its
+// history and what the engine learned in earlier searches: no clock is
+// read to decide anything. onInfo, if not nil, is called after every
+// finished iteration. b is restored before Search returns.
+func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
+	e.start = time.Now()
+	e.nodes, e.selDepth, e.stopped = 0, 0, false
+	e.done = ctx.Done()
+	e.nodeLimit = lim.Nodes
+	soft, hard, timed := timeBudget(lim, b.SideToMove())
+	e.hasDeadline = timed
+	e.deadline = e.start.Add(hard)
+	e.tt.age++
+
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		res := Result{Elapsed: time.Since(e.start)}
+		if b.InCheck() {
+			res.Score = -MateScore
+		}
+		return res
+	}
+	// Until an iteration finishes, the best guess is the first move in
+	// search order, so a stop at any moment still yields a legal move.
+	hashMove := board.NullMove
+	if entry, ok := e.tt.probe(b.Key()); ok {
+		hashMove = entry.move
+	}
+	e.scoreMoves(b, moves, e.scores[0][:len(moves)], hashMove, 0)
+	pickMove(moves, e.scores[0][:len(moves)], 0)
+	res := Result{Best: moves[0], PV: []board.Move{moves[0]}}
+	if ctx.Err() != nil {
+		res.Elapsed = time.Since(e.start)
+		return res
+	}
+
+	if e.algo == Minimax {
+		e.searchMinimax(b, lim, &res, onInfo)
+	} else {
+		e.iterate(b, lim, soft, timed, &res, onInfo)
+	}
+	res.Nodes = e.nodes
+	res.Elapsed = time.Since(e.start)
+	return res
+}
+
+// iterate is iterative deepening: each finished depth fills the table and
+// the move-ordering tables that make the next one cheaper.
+func (e *Engine) iterate(b *board.Board, lim Limits, soft time.Duration, timed bool, res *Result, onInfo func(Info)) {
+	maxDepth := MaxPly - 1
+	if lim.Depth > 0 {
+		maxDepth = min(lim.Depth, maxDepth)
+	}
+	for depth := 1; depth <= maxDepth; depth++ {
+		score := e.negamax(b, depth, -infinity, infinity, 0)
+		if e.stopped {
+			return
+		}
+		e.finishIteration(res, depth, score, onInfo)
+		if timed && time.Since(e.start) >= soft {
+			return
+		}
+		// A forced mate seen within the depth cannot get shorter by looking deeper.
+		if m := MateIn(score); m != 0 && !lim.Infinite && 2*abs(m) <= depth {
+			return
+		}
+	}
+}
+
+func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info)) {
+	pv := append([]board.Move(nil), e.pv[0][:e.pvLen[0]]...)
+	res.Best, res.Score, res.Mate, res.Depth, res.PV = pv[0], score, MateIn(score), depth, pv
+	if onInfo == nil {
+		return
+	}
+	elapsed := time.Since(e.start)
+	nps := int64(0)
+	if elapsed > 0 {
+		nps = int64(float64(e.nodes) / elapsed.Seconds())
+	}
+	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: e.nodes,
+		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...)})
+}
+
+// checkStop is called at every node. Node limits are exact; the clock and
+// ctx are read every 1024 nodes, which is a few hundred microseconds.
+func (e *Engine) checkStop() bool {
+	if e.stopped {
+		return true
+	}
+	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
+		e.stopped = true
+		return true
+	}
+	if e.nodes&1023 == 0 {
+		select {
+		case <-e.done:
+			e.stopped = true
+		default:
+			if e.hasDeadline && time.Now().After(e.deadline) {
+				e.stopped = true
+			}
+		}
+	}
+	return e.stopped
+}
+
+func (e *Engine) evaluate(b *board.Board) int {
+	return min(max(e.eval.Evaluate(b), -mateBound+1), mateBound-1)
+}
+
+// negamax is fail-soft alpha-beta. Scores are from the side to move's view.
+func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int) int {
+	if depth <= 0 {
+		return e.quiesce(b, alpha, beta, ply)
+	}
+	e.pvLen[ply] = ply
+	e.nodes++
+	if e.checkStop() {
+		return 0
+	}
+	if ply > 0 {
+		// A repetition inside the tree is scored as the draw it can be forced into.
+		if b.IsRepeated() || b.InsufficientMaterial() {
+			return 0
+		}
+		if ply >= MaxPly {
+			return e.evaluate(b)
+		}
+	}
+	hashMove := board.NullMove
+	if entry, ok := e.tt.probe(b.Key()); ok {
+		hashMove = entry.move
+		if ply > 0 && int(entry.depth) >= depth {
+			s := scoreFromTT(int(entry.score), ply)
+			switch {
+			case entry.bound == boundExact,
+				entry.bound == boundLower && s >= beta,
+				entry.bound == boundUpper && s <= alpha:
+				return s
+			}
+		}
+	}
+	moves := b.LegalMoves()
+	inCheck := b.InCheck()
+	if len(moves) == 0 {
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+	if ply > 0 && b.HalfmoveClock() >= 100 {
+		return 0
+	}
+	scores := e.scores[ply][:len(moves)]
+	e.scoreMoves(b, moves, scores, hashMove, ply)
+	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
+	side := b.SideToMove()
+	for i := range moves {
+		pickMove(moves, scores, i)
+		m := moves[i]
+		quiet := m.Promote() == 0 && !b.IsCapture(m)
+		b.Make(m)
+		s := -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+		b.Unmake()
+		if e.stopped {
+			return 0
+		}
+		if s <= best {
+			continue
+		}
+		best, bestMove = s, m
+		if s <= alpha {
+			continue
+		}
+		alpha = s
+		e.updatePV(ply, m)
+		if s >= beta {
+			if quiet {
+				e.rewardQuiet(side, m, depth, ply)
+			}
+			break
+		}
+	}
+	bd := boundUpper
+	switch {
+	case best >= beta:
+		bd = boundLower
+	case best > origAlpha:
+		bd = boundExact
+	}
+	e.tt.store(b.Key(), bestMove, best, depth, ply, bd)
+	return best
+}
+
+// quiesce searches captures and promotions until the position is quiet,
+// so the static evaluation is never taken in the middle of an exchange.
+// In check every evasion is searched, which also finds mates at the horizon.
+func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
+	e.pvLen[ply] = ply
+	e.nodes++
+	if e.checkStop() {
+		return 0
+	}
+	e.selDepth = max(e.selDepth, ply)
+	if b.InsufficientMaterial() {
+		return 0
+	}
+	if ply >= MaxPly {
+		return e.evaluate(b)
+	}
+	moves := b.LegalMoves()
+	inCheck := b.InCheck()
+	if len(moves) == 0 {
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+	best := -infinity
+	standPat := 0
+	if !inCheck {
+		standPat = e.evaluate(b)
+		if standPat >= beta {
+			return standPat
+		}
+		best = standPat
+		alpha = max(alpha, standPat)
+	}
+	scores := e.scores[ply][:len(moves)]
+	n := e.scoreTactical(b, moves, scores, inCheck, standPat, alpha)
+	for i := 0; i < n; i++ {
+		pickMove(moves[:n], scores[:n], i)
+		m := moves[i]
+		b.Make(m)
+		s := -e.quiesce(b, -beta, -alpha, ply+1)
+		b.Unmake()
+		if e.stopped {
+			return 0
+		}
+		if s <= best {
+			continue
+		}
+		best = s
+		if s <= alpha {
+			continue
+		}
+		alpha = s
+		e.updatePV(ply, m)
+		if s >= beta {
+			break
+		}
+	}
+	return best
+}
+
+func (e *Engine) updatePV(ply int, m board.Move) {
+	e.pv[ply][ply] = m
+	next := ply + 1
+	if next <= MaxPly {
+		n := copy(e.pv[ply][next:], e.pv[next][next:e.pvLen[next]])
+		e.pvLen[ply] = next + n
+	} else {
+		e.pvLen[ply] = next
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

@@ -1,0 +1,257 @@
+package search
+
+import (
+	"context"
+	"math/bits"
+	"testing"
+	"time"
+
+	"github.com/dchess/dchess/search/board"
+)
+
+// materialEval is the simplest evaluator that makes tactics matter; the
+// heuristic evaluator lives in its own package and is tested there.
+type materialEval struct{}
+
+func (materialEval) Evaluate(b *board.Board) int {
+	side := func(bb *board.Bitboards) int {
+		return 100*bits.OnesCount64(bb.Pawns) + 320*bits.OnesCount64(bb.Knights) +
+			330*bits.OnesCount64(bb.Bishops) + 500*bits.OnesCount64(bb.Rooks) + 900*bits.OnesCount64(bb.Queens)
+	}
+	s := side(b.Pieces(board.White)) - side(b.Pieces(board.Black))
+	if b.SideToMove() == board.Black {
+		return -s
+	}
+	return s
+}
+
+func mustFEN(t testing.TB, fen string) *board.Board {
+	t.Helper()
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func search(t *testing.T, algo Algorithm, fen string, lim Limits) Result {
+	t.Helper()
+	e := New(materialEval{}, Options{HashMB: 1, Algorithm: algo})
+	b := mustFEN(t, fen)
+	before := b.FEN()
+	res := e.Search(context.Background(), b, lim, nil)
+	if b.FEN() != before {
+		t.Fatalf("board changed by search: %s -> %s", before, b.FEN())
+	}
+	return res
+}
+
+func TestFindsMates(t *testing.T) {
+	cases := []struct {
+		name, fen, best string
+		mate            int
+	}{
+		{"back rank in 1", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", 1},
+		{"two rooks in 2", "7k/8/8/8/8/8/R7/1R4K1 w - - 0 1", "", 2},
+		{"smothered in 1", "r5rk/6pp/7N/8/8/8/1Q6/6K1 w - - 0 1", "h6f7", 1},
+		{"mated in 2", "7K/8/8/8/8/8/r7/1r4k1 b - - 0 1", "", 2},
+		{"mated in 1 whatever white does", "7k/8/8/8/8/r7/1r6/7K w - - 0 1", "", -1},
+	}
+	for _, c := range cases {
+		for _, algo := range []Algorithm{AlphaBeta, Minimax} {
+			t.Run(c.name+"/"+algo.String(), func(t *testing.T) {
+				res := search(t, algo, c.fen, Limits{Depth: 4})
+				if c.best != "" && board.UCI(res.Best) != c.best {
+					t.Errorf("best %s, want %s (score %d)", board.UCI(res.Best), c.best, res.Score)
+				}
+				if c.mate != 0 && res.Mate != c.mate {
+					t.Errorf("mate %d, want %d (score %d, pv %v)", res.Mate, c.mate, res.Score, res.PV)
+				}
+			})
+		}
+	}
+}
+
+func TestNoLegalMoves(t *testing.T) {
+	res := search(t, AlphaBeta, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Limits{Depth: 3})
+	if res.Best != board.NullMove || res.Score != -MateScore || res.Mate != 0 {
+		t.Errorf("checkmated: %+v", res)
+	}
+	res = search(t, AlphaBeta, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits{Depth: 3})
+	if res.Best != board.NullMove || res.Score != 0 {
+		t.Errorf("stalemated: %+v", res)
+	}
+}
+
+func TestWinsMaterialThroughExchange(t *testing.T) {
+	// Quiescence must see that Qxd5?? loses the queen to the pawn on e6,
+	// and a hanging queen must be taken.
+	res := search(t, AlphaBeta, "4k3/8/4p3/3n4/8/8/3Q4/3RK3 w - - 0 1", Limits{Depth: 2})
+	if board.UCI(res.Best) == "d2d5" {
+		t.Errorf("took a defended knight with the queen: %+v", res)
+	}
+	res = search(t, AlphaBeta, "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1", Limits{Depth: 2})
+	if board.UCI(res.Best) != "d1d5" {
+		t.Errorf("missed the hanging queen: best %s", board.UCI(res.Best))
+	}
+}
+
+func TestRepetitionInsideTreeIsADraw(t *testing.T) {
+	// White is a queen down; after Kg1 Kb8 Kh1 Ka8, Kg1 repeats a position,
+	// which the search scores as a draw and so prefers.
+	fen := "k7/8/8/8/1q6/8/8/7K w - - 0 1"
+	b := mustFEN(t, fen)
+	for _, uci := range []string{"h1g1", "a8b8", "g1h1", "b8a8"} {
+		m, err := b.ParseUCI(uci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Make(m)
+	}
+	e := New(materialEval{}, Options{HashMB: 1})
+	res := e.Search(context.Background(), b, Limits{Depth: 3}, nil)
+	if board.UCI(res.Best) != "h1g1" || res.Score != 0 {
+		t.Errorf("with history: best %s score %d, want h1g1 0", board.UCI(res.Best), res.Score)
+	}
+	fresh := search(t, AlphaBeta, fen, Limits{Depth: 3})
+	if fresh.Score > -800 {
+		t.Errorf("without history the queen-down position scores %d", fresh.Score)
+	}
+}
+
+func TestFiftyMoveRuleInsideTree(t *testing.T) {
+	// Every move reaches the hundredth half-move and none mates, so a
+	// queen up is worth nothing.
+	res := search(t, AlphaBeta, "7k/8/8/8/8/8/8/KQ6 w - - 99 80", Limits{Depth: 3})
+	if res.Score != 0 {
+		t.Errorf("score %d, want 0", res.Score)
+	}
+}
+
+func TestSameResultForSameLimits(t *testing.T) {
+	fen := "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+	for _, lim := range []Limits{{Depth: 4}, {Nodes: 20000}} {
+		a := search(t, AlphaBeta, fen, lim)
+		e := New(materialEval{}, Options{HashMB: 1})
+		b := mustFEN(t, fen)
+		e.Search(context.Background(), b, Limits{Depth: 3}, nil) // leaves table, killers, history behind
+		e.NewGame()
+		c := e.Search(context.Background(), b, lim, nil)
+		if a.Best != c.Best || a.Score != c.Score || a.Nodes != c.Nodes || a.Depth != c.Depth || len(a.PV) != len(c.PV) {
+			t.Errorf("%+v: fresh engine %v %d %d d%d, after NewGame %v %d %d d%d",
+				lim, a.Best, a.Score, a.Nodes, a.Depth, c.Best, c.Score, c.Nodes, c.Depth)
+		}
+	}
+}
+
+func TestNodeLimit(t *testing.T) {
+	res := search(t, AlphaBeta, board.StartFEN, Limits{Nodes: 5000})
+	if res.Nodes > 5000 || res.Nodes < 4000 {
+		t.Errorf("nodes %d for a 5000-node limit", res.Nodes)
+	}
+	if res.Depth < 1 || res.Best == board.NullMove {
+		t.Errorf("no finished iteration: %+v", res)
+	}
+}
+
+func TestStopReturnsLegalMove(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, algo := range []Algorithm{AlphaBeta, Minimax} {
+		e := New(materialEval{}, Options{HashMB: 1, Algorithm: algo})
+		b := mustFEN(t, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+		res := e.Search(ctx, b, Limits{Infinite: true}, nil)
+		if _, err := b.ParseUCI(board.UCI(res.Best)); err != nil {
+			t.Errorf("%v: stopped search returned %v: %v", algo, res.Best, err)
+		}
+	}
+	// Cancelled while running: an infinite search must come back with the
+	// best move of a finished iteration.
+	ctx, cancel = context.WithCancel(context.Background())
+	e := New(materialEval{}, Options{HashMB: 1})
+	b := mustFEN(t, board.StartFEN)
+	var finished []Info
+	res := e.Search(ctx, b, Limits{Infinite: true}, func(info Info) {
+		finished = append(finished, info)
+		if info.Depth == 3 {
+			cancel()
+		}
+	})
+	if len(finished) == 0 || res.Depth != finished[len(finished)-1].Depth || res.PV[0] != res.Best {
+		t.Errorf("result %+v does not match the last iteration", res)
+	}
+	if _, err := b.ParseUCI(board.UCI(res.Best)); err != nil {
+		t.Errorf("illegal best move %v", res.Best)
+	}
+}
+
+func TestInfoPerIteration(t *testing.T) {
+	e := New(materialEval{}, Options{HashMB: 1})
+	b := mustFEN(t, board.StartFEN)
+	var depths []int
+	res := e.Search(context.Background(), b, Limits{Depth: 4}, func(info Info) {
+		depths = append(depths, info.Depth)
+		if len(info.PV) == 0 || info.Nodes <= 0 || info.SelDepth < info.Depth {
+			t.Errorf("incomplete info %+v", info)
+		}
+		// The PV must be a playable line.
+		c := b.Clone()
+		for _, m := range info.PV {
+			if _, err := c.ParseUCI(board.UCI(m)); err != nil {
+				t.Fatalf("PV %v not legal at %v: %v", info.PV, m, err)
+			}
+			c.Make(m)
+		}
+	})
+	if len(depths) != 4 || depths[3] != 4 || res.Depth != 4 {
+		t.Errorf("iterations %v, result depth %d", depths, res.Depth)
+	}
+}
+
+func TestMovetimeAndClocksStop(t *testing.T) {
+	// These would hang (and time the test out) if the clock were ignored.
+	for _, lim := range []Limits{
+		{MoveTime: 30 * time.Millisecond},
+		{WTime: 300 * time.Millisecond, BTime: time.Second},
+	} {
+		res := search(t, AlphaBeta, board.StartFEN, lim)
+		if res.Best == board.NullMove {
+			t.Errorf("%+v: no move", lim)
+		}
+	}
+}
+
+func TestTimeBudget(t *testing.T) {
+	cases := []struct {
+		lim  Limits
+		side board.Color
+		hard time.Duration
+		ok   bool
+	}{
+		{Limits{Depth: 5}, board.White, 0, false},
+		{Limits{WTime: time.Minute, Infinite: true}, board.White, 0, false},
+		{Limits{MoveTime: 250 * time.Millisecond, WTime: time.Minute}, board.White, 250 * time.Millisecond, true},
+		// 60 s / 30 moves + 3/4 of 1 s, less the overhead.
+		{Limits{WTime: time.Minute, WInc: time.Second}, board.White, 2750*time.Millisecond - moveOverhead, true},
+		{Limits{WTime: time.Minute, BTime: 10 * time.Second, MovesToGo: 10}, board.Black, time.Second - moveOverhead, true},
+		// A huge increment is capped at 2/5 of the clock.
+		{Limits{BTime: time.Second, BInc: 5 * time.Second}, board.Black, 400*time.Millisecond - moveOverhead, true},
+		// The last move before the control may use most, never all, of the clock.
+		{Limits{WTime: time.Second, MovesToGo: 1}, board.White, 800*time.Millisecond - moveOverhead, true},
+	}
+	for _, c := range cases {
+		soft, hard, ok := timeBudget(c.lim, c.side)
+		if ok != c.ok || hard != c.hard || (ok && soft != hard/2 && c.lim.MoveTime == 0) {
+			t.Errorf("%+v: soft %v hard %v ok %v, want hard %v ok %v", c.lim, soft, hard, ok, c.hard, c.ok)
+		}
+	}
+}
+
+func TestAlphaBetaSearchesFewerNodesThanMinimax(t *testing.T) {
+	fen := "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+	ab := search(t, AlphaBeta, fen, Limits{Depth: 3})
+	mm := search(t, Minimax, fen, Limits{Depth: 3})
+	if ab.Nodes*3 > mm.Nodes {
+		t.Errorf("alpha-beta %d nodes, minimax %d", ab.Nodes, mm.Nodes)
+	}
+}

@@ -1,0 +1,62 @@
+package search
+
+import (
+	"time"
+
+	"github.com/dchess/dchess/search/board"
+)
+
+// Limits bound one search, as the UCI "go" command does. Zero fields are
+// unset. With no limit at all the search runs until ctx is cancelled (or
+// MaxPly is reached), like "go infinite".
+type Limits struct {
+	Depth    int           // iterations to complete (alpha-beta) or the fixed depth (minimax)
+	Nodes    int64         // stop after about this many nodes
+	MoveTime time.Duration // think exactly this long
+	// Clocks and increments of both sides; the side to move's are used.
+	WTime, BTime, WInc, BInc time.Duration
+	MovesToGo                int  // moves until the next time control; 0 means sudden death
+	Infinite                 bool // ignore clocks: search until ctx is cancelled or Depth/Nodes are reached
+}
+
+// defaultMovesToGo is the number of moves a sudden-death clock is spread over.
+const defaultMovesToGo = 30
+
+// moveOverhead is kept back from every clock budget for the time it takes
+// a move to travel through pipes and the match runner.
+const moveOverhead = 10 * time.Millisecond
+
+// timeBudget returns how long to think: soft is when no new iteration
+// starts, hard is when a running iteration is abandoned. ok is false when
+// no time limit applies.
+func timeBudget(lim Limits, side board.Color) (soft, hard time.Duration, ok bool) {
+	if lim.Infinite {
+		return 0, 0, false
+	}
+	if lim.MoveTime > 0 {
+		return lim.MoveTime, lim.MoveTime, true
+	}
+	left, inc := lim.WTime, lim.WInc
+	if side == board.Black {
+		left, inc = lim.BTime, lim.BInc
+	}
+	if left <= 0 {
+		return 0, 0, false
+	}
+	movesToGo := lim.MovesToGo
+	if movesToGo <= 0 {
+		movesToGo = defaultMovesToGo
+	}
+	target := left/time.Duration(movesToGo) + inc*3/4
+	// Never stake more than a safe share of what is left: the last move
+	// before a time control may use more, but not all.
+	ceiling := left * 2 / 5
+	if movesToGo == 1 {
+		ceiling = left * 4 / 5
+	}
+	hard = min(target, ceiling) - moveOverhead
+	hard = max(hard, time.Millisecond)
+	// An iteration costs several times the previous one, so one started
+	// after half the budget would rarely finish.
+	return hard / 2, hard, true
+}

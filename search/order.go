@@ -1,0 +1,124 @@
+package search
+
+import "github.com/dchess/dchess/search/board"
+
+// Ordering tiers: the hash move, then winning-looking captures and queen
+// promotions (MVV-LVA), then killers, then quiet moves by history, then
+// under-promotions.
+const (
+	orderHash    = 1 << 30
+	orderCapture = 1 << 24
+	orderKiller  = 1 << 22
+	historyMax   = 1 << 20
+)
+
+// orderValue is the piece value used for MVV-LVA and delta pruning,
+// indexed by board.Piece.
+var orderValue = [7]int32{0, 100, 320, 330, 500, 900, 20000}
+
+// scoreMoves fills scores for moves at a full-width node.
+func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, hashMove board.Move, ply int) {
+	side := b.SideToMove()
+	k0, k1 := e.killers[ply][0], e.killers[ply][1]
+	for i, m := range moves {
+		switch {
+		case m == hashMove:
+			scores[i] = orderHash
+		case b.IsCapture(m) || board.Piece(m.Promote()) == board.Queen:
+			scores[i] = orderCapture + mvvLva(b, m)
+		case m.Promote() != 0:
+			scores[i] = -1 // under-promotions are almost never best
+		case m == k0:
+			scores[i] = orderKiller + 1
+		case m == k1:
+			scores[i] = orderKiller
+		default:
+			scores[i] = e.history[side][m.From()][m.To()]
+		}
+	}
+}
+
+// scoreTactical moves the moves quiescence searches to the front of moves
+// and scores them, returning how many there are. In check that is every
+// move; otherwise captures and promotions, minus captures that cannot
+// lift the score to alpha even if the captured piece came for free
+// (delta pruning).
+func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int32, inCheck bool, standPat, alpha int) int {
+	const deltaMargin = 200
+	n := 0
+	for _, m := range moves {
+		promo := m.Promote() != 0
+		capture := b.IsCapture(m)
+		if !inCheck {
+			if !promo && !capture {
+				continue
+			}
+			if !promo && standPat+int(victimValue(b, m))+deltaMargin <= alpha {
+				continue
+			}
+		}
+		var s int32
+		if capture || promo {
+			s = orderCapture + mvvLva(b, m)
+		}
+		moves[n], scores[n] = m, s
+		n++
+	}
+	return n
+}
+
+func victimValue(b *board.Board, m board.Move) int32 {
+	victim, _ := b.PieceAt(m.To())
+	if victim == board.NoPiece {
+		victim = board.Pawn // en passant
+	}
+	return orderValue[victim]
+}
+
+// mvvLva ranks captures by the most valuable victim first, then the least
+// valuable attacker; a promotion counts the promoted piece as a victim.
+func mvvLva(b *board.Board, m board.Move) int32 {
+	var victim int32
+	if b.IsCapture(m) {
+		victim = victimValue(b, m)
+	}
+	if p := m.Promote(); p != 0 {
+		victim += orderValue[p] - orderValue[board.Pawn]
+	}
+	attacker, _ := b.PieceAt(m.From())
+	return victim*16 - orderValue[attacker]/100
+}
+
+// pickMove swaps the best-scored move among moves[i:] into place i: a
+// lazy selection sort, cheap because a cutoff usually comes early. Ties
+// keep generation order, so the search is deterministic.
+func pickMove(moves []board.Move, scores []int32, i int) {
+	best := i
+	for j := i + 1; j < len(moves); j++ {
+		if scores[j] > scores[best] {
+			best = j
+		}
+	}
+	moves[i], moves[best] = moves[best], moves[i]
+	scores[i], scores[best] = scores[best], scores[i]
+}
+
+// rewardQuiet records a quiet move that caused a beta cutoff.
+func (e *Engine) rewardQuiet(side board.Color, m board.Move, depth, ply int) {
+	if e.killers[ply][0] != m {
+		e.killers[ply][1] = e.killers[ply][0]
+		e.killers[ply][0] = m
+	}
+	h := &e.history[side][m.From()][m.To()]
+	*h += int32(depth * depth)
+	if *h >= historyMax {
+		// Halve everything so old successes fade and scores stay below the killer tier.
+		for s := range e.history {
+			for f := range e.history[s] {
+				for t := range e.history[s][f] {
+					e.history[s][f][t] /= 2
+				}
+			}
+		}
+	}
+}
