@@ -1,0 +1,396 @@
+package elo
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// PairResult is what player A scored against player B over some games.
+type PairResult struct {
+	A, B                int
+	Wins, Losses, Draws int
+}
+
+// Rating is a player's fitted Elo and the ± of its 95 % interval relative to
+// the anchor (the anchor's Error is 0).
+type Rating struct {
+	Elo   float64 `json:"elo"`
+	Error float64 `json:"error"`
+}
+
+// eloToNats turns Elo differences into the natural-log units of the logistic:
+// ScoreFromElo(x) = 1/(1+exp(-eloToNats·x)).
+const eloToNats = math.Ln10 / 400
+
+// priorDrawsPerPair is the number of virtual draws added to every pair of
+// players that met, when the games alone have no finite fit.
+const priorDrawsPerPair = 1
+
+// FitRatings fits Elo ratings to n players (indices 0..n-1) by logistic
+// maximum likelihood with draws as half points, as Ordo does: for every pair
+// the expected score is ScoreFromElo(Elo_A − Elo_B). Player anchor is fixed at
+// anchorElo and every other rating is relative to it. For two players the fit
+// is exactly the trinomial EloFromScore of the score.
+//
+// Error bars come from the inverse Fisher information (the curvature of the
+// log-likelihood), scaled by the observed dispersion of results around the
+// fit: Σ(result − expected)² / Σ expected·(1 − expected) over all games. A
+// draw varies less than a win-or-loss coin, so without that scaling draws
+// would not narrow the bars; with it, two players get the trinomial standard
+// error to first order. As with the trinomial estimate, games that all match
+// the fit exactly (only draws between equal players) give an error of 0.
+//
+// When a group of players scored nothing against the rest (for example one
+// player won every game), the likelihood grows without bound and no finite
+// fit exists. Then, and only then, every pair of players that met gets
+// priorDrawsPerPair virtual draws, a weak prior in the spirit of BayesElo's
+// virtual draws that keeps every rating finite without favouring anyone;
+// HasFiniteMLE tells a report whether this happened. The virtual draws shape
+// the fit and its curvature but not the dispersion, which uses real games.
+//
+// It fails on bad indices, negative counts, and players not linked to the
+// anchor by any chain of games (their ratings would be arbitrary).
+func FitRatings(games []PairResult, n, anchor int, anchorElo float64) ([]Rating, error) {
+	if n < 1 {
+		return nil, errors.New("elo: need at least one player")
+	}
+	if anchor < 0 || anchor >= n {
+		return nil, fmt.Errorf("elo: anchor %d is not a player (0..%d)", anchor, n-1)
+	}
+	if math.IsNaN(anchorElo) || math.IsInf(anchorElo, 0) {
+		return nil, errors.New("elo: anchor Elo must be a finite number")
+	}
+	pairs, err := aggregatePairs(games, n)
+	if err != nil {
+		return nil, err
+	}
+	if p := firstUnlinked(pairs, n, anchor); p >= 0 {
+		return nil, fmt.Errorf("elo: player %d has no chain of games to the anchor (player %d), so its rating cannot be compared", p, anchor)
+	}
+	prior := 0.0
+	if !scoresLinkAll(pairs, n, anchor) {
+		prior = priorDrawsPerPair
+	}
+	f := fit{pairs: pairs, n: n, anchor: anchor, prior: prior}
+	elos, err := f.maximize()
+	if err != nil {
+		return nil, err
+	}
+	variances, err := f.variances(elos)
+	if err != nil {
+		return nil, err
+	}
+	ratings := make([]Rating, n)
+	for p := range ratings {
+		ratings[p] = Rating{Elo: anchorElo + elos[p], Error: z95 * math.Sqrt(variances[p])}
+	}
+	return ratings, nil
+}
+
+// HasFiniteMLE reports whether FitRatings fits these games without its prior:
+// every player is linked to every other by games, and no group of players
+// scored nothing against the rest. Invalid input reports false.
+func HasFiniteMLE(games []PairResult, n int) bool {
+	pairs, err := aggregatePairs(games, n)
+	if err != nil || n < 1 || firstUnlinked(pairs, n, 0) >= 0 {
+		return false
+	}
+	return scoresLinkAll(pairs, n, 0)
+}
+
+// pairTotal sums the games between players i < j, from i's side.
+type pairTotal struct {
+	i, j                int
+	wins, losses, draws float64
+}
+
+func (p pairTotal) games() float64 { return p.wins + p.losses + p.draws }
+
+func aggregatePairs(games []PairResult, n int) ([]pairTotal, error) {
+	index := map[[2]int]int{}
+	var pairs []pairTotal
+	for k, g := range games {
+		switch {
+		case g.A < 0 || g.A >= n || g.B < 0 || g.B >= n:
+			return nil, fmt.Errorf("elo: game record %d names player %d vs %d, outside 0..%d", k, g.A, g.B, n-1)
+		case g.A == g.B:
+			return nil, fmt.Errorf("elo: game record %d has player %d playing itself", k, g.A)
+		case g.Wins < 0 || g.Losses < 0 || g.Draws < 0:
+			return nil, fmt.Errorf("elo: game record %d has a negative count (W%d L%d D%d)", k, g.Wins, g.Losses, g.Draws)
+		case g.Wins+g.Losses+g.Draws == 0:
+			continue
+		}
+		i, j, wins, losses := g.A, g.B, g.Wins, g.Losses
+		if i > j {
+			i, j, wins, losses = j, i, losses, wins
+		}
+		key := [2]int{i, j}
+		at, ok := index[key]
+		if !ok {
+			at = len(pairs)
+			index[key] = at
+			pairs = append(pairs, pairTotal{i: i, j: j})
+		}
+		pairs[at].wins += float64(wins)
+		pairs[at].losses += float64(losses)
+		pairs[at].draws += float64(g.Draws)
+	}
+	return pairs, nil
+}
+
+// firstUnlinked is the lowest player with no chain of games to start, or -1.
+func firstUnlinked(pairs []pairTotal, n, start int) int {
+	linked := reachable(n, start, func(visit func(from, to int)) {
+		for _, p := range pairs {
+			visit(p.i, p.j)
+			visit(p.j, p.i)
+		}
+	})
+	for p, ok := range linked {
+		if !ok {
+			return p
+		}
+	}
+	return -1
+}
+
+// scoresLinkAll reports whether the graph with an edge from each player to
+// every opponent it scored against is strongly connected: the condition for
+// a finite maximum-likelihood fit (Zermelo, Ford).
+func scoresLinkAll(pairs []pairTotal, n, start int) bool {
+	forward := reachable(n, start, func(visit func(from, to int)) {
+		for _, p := range pairs {
+			if p.wins+p.draws > 0 {
+				visit(p.i, p.j)
+			}
+			if p.losses+p.draws > 0 {
+				visit(p.j, p.i)
+			}
+		}
+	})
+	backward := reachable(n, start, func(visit func(from, to int)) {
+		for _, p := range pairs {
+			if p.wins+p.draws > 0 {
+				visit(p.j, p.i)
+			}
+			if p.losses+p.draws > 0 {
+				visit(p.i, p.j)
+			}
+		}
+	})
+	for p := 0; p < n; p++ {
+		if !forward[p] || !backward[p] {
+			return false
+		}
+	}
+	return true
+}
+
+// reachable marks the players reachable from start over the edges that
+// edges passes to its visit callback.
+func reachable(n, start int, edges func(visit func(from, to int))) []bool {
+	adjacent := make([][]int, n)
+	edges(func(from, to int) { adjacent[from] = append(adjacent[from], to) })
+	seen := make([]bool, n)
+	seen[start] = true
+	queue := []int{start}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, q := range adjacent[p] {
+			if !seen[q] {
+				seen[q] = true
+				queue = append(queue, q)
+			}
+		}
+	}
+	return seen
+}
+
+// fit is one maximum-likelihood problem. Ratings are Elo offsets from the
+// anchor; the anchor's offset stays 0 and the others are the free parameters.
+type fit struct {
+	pairs  []pairTotal
+	n      int
+	anchor int
+	prior  float64 // virtual draws added to each pair
+}
+
+// free maps a player to its parameter index, or -1 for the anchor.
+func (f *fit) free(p int) int {
+	switch {
+	case p == f.anchor:
+		return -1
+	case p > f.anchor:
+		return p - 1
+	}
+	return p
+}
+
+// points and games of a pair, virtual draws included.
+func (f *fit) pointsAndGames(p pairTotal) (points, games float64) {
+	return p.wins + (p.draws+f.prior)/2, p.games() + f.prior
+}
+
+func (f *fit) logLikelihood(elos []float64) float64 {
+	total := 0.0
+	for _, p := range f.pairs {
+		points, games := f.pointsAndGames(p)
+		x := eloToNats * (elos[p.i] - elos[p.j])
+		total += points*logSigmoid(x) + (games-points)*logSigmoid(-x)
+	}
+	return total
+}
+
+// gradientAndCurvature returns the log-likelihood's gradient and its
+// negated Hessian (the observed Fisher information) over the free ratings.
+func (f *fit) gradientAndCurvature(elos []float64) ([]float64, [][]float64) {
+	m := f.n - 1
+	gradient := make([]float64, m)
+	information := make([][]float64, m)
+	for a := range information {
+		information[a] = make([]float64, m)
+	}
+	for _, p := range f.pairs {
+		points, games := f.pointsAndGames(p)
+		expected := ScoreFromElo(elos[p.i] - elos[p.j])
+		g := eloToNats * (points - games*expected)
+		h := eloToNats * eloToNats * games * expected * (1 - expected)
+		a, b := f.free(p.i), f.free(p.j)
+		if a >= 0 {
+			gradient[a] += g
+			information[a][a] += h
+		}
+		if b >= 0 {
+			gradient[b] -= g
+			information[b][b] += h
+		}
+		if a >= 0 && b >= 0 {
+			information[a][b] -= h
+			information[b][a] -= h
+		}
+	}
+	return gradient, information
+}
+
+// maximize runs Newton's method with a backtracking line search; the
+// log-likelihood is concave, so this converges from any start.
+func (f *fit) maximize() ([]float64, error) {
+	elos := make([]float64, f.n)
+	if f.n == 1 {
+		return elos, nil
+	}
+	const maxIterations = 200
+	const tolerance = 1e-9 // Elo
+	for iteration := 0; iteration < maxIterations; iteration++ {
+		gradient, information := f.gradientAndCurvature(elos)
+		factor, ok := cholesky(information)
+		if !ok {
+			return nil, errors.New("elo: rating fit is singular")
+		}
+		step := factor.solve(gradient)
+		current := f.logLikelihood(elos)
+		candidate := make([]float64, f.n)
+		largest := 0.0
+		for t := 1.0; ; t /= 2 {
+			largest = 0
+			for p := range candidate {
+				candidate[p] = elos[p]
+				if a := f.free(p); a >= 0 {
+					candidate[p] += t * step[a]
+					largest = math.Max(largest, math.Abs(t*step[a]))
+				}
+			}
+			if f.logLikelihood(candidate) >= current || largest < tolerance {
+				break
+			}
+		}
+		elos = candidate
+		if largest < tolerance {
+			return elos, nil
+		}
+	}
+	return nil, fmt.Errorf("elo: rating fit did not converge in %d iterations", maxIterations)
+}
+
+// variances of each rating relative to the anchor: the diagonal of the
+// inverse Fisher information times the dispersion of the real games.
+func (f *fit) variances(elos []float64) ([]float64, error) {
+	variances := make([]float64, f.n)
+	if f.n == 1 {
+		return variances, nil
+	}
+	_, information := f.gradientAndCurvature(elos)
+	factor, ok := cholesky(information)
+	if !ok {
+		return nil, errors.New("elo: rating fit is singular")
+	}
+	observed, binomial := 0.0, 0.0
+	for _, p := range f.pairs {
+		e := ScoreFromElo(elos[p.i] - elos[p.j])
+		observed += p.wins*(1-e)*(1-e) + p.draws*(0.5-e)*(0.5-e) + p.losses*e*e
+		binomial += p.games() * e * (1 - e)
+	}
+	dispersion := observed / binomial
+	unit := make([]float64, f.n-1)
+	for p := range variances {
+		a := f.free(p)
+		if a < 0 {
+			continue
+		}
+		unit[a] = 1
+		variances[p] = dispersion * factor.solve(unit)[a]
+		unit[a] = 0
+	}
+	return variances, nil
+}
+
+// choleskyFactor is the lower-triangular L of a symmetric positive-definite
+// matrix A = L·Lᵀ.
+type choleskyFactor [][]float64
+
+func cholesky(a [][]float64) (choleskyFactor, bool) {
+	m := len(a)
+	l := make([][]float64, m)
+	for i := range l {
+		l[i] = make([]float64, m)
+		for j := 0; j <= i; j++ {
+			sum := a[i][j]
+			for k := 0; k < j; k++ {
+				sum -= l[i][k] * l[j][k]
+			}
+			if i == j {
+				if !(sum > 0) {
+					return nil, false
+				}
+				l[i][i] = math.Sqrt(sum)
+			} else {
+				l[i][j] = sum / l[j][j]
+			}
+		}
+	}
+	return l, true
+}
+
+// solve returns x with L·Lᵀ·x = b.
+func (l choleskyFactor) solve(b []float64) []float64 {
+	m := len(l)
+	y := make([]float64, m)
+	for i := 0; i < m; i++ {
+		sum := b[i]
+		for k := 0; k < i; k++ {
+			sum -= l[i][k] * y[k]
+		}
+		y[i] = sum / l[i][i]
+	}
+	x := make([]float64, m)
+	for i := m - 1; i >= 0; i-- {
+		sum := y[i]
+		for k := i + 1; k < m; k++ {
+			sum -= l[k][i] * x[k]
+		}
+		x[i] = sum / l[i][i]
+	}
+	return x
+}

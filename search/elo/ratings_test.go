@@ -1,0 +1,305 @@
+package elo_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/search/elo"
+)
+
+func TestFitTwoPlayersEqualsTrinomial(t *testing.T) {
+	ratings, err := elo.FitRatings([]elo.PairResult{{A: 0, B: 1, Wins: 136, Losses: 96, Draws: 111}}, 2, 1, 1500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tri := elo.FromWDL(136, 96, 111)
+	within(t, "fitted difference", ratings[0].Elo-ratings[1].Elo, tri.Elo, 1e-6)
+	within(t, "anchor", ratings[1].Elo, 1500, 0)
+	if ratings[1].Error != 0 {
+		t.Errorf("anchor error %v, want 0", ratings[1].Error)
+	}
+	// The fit's error is the delta-method standard error; the trinomial
+	// margin is the half-width of the transformed interval. They differ
+	// only by the curvature of EloFromScore over the interval.
+	if r := ratings[0].Error / tri.ErrorMargin; math.Abs(r-1) > 0.01 {
+		t.Errorf("error %v vs trinomial margin %v", ratings[0].Error, tri.ErrorMargin)
+	}
+}
+
+func TestFitIgnoresOrientationAndSplitting(t *testing.T) {
+	whole, err := elo.FitRatings([]elo.PairResult{
+		{A: 0, B: 1, Wins: 30, Losses: 20, Draws: 10},
+		{A: 1, B: 2, Wins: 12, Losses: 25, Draws: 5},
+		{A: 0, B: 2, Wins: 8, Losses: 9, Draws: 20},
+	}, 3, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split, err := elo.FitRatings([]elo.PairResult{
+		{A: 1, B: 0, Wins: 15, Losses: 20, Draws: 4},
+		{A: 0, B: 1, Wins: 10, Losses: 5, Draws: 6},
+		{A: 2, B: 1, Wins: 25, Losses: 12, Draws: 5},
+		{A: 2, B: 0, Wins: 9, Losses: 8, Draws: 20},
+		{A: 2, B: 0}, // no games: ignored
+	}, 3, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range whole {
+		within(t, "Elo", split[p].Elo, whole[p].Elo, 1e-6)
+		within(t, "Error", split[p].Error, whole[p].Error, 1e-6)
+	}
+}
+
+func TestFitAnchorRespected(t *testing.T) {
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 30, Losses: 20, Draws: 10},
+		{A: 1, B: 2, Wins: 12, Losses: 25, Draws: 5},
+		{A: 2, B: 3, Wins: 40, Losses: 2, Draws: 3},
+		{A: 3, B: 0, Wins: 4, Losses: 30, Draws: 8},
+	}
+	base, err := elo.FitRatings(games, 4, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for anchor := 0; anchor < 4; anchor++ {
+		for _, anchorElo := range []float64{0, 1500, -250.5} {
+			ratings, err := elo.FitRatings(games, 4, anchor, anchorElo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ratings[anchor].Elo != anchorElo || ratings[anchor].Error != 0 {
+				t.Errorf("anchor %d at %v: got %+v", anchor, anchorElo, ratings[anchor])
+			}
+			// Differences do not depend on which player is anchored.
+			for p := range ratings {
+				want := base[p].Elo - base[anchor].Elo + anchorElo
+				within(t, "shifted Elo", ratings[p].Elo, want, 1e-6)
+			}
+		}
+	}
+}
+
+// playRoundRobin simulates games between players of known ratings. Draws
+// come out at up to 40 %, with wins and losses set so the expected score is
+// exactly ScoreFromElo of the difference, the model FitRatings assumes.
+func playRoundRobin(rng *rand.Rand, truth []float64, gamesPerPair int) []elo.PairResult {
+	var games []elo.PairResult
+	for a := range truth {
+		for b := a + 1; b < len(truth); b++ {
+			expected := elo.ScoreFromElo(truth[a] - truth[b])
+			draw := math.Min(0.4, 2*math.Min(expected, 1-expected))
+			win := expected - draw/2
+			g := elo.PairResult{A: a, B: b}
+			for i := 0; i < gamesPerPair; i++ {
+				switch r := rng.Float64(); {
+				case r < win:
+					g.Wins++
+				case r < win+draw:
+					g.Draws++
+				default:
+					g.Losses++
+				}
+			}
+			games = append(games, g)
+		}
+	}
+	return games
+}
+
+func TestFitRecoversRoundRobinRatings(t *testing.T) {
+	truth := []float64{0, 150, -100, 320, 40, -260}
+	rng := rand.New(rand.NewPCG(2024, 6))
+	ratings, err := elo.FitRatings(playRoundRobin(rng, truth, 400), len(truth), 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, r := range ratings {
+		if math.Abs(r.Elo-truth[p]) > r.Error {
+			t.Errorf("player %d: %.1f ± %.1f, true %v", p, r.Elo, r.Error, truth[p])
+		}
+		if p != 0 && (r.Error < 5 || r.Error > 60) {
+			t.Errorf("player %d: implausible error %.1f for 2000 games", p, r.Error)
+		}
+	}
+}
+
+func TestFitErrorBarsCover95Percent(t *testing.T) {
+	// Over many simulated tournaments the true rating should fall inside the
+	// 95 % bar about 95 % of the time. Without the dispersion scaling the
+	// 40 % draws would push coverage to about 99 %.
+	truth := []float64{0, 80, -60, 200}
+	rng := rand.New(rand.NewPCG(99, 1))
+	inside, total := 0, 0
+	for trial := 0; trial < 400; trial++ {
+		ratings, err := elo.FitRatings(playRoundRobin(rng, truth, 60), len(truth), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := 1; p < len(truth); p++ {
+			total++
+			if math.Abs(ratings[p].Elo-truth[p]) <= ratings[p].Error {
+				inside++
+			}
+		}
+	}
+	coverage := float64(inside) / float64(total)
+	if coverage < 0.93 || coverage > 0.97 {
+		t.Errorf("95 %% bars covered the truth %.1f %% of the time", 100*coverage)
+	}
+}
+
+func TestFitPlayerWithAllWins(t *testing.T) {
+	// Player 0 won every game: no finite maximum-likelihood rating, so the
+	// fit adds one virtual draw to each pair that met.
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 10},
+		{A: 0, B: 2, Wins: 10},
+		{A: 1, B: 2, Wins: 12, Losses: 8, Draws: 10},
+	}
+	if elo.HasFiniteMLE(games, 3) {
+		t.Fatal("HasFiniteMLE: true for a player who won every game")
+	}
+	ratings, err := elo.FitRatings(games, 3, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, r := range ratings {
+		if math.IsNaN(r.Elo) || math.IsInf(r.Elo, 0) || math.IsNaN(r.Error) || math.IsInf(r.Error, 0) {
+			t.Fatalf("player %d: %+v not finite", p, r)
+		}
+	}
+	if ratings[0].Elo < 300 || ratings[0].Error <= 0 {
+		t.Errorf("unbeaten player: %+v, want far above the others with an error bar", ratings[0])
+	}
+	more := append([]elo.PairResult{{A: 0, B: 1, Wins: 10}}, games...)
+	stronger, err := elo.FitRatings(more, 3, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stronger[0].Elo <= ratings[0].Elo {
+		t.Errorf("ten more wins lowered the rating: %v → %v", ratings[0].Elo, stronger[0].Elo)
+	}
+}
+
+func TestFitTwoPlayersAllWinsUsesOneVirtualDraw(t *testing.T) {
+	ratings, err := elo.FitRatings([]elo.PairResult{{A: 0, B: 1, Wins: 10}}, 2, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "Elo after 10 wins", ratings[0].Elo, elo.EloFromScore(10.5/11), 1e-6)
+	losses, err := elo.FitRatings([]elo.PairResult{{A: 0, B: 1, Losses: 10}}, 2, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "Elo after 10 losses", losses[0].Elo, -ratings[0].Elo, 1e-6)
+	within(t, "Error after 10 losses", losses[0].Error, ratings[0].Error, 1e-6)
+}
+
+func TestHasFiniteMLE(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		games []elo.PairResult
+		n     int
+		want  bool
+	}{
+		{"mixed results", []elo.PairResult{{A: 0, B: 1, Wins: 3, Losses: 1}}, 2, true},
+		{"draws only", []elo.PairResult{{A: 0, B: 1, Draws: 2}}, 2, true},
+		{"all wins", []elo.PairResult{{A: 0, B: 1, Wins: 3}}, 2, false},
+		// A cycle of wins links everyone both ways.
+		{"cycle", []elo.PairResult{{A: 0, B: 1, Wins: 1}, {A: 1, B: 2, Wins: 1}, {A: 2, B: 0, Wins: 1}}, 3, true},
+		// 0 and 1 beat each other, but neither scored against 2.
+		{"group never scored", []elo.PairResult{{A: 0, B: 1, Wins: 1, Losses: 1}, {A: 2, B: 0, Wins: 1}, {A: 2, B: 1, Wins: 2}}, 3, false},
+		{"unlinked player", []elo.PairResult{{A: 0, B: 1, Wins: 1, Losses: 1}}, 3, false},
+		{"bad index", []elo.PairResult{{A: 0, B: 5, Wins: 1, Losses: 1}}, 2, false},
+	} {
+		if got := elo.HasFiniteMLE(c.games, c.n); got != c.want {
+			t.Errorf("%s: HasFiniteMLE = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestFitDoesNotUsePriorWhenNotNeeded(t *testing.T) {
+	// Every player lost at least once, so the fit is pure maximum
+	// likelihood and the virtual draws must not shift it.
+	games := []elo.PairResult{{A: 0, B: 1, Wins: 9, Losses: 1}, {A: 1, B: 2, Wins: 5, Losses: 5}, {A: 2, B: 0, Wins: 1, Losses: 9}}
+	ratings, err := elo.FitRatings(games, 3, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By symmetry player 2 equals player 1, so player 0's 18/20 over both
+	// gives exactly EloFromScore(0.9).
+	within(t, "player 0", ratings[0].Elo, elo.EloFromScore(0.9), 1e-6)
+	within(t, "player 2", ratings[2].Elo, 0, 1e-6)
+}
+
+func TestFitRatingsErrors(t *testing.T) {
+	mixed := elo.PairResult{A: 0, B: 1, Wins: 2, Losses: 1}
+	for _, c := range []struct {
+		name      string
+		games     []elo.PairResult
+		n, anchor int
+		anchorElo float64
+		want      string
+	}{
+		{"no players", nil, 0, 0, 0, "at least one player"},
+		{"anchor out of range", []elo.PairResult{mixed}, 2, 2, 0, "anchor 2 is not a player"},
+		{"anchor Elo NaN", []elo.PairResult{mixed}, 2, 0, math.NaN(), "finite"},
+		{"player out of range", []elo.PairResult{{A: 0, B: 2, Wins: 1}}, 2, 0, 0, "outside 0..1"},
+		{"plays itself", []elo.PairResult{{A: 1, B: 1, Wins: 1}}, 2, 0, 0, "playing itself"},
+		{"negative count", []elo.PairResult{{A: 0, B: 1, Draws: -1}}, 2, 0, 0, "negative count"},
+		{"unlinked player", []elo.PairResult{mixed}, 3, 0, 0, "player 2 has no chain of games to the anchor"},
+		{"separate groups", []elo.PairResult{mixed, {A: 2, B: 3, Wins: 1, Losses: 1}}, 4, 3, 0, "player 0 has no chain"},
+	} {
+		_, err := elo.FitRatings(c.games, c.n, c.anchor, c.anchorElo)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
+
+func TestFitSinglePlayer(t *testing.T) {
+	ratings, err := elo.FitRatings(nil, 1, 0, 2000)
+	if err != nil || len(ratings) != 1 || ratings[0] != (elo.Rating{Elo: 2000}) {
+		t.Errorf("single player: %+v, %v", ratings, err)
+	}
+}
+
+func TestFitExtremeButFiniteResults(t *testing.T) {
+	// A ladder of ten players, each beating the next 999 to 1: the fit must
+	// converge to about 1200 Elo per step, 10,800 from top to bottom.
+	var games []elo.PairResult
+	for p := 0; p < 9; p++ {
+		games = append(games, elo.PairResult{A: p, B: p + 1, Wins: 999, Losses: 1})
+	}
+	if !elo.HasFiniteMLE(games, 10) {
+		t.Fatal("HasFiniteMLE: false for mixed results")
+	}
+	ratings, err := elo.FitRatings(games, 10, 9, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := elo.EloFromScore(0.999)
+	for p, r := range ratings {
+		within(t, "ladder rung", r.Elo, float64(9-p)*step, 1e-6)
+		if math.IsNaN(r.Error) || math.IsInf(r.Error, 0) {
+			t.Errorf("player %d: error %v", p, r.Error)
+		}
+	}
+}
+
+func BenchmarkFitRatings20Players(b *testing.B) {
+	truth := make([]float64, 20)
+	for p := range truth {
+		truth[p] = float64(p*37%400) - 200
+	}
+	games := playRoundRobin(rand.New(rand.NewPCG(1, 1)), truth, 50)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := elo.FitRatings(games, len(truth), 0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
