@@ -16,7 +16,7 @@ unit:
 	$(GO) test -count=1 -timeout 20m ./...
 
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME on top of its committed seed corpus.
-FUZZ_TARGETS :=
+FUZZ_TARGETS := ./dataset/pgn:FuzzReader
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
