@@ -40,7 +40,13 @@ func mix64(x uint64) uint64 {
 // partition in the order the pairs were added. Processing one partition at a
 // time finds first occurrences and repeats with memory bounded by maxSetKeys.
 type keySpill struct {
-	dir   string
+	dir string
+	// setSlots sizes the in-memory set (2*maxSetKeys); tests lower it to
+	// force partitions to split.
+	setSlots int
+	bufSize  int
+	// Partition files and their buffers are created on first use, so a
+	// small dataset does not pay for hundreds of files.
 	files []*os.File
 	bufs  []*bufio.Writer
 	pairs []int64
@@ -51,18 +57,12 @@ func newKeySpill(dir string, partitions, bufSize int) (*keySpill, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	s := &keySpill{dir: dir, files: make([]*os.File, partitions), bufs: make([]*bufio.Writer, partitions),
-		pairs: make([]int64, partitions)}
-	for i := range s.files {
-		f, err := os.Create(filepath.Join(dir, fmt.Sprintf("part-%03d", i)))
-		if err != nil {
-			s.close()
-			return nil, err
-		}
-		s.files[i] = f
-		s.bufs[i] = bufio.NewWriterSize(f, bufSize)
-	}
-	return s, nil
+	return &keySpill{dir: dir, setSlots: 2 * maxSetKeys, bufSize: bufSize, files: make([]*os.File, partitions),
+		bufs: make([]*bufio.Writer, partitions), pairs: make([]int64, partitions)}, nil
+}
+
+func (s *keySpill) partitionPath(p int) string {
+	return filepath.Join(s.dir, fmt.Sprintf("part-%03d", p))
 }
 
 func (s *keySpill) partitionOf(key uint64) int {
@@ -71,6 +71,16 @@ func (s *keySpill) partitionOf(key uint64) int {
 
 func (s *keySpill) add(key, seq uint64) error {
 	p := s.partitionOf(key)
+	if s.files[p] == nil {
+		if s.pairs[p] != 0 {
+			return errors.New("dedupe: pair added after the spill was read")
+		}
+		f, err := os.Create(s.partitionPath(p))
+		if err != nil {
+			return err
+		}
+		s.files[p], s.bufs[p] = f, bufio.NewWriterSize(f, s.bufSize)
+	}
 	binary.LittleEndian.PutUint64(s.pair[:8], key)
 	binary.LittleEndian.PutUint64(s.pair[8:], seq)
 	s.pairs[p]++
@@ -92,7 +102,7 @@ func (s *keySpill) finishWriting() error {
 		if err != nil && first == nil {
 			first = err
 		}
-		s.files[i] = nil
+		s.files[i], s.bufs[i] = nil, nil
 	}
 	return first
 }
@@ -124,9 +134,11 @@ func (s *keySpill) visit(set *keySet, v partitionVisitor) error {
 	if err := s.finishWriting(); err != nil {
 		return err
 	}
-	for i := range s.files {
-		path := filepath.Join(s.dir, fmt.Sprintf("part-%03d", i))
-		if err := visitPartition(path, s.pairs[i], 0, set, v); err != nil {
+	for i, pairs := range s.pairs {
+		if pairs == 0 {
+			continue
+		}
+		if err := visitPartition(s.partitionPath(i), pairs, 0, set, v); err != nil {
 			return err
 		}
 	}
@@ -250,7 +262,7 @@ func splitPartition(path string, shift int) ([]string, []int64, error) {
 // (when not nil) once for each, and removes the spill.
 func (s *keySpill) countDistinct(onFirst func(key uint64)) (int64, error) {
 	c := &distinctCounter{onFirst: onFirst}
-	err := s.visit(newKeySet(), c)
+	err := s.visit(newKeySet(s.setSlots), c)
 	s.close()
 	return c.n, err
 }
@@ -278,7 +290,7 @@ func (s *keySpill) duplicates(dropDir string) (*seqMerger, error) {
 		return nil, err
 	}
 	d := &dropWriter{dir: dropDir}
-	err := s.visit(newKeySet(), d)
+	err := s.visit(newKeySet(s.setSlots), d)
 	s.close()
 	if err != nil {
 		d.abandon()
@@ -297,23 +309,25 @@ type dropWriter struct {
 	word  [8]byte
 }
 
-func (d *dropWriter) begin() error {
-	path := filepath.Join(d.dir, fmt.Sprintf("drops-%06d", len(d.paths)))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	d.paths = append(d.paths, path)
-	d.file = f
-	if d.buf == nil {
-		d.buf = bufio.NewWriterSize(f, 16<<10)
-	} else {
-		d.buf.Reset(f)
-	}
-	return nil
-}
+func (d *dropWriter) begin() error { return nil }
 
 func (d *dropWriter) repeat(seq uint64) error {
+	if d.file == nil {
+		// The first repeat of a partition opens its file; partitions
+		// without repeats leave none.
+		path := filepath.Join(d.dir, fmt.Sprintf("drops-%06d", len(d.paths)))
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		d.paths = append(d.paths, path)
+		d.file = f
+		if d.buf == nil {
+			d.buf = bufio.NewWriterSize(f, 16<<10)
+		} else {
+			d.buf.Reset(f)
+		}
+	}
 	binary.LittleEndian.PutUint64(d.word[:], seq)
 	_, err := d.buf.Write(d.word[:])
 	return err
@@ -331,6 +345,9 @@ func (d *dropWriter) abandon() error {
 }
 
 func (d *dropWriter) end(*keySet) error {
+	if d.file == nil {
+		return nil
+	}
 	err := d.buf.Flush()
 	if cerr := d.file.Close(); err == nil {
 		err = cerr
@@ -441,12 +458,12 @@ type keySet struct {
 	hasZero bool
 }
 
-func newKeySet() *keySet { return &keySet{table: make([]uint64, 2*maxSetKeys)} }
+func newKeySet(slots int) *keySet { return &keySet{table: make([]uint64, slots)} }
 
 // reset empties the set, sizing the used part of the table for up to
 // expected keys so small partitions do not clear the whole table.
 func (s *keySet) reset(expected int64) {
-	size := 16
+	size := min(16, len(s.table))
 	for int64(size) < 2*expected && size < len(s.table) {
 		size *= 2
 	}

@@ -239,3 +239,406 @@ func TestDedupeKeepsFirstInWrittenOrder(t *testing.T) {
 		t.Errorf("stats %+v, counts %+v", stats, d.Manifest().Counts)
 	}
 }
+
+func TestDedupeSplitsOverfullPartitions(t *testing.T) {
+	// With a 16-slot set each partition holds at most 8 distinct keys, so
+	// 1500 distinct keys over 256 partitions (about 6 each) force some
+	// partitions to split, and
+	// the merged repeats must still come out in written order with the
+	// first copy kept.
+	var recs, want []*Record
+	for i := 0; i < 4500; i++ {
+		pos := (i * 104729) % 1500
+		r := &Record{FEN: fmt.Sprintf("k7/8/8/8/8/8/%d/7K w - - 0 1", pos), Ply: uint16(i), GameID: uint64(pos / 10)}
+		r.Key = PositionKey(r.FEN)
+		recs = append(recs, r)
+		if i < 1500 {
+			want = append(want, r)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "ds")
+	w, err := Create(dir, WriteOptions{Dedupe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	w.dedupe.setSlots = 16
+	w.games.setSlots = 16
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scanAll(t, d, AllSplits)
+	if len(got) != len(want) {
+		t.Fatalf("kept %d records, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].FEN != want[i].FEN || got[i].Ply != want[i].Ply {
+			t.Fatalf("record %d is %s ply %d, want %s ply %d", i, got[i].FEN, got[i].Ply, want[i].FEN, want[i].Ply)
+		}
+	}
+	if c := d.Manifest().Counts; c.Games != 150 || c.Duplicates != 3000 {
+		t.Errorf("counts %+v, want 150 games and 3000 duplicates", c)
+	}
+}
+
+func TestKeySpillRecursiveSplit(t *testing.T) {
+	// One partition with 1000 distinct keys and an 8-key set: it splits into
+	// 16 (about 62 keys each) and again into 256 groups.
+	s, err := newKeySpill(t.TempDir(), 1, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.setSlots = 16
+	var wantRepeats []uint64
+	for seq := uint64(0); seq < 5000; seq++ {
+		key := seq * 7 % 1000 * 0x9E3779B97F4A7C15
+		if seq >= 1000 {
+			wantRepeats = append(wantRepeats, seq)
+		}
+		if err := s.add(key, seq); err != nil {
+			t.Fatal(err)
+		}
+	}
+	merger, err := s.duplicates(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer merger.close()
+	var got []uint64
+	for {
+		seq, err := merger.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seq == noMoreSeq {
+			break
+		}
+		got = append(got, seq)
+	}
+	if !reflect.DeepEqual(got, wantRepeats) {
+		t.Fatalf("got %d repeats, want %d in order", len(got), len(wantRepeats))
+	}
+
+	c, err := newKeySpill(t.TempDir(), 1, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.setSlots = 16
+	for seq := uint64(0); seq < 5000; seq++ {
+		c.add(seq%1000*0x9E3779B97F4A7C15, seq)
+	}
+	firsts := map[uint64]bool{}
+	n, err := c.countDistinct(func(k uint64) { firsts[k] = true })
+	if err != nil || n != 1000 || len(firsts) != 1000 {
+		t.Fatalf("counted %d distinct (%d callbacks), want 1000: %v", n, len(firsts), err)
+	}
+}
+
+func TestKeySetZeroKeyAndOverflow(t *testing.T) {
+	s := newKeySet(16)
+	s.reset(100)
+	for _, k := range []uint64{0, 5, 0, 5} {
+		s.add(k)
+	}
+	if s.len() != 2 {
+		t.Fatalf("set of {0, 5} has %d keys", s.len())
+	}
+	full := false
+	for k := uint64(1); k < 20; k++ {
+		if _, ok := s.add(k * 1000); !ok {
+			full = true
+		}
+	}
+	if !full || s.len() > 8 {
+		t.Fatalf("a 16-slot set took %d keys without reporting it full", s.len())
+	}
+}
+
+func TestAbortLeavesPreviousDataset(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	old := sampleRecords(300, 30)
+	writeDataset(t, dir, WriteOptions{Shard: 100}, old)
+
+	for _, dedupe := range []bool{false, true} {
+		w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: dedupe})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range sampleRecords(55, 5) {
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Abort(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(old[0]); err == nil {
+			t.Error("Write after Abort succeeded")
+		}
+		if err := w.Close(); err == nil {
+			t.Error("Close after Abort succeeded")
+		}
+		d, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := scanAll(t, d, AllSplits); len(got) != len(old) || !reflect.DeepEqual(got[299], old[299]) {
+			t.Fatalf("after an aborted rewrite the dataset has %d records, want the old %d", len(got), len(old))
+		}
+		if err := d.Verify(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("aborted writers left files beside the dataset: %v", entries)
+	}
+}
+
+func TestCloseReplacesDataset(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{Shard: 10}, sampleRecords(300, 30))
+	// Open before the rewrite: a reader of the old dataset (the labeller
+	// reading -i while writing -o to the same folder) sees a whole dataset.
+	oldDataset, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := Create(dir, WriteOptions{Shard: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	if err := oldDataset.Scan(context.Background(), AllSplits, func(r *Record) error {
+		if r.Ply%2 == 0 {
+			return w.Write(r)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scanAll(t, d, AllSplits); len(got) != 150 || len(d.Manifest().Shards) != 2 {
+		t.Fatalf("replaced dataset has %d records in %d shards, want 150 in 2", len(got), len(d.Manifest().Shards))
+	}
+	if err := d.Verify(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 {
+		t.Errorf("the old dataset or a temp folder was left behind: %v", entries)
+	}
+}
+
+func TestCreateRefusesForeignFolder(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o644)
+	if _, err := Create(dir, WriteOptions{}); err == nil || !strings.Contains(err.Error(), "not a dchess dataset") {
+		t.Fatalf("Create over a folder with other files: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "thesis.tex")); err != nil {
+		t.Fatal(err)
+	}
+	empty := t.TempDir()
+	writeDataset(t, empty, WriteOptions{}, sampleRecords(3, 3))
+	if _, err := Open(empty); err != nil {
+		t.Fatalf("an empty folder should be usable as a destination: %v", err)
+	}
+}
+
+func TestSplitIsByGameAndStable(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	recs := sampleRecords(20000, 20) // 1000 games
+	writeDataset(t, dir, WriteOptions{Shard: 3000}, recs)
+	m, err := WriteSplit(dir, 0.1, 0.2, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d.Manifest().Split, m.Split) {
+		t.Fatalf("reopened split %+v differs from the returned %+v", d.Manifest().Split, m.Split)
+	}
+	gameSplit := map[uint64]Split{}
+	counts := map[Split]int64{}
+	for _, s := range []Split{Train, Val, Test} {
+		for _, r := range scanAll(t, d, s) {
+			if prev, ok := gameSplit[r.GameID]; ok && prev != s {
+				t.Fatalf("game %x is in %v and %v", r.GameID, prev, s)
+			}
+			gameSplit[r.GameID] = s
+			counts[s]++
+		}
+	}
+	if len(gameSplit) != 1000 {
+		t.Fatalf("splits cover %d games, want 1000", len(gameSplit))
+	}
+	sc := m.Split.Records
+	if sc.Train != counts[Train] || sc.Val != counts[Val] || sc.Test != counts[Test] || sc.Of(AllSplits) != 20000 {
+		t.Errorf("manifest split counts %+v, scanned %v", sc, counts)
+	}
+	g := m.Split.Games
+	if g.Of(AllSplits) != 1000 || g.Val*20 != sc.Val || g.Test*20 != sc.Test {
+		t.Errorf("split game counts %+v do not match records %+v", g, sc)
+	}
+	// 1000 games: val ~100 and test ~200, with a wide margin for chance.
+	if g.Val < 60 || g.Val > 140 || g.Test < 150 || g.Test > 250 {
+		t.Errorf("split game counts %+v are far from 10%%/20%%", g)
+	}
+	// The same seed gives the same split; another seed a different one.
+	again, err := WriteSplit(dir, 0.1, 0.2, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Split.Games != g {
+		t.Errorf("same seed, different split: %+v vs %+v", again.Split.Games, g)
+	}
+	other, err := WriteSplit(dir, 0.1, 0.2, 43)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d2, _ := Open(dir)
+	moved := 0
+	for game, s := range gameSplit {
+		if d2.SplitOf(game) != s {
+			moved++
+		}
+	}
+	if moved == 0 || other.Split.Seed != 43 {
+		t.Error("a different seed did not change the split")
+	}
+	if _, err := WriteSplit(dir, 0.7, 0.5, 1); err == nil {
+		t.Error("val+test > 1 was accepted")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("WriteSplit left %s in the dataset", e.Name())
+		}
+	}
+}
+
+func TestUnsplitDatasetIsAllTrain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(50, 10))
+	d, _ := Open(dir)
+	if n := len(scanAll(t, d, Train)); n != 50 {
+		t.Errorf("train of an unsplit dataset has %d records, want 50", n)
+	}
+	if n := len(scanAll(t, d, Val)); n != 0 {
+		t.Errorf("val of an unsplit dataset has %d records", n)
+	}
+}
+
+func shuffledPlies(t *testing.T, d *Dataset, split Split, seed int64, epoch, buffer int) []int {
+	t.Helper()
+	var order []int
+	err := d.Shuffled(context.Background(), split, seed, epoch, buffer, func(r *Record) error {
+		order = append(order, int(r.WhiteElo)) // WhiteElo holds the record's index
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return order
+}
+
+func TestShuffled(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	var recs []*Record
+	for i := 0; i < 5000; i++ {
+		recs = append(recs, &Record{FEN: fmt.Sprint("fen ", i), WhiteElo: uint16(i), GameID: uint64(i / 10)})
+	}
+	writeDataset(t, dir, WriteOptions{Shard: 500}, recs)
+	d, _ := Open(dir)
+
+	a := shuffledPlies(t, d, AllSplits, 7, 0, 256)
+	seen := make([]bool, len(recs))
+	for _, i := range a {
+		if seen[i] {
+			t.Fatalf("record %d came twice", i)
+		}
+		seen[i] = true
+	}
+	if len(a) != len(recs) {
+		t.Fatalf("shuffle gave %d records, want %d", len(a), len(recs))
+	}
+	if !reflect.DeepEqual(a, shuffledPlies(t, d, AllSplits, 7, 0, 256)) {
+		t.Error("same seed and epoch gave a different order")
+	}
+	b := shuffledPlies(t, d, AllSplits, 7, 1, 256)
+	c := shuffledPlies(t, d, AllSplits, 8, 0, 256)
+	if reflect.DeepEqual(a, b) || reflect.DeepEqual(a, c) {
+		t.Error("another epoch or seed gave the same order")
+	}
+	inPlace := 0
+	for pos, i := range a {
+		if pos == i {
+			inPlace++
+		}
+	}
+	if inPlace > 50 {
+		t.Errorf("%d of 5000 records kept their stored position", inPlace)
+	}
+
+	if _, err := WriteSplit(dir, 0.2, 0.2, 3); err != nil {
+		t.Fatal(err)
+	}
+	d, _ = Open(dir)
+	val := shuffledPlies(t, d, Val, 7, 0, 64)
+	if int64(len(val)) != d.Manifest().Split.Records.Val {
+		t.Fatalf("shuffled val has %d records, the manifest says %d", len(val), d.Manifest().Split.Records.Val)
+	}
+	for _, i := range val {
+		if d.SplitOf(recs[i].GameID) != Val {
+			t.Fatalf("record %d of game %d is not in val", i, recs[i].GameID)
+		}
+	}
+}
+
+func TestScanStopsOnCallbackErrorAndCancel(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(5000, 10))
+	d, _ := Open(dir)
+	stop := errors.New("enough")
+	n := 0
+	err := d.Scan(context.Background(), AllSplits, func(*Record) error {
+		n++
+		if n == 10 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 10 {
+		t.Errorf("Scan returned %v after %d records, want the callback's error after 10", err, n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	n = 0
+	err = d.Scan(ctx, AllSplits, func(*Record) error {
+		n++
+		if n == 10 {
+			cancel()
+		}
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) || n >= 5000 {
+		t.Errorf("cancelled Scan returned %v after %d records", err, n)
+	}
+}
