@@ -1,0 +1,417 @@
+// Package cnn is the thesis's convolutional evaluation network: the board
+// as 8×8 planes through convolution → ReLU → max-pool blocks, then fully
+// connected layers to one output whose sigmoid is the side to move's win
+// probability. Model builds the Gorgonia graph for training; Net runs
+// exported weights in plain Go for play.
+//
+// The thesis names 13 then 10 kernels of 3×3 with pools of 3 and 2 but not
+// the padding and strides; on an 8×8 board these fit as: conv pad 1 (8×8),
+// pool 3 stride 1 (6×6), conv pad 1 (6×6), pool 2 stride 2 (3×3), so the
+// fully connected layer sees 10×3×3 = 90 features.
+package cnn
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	cblas "gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/search/board"
+)
+
+// Family is the name weights files and configs use for this model.
+const Family = "cnn"
+
+// Conv is one block: a square convolution with stride 1 and zero padding,
+// ReLU, then an optional max-pool.
+type Conv struct {
+	Filters int `json:"filters" yaml:"filters"`
+	Kernel  int `json:"kernel" yaml:"kernel"`
+	Pad     int `json:"pad" yaml:"pad"`
+	// Pool is the max-pool window (0 or 1: no pooling), PoolStride its stride.
+	Pool       int `json:"pool" yaml:"pool"`
+	PoolStride int `json:"pool_stride" yaml:"pool_stride"`
+}
+
+// Config is the architecture: the config file's model section plus the
+// input its data section chooses. It is stored in model.dcw.
+type Config struct {
+	Input nn.Input `json:"input" yaml:"input"`
+	Conv  []Conv   `json:"conv" yaml:"conv"`
+	// Hidden lists the widths of dense layers between the flattened feature
+	// maps and the output (empty: the features feed the output directly).
+	Hidden []int `json:"hidden" yaml:"hidden"`
+	// Activation of the dense hidden layers (convolutions always use ReLU).
+	Activation string `json:"activation" yaml:"activation"`
+}
+
+// DefaultConfig is the thesis network on the 64 signed codes (one plane,
+// scaled from [-7, 7] to [-1, 1]).
+func DefaultConfig() Config {
+	return Config{
+		Input: nn.Input{Encoding: nn.EncodingCodes, Min: -7, Max: 7},
+		Conv: []Conv{
+			{Filters: 13, Kernel: 3, Pad: 1, Pool: 3, PoolStride: 1},
+			{Filters: 10, Kernel: 3, Pad: 1, Pool: 2, PoolStride: 2},
+		},
+		Hidden:     []int{},
+		Activation: nn.ActReLU,
+	}
+}
+
+// shape is a feature map's channels × height × width.
+type shape struct{ c, h, w int }
+
+func (s shape) size() int { return s.c * s.h * s.w }
+
+// convShapes returns the feature map shapes after each convolution and
+// after each pool, checking that every block fits.
+func (c Config) convShapes() (afterConv, afterPool []shape, err error) {
+	cur := shape{c.Input.Channels(), 8, 8}
+	for i, l := range c.Conv {
+		if l.Filters < 1 || l.Kernel < 1 || l.Pad < 0 {
+			return nil, nil, fmt.Errorf("cnn: conv %d needs filters and kernel >= 1 and pad >= 0", i)
+		}
+		conv := shape{l.Filters, cur.h + 2*l.Pad - l.Kernel + 1, cur.w + 2*l.Pad - l.Kernel + 1}
+		if conv.h < 1 || conv.w < 1 {
+			return nil, nil, fmt.Errorf("cnn: conv %d: kernel %d with pad %d does not fit a %d×%d map", i, l.Kernel, l.Pad, cur.h, cur.w)
+		}
+		pool := conv
+		if l.Pool > 1 {
+			if l.PoolStride < 1 {
+				return nil, nil, fmt.Errorf("cnn: conv %d: pool_stride must be >= 1", i)
+			}
+			pool.h = (conv.h-l.Pool)/l.PoolStride + 1
+			pool.w = (conv.w-l.Pool)/l.PoolStride + 1
+			if conv.h < l.Pool || conv.w < l.Pool {
+				return nil, nil, fmt.Errorf("cnn: conv %d: pool %d does not fit a %d×%d map", i, l.Pool, conv.h, conv.w)
+			}
+		}
+		afterConv, afterPool = append(afterConv, conv), append(afterPool, pool)
+		cur = pool
+	}
+	return afterConv, afterPool, nil
+}
+
+// features is the flattened size the dense layers see.
+func (c Config) features() int {
+	_, pools, err := c.convShapes()
+	if err != nil || len(pools) == 0 {
+		return c.Input.Size()
+	}
+	return pools[len(pools)-1].size()
+}
+
+// Validate reports an architecture that cannot be built.
+func (c Config) Validate() error {
+	if err := c.Input.Validate(); err != nil {
+		return fmt.Errorf("cnn: %w", err)
+	}
+	if c.Input.Channels() == 0 {
+		return fmt.Errorf("cnn: encoding %q is not board-shaped (use codes or planes)", c.Input.Encoding)
+	}
+	if len(c.Conv) == 0 {
+		return fmt.Errorf("cnn: at least one conv layer is needed")
+	}
+	if _, _, err := c.convShapes(); err != nil {
+		return err
+	}
+	for _, h := range c.Hidden {
+		if h < 1 || h > 1<<16 {
+			return fmt.Errorf("cnn: hidden layer width %d must be in 1..65536", h)
+		}
+	}
+	if err := nn.ValidActivation(c.Activation); err != nil {
+		return fmt.Errorf("cnn: %w", err)
+	}
+	return nil
+}
+
+// denseWidths returns the dense layers' widths from the features to the output.
+func (c Config) denseWidths() []int {
+	w := append([]int{c.features()}, c.Hidden...)
+	return append(w, 1)
+}
+
+func (c Config) denseName(i int) string {
+	if i == len(c.Hidden) {
+		return "out"
+	}
+	return fmt.Sprintf("dense%d", i)
+}
+
+func convName(i int) string { return fmt.Sprintf("conv%d", i) }
+
+// convLayer holds one block's weights and its buffers for play. At play
+// time feature maps are kept position-major (height × width × channels), so
+// a convolution is one small matrix product of the image patches (im2col)
+// with the filters, run by gonum's assembly dot products.
+type convLayer struct {
+	spec    Conv
+	in      shape
+	conv    shape
+	pool    shape
+	w       []float32 // filters × patch, in the column order forward builds
+	b       []float32
+	cols    []float32 // conv positions × (in.c × kernel × kernel)
+	convOut []float32 // conv positions × filters
+	poolOut []float32 // pool positions × filters; convOut itself when the block does not pool
+}
+
+// Net is the network in plain Go. Forward reuses Net's buffers, so a Net
+// is not safe for concurrent use: give each goroutine its own Clone.
+type Net struct {
+	cfg    Config
+	convs  []convLayer
+	dense  []nn.Dense
+	input  []float32
+	flat   []float32 // the last feature map in the graph's channel-major order
+	hidden [][]float32
+}
+
+// NewNet builds a Net from a weights file of this family.
+func NewNet(f *dcw.File) (*Net, error) {
+	if f.Family != Family {
+		return nil, fmt.Errorf("weights are for model family %q, not %q", f.Family, Family)
+	}
+	var cfg Config
+	dec := json.NewDecoder(bytes.NewReader(f.Arch))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("cnn: architecture in the weights file: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	convs, pools, _ := cfg.convShapes()
+	n := &Net{cfg: cfg}
+	in := shape{cfg.Input.Channels(), 8, 8}
+	for i, l := range cfg.Conv {
+		w, err := f.Tensor(convName(i)+".w", l.Filters, in.c, l.Kernel, l.Kernel)
+		if err != nil {
+			return nil, fmt.Errorf("cnn: %w", err)
+		}
+		b, err := f.Tensor(convName(i)+".b", l.Filters)
+		if err != nil {
+			return nil, fmt.Errorf("cnn: %w", err)
+		}
+		if i > 0 {
+			w = cellMajor(w, l.Filters, in.c, l.Kernel)
+		}
+		n.convs = append(n.convs, convLayer{spec: l, in: in, conv: convs[i], pool: pools[i], w: w, b: b})
+		in = pools[i]
+	}
+	widths := cfg.denseWidths()
+	for i := 0; i+1 < len(widths); i++ {
+		d, err := nn.LoadDense(f, cfg.denseName(i), widths[i], widths[i+1])
+		if err != nil {
+			return nil, fmt.Errorf("cnn: %w", err)
+		}
+		n.dense = append(n.dense, d)
+	}
+	n.allocate()
+	return n, nil
+}
+
+// cellMajor reorders filters from (f, c, ky, kx) to (f, ky, kx, c), the
+// column order forward uses for position-major feature maps.
+func cellMajor(w []float32, filters, channels, k int) []float32 {
+	out := make([]float32, len(w))
+	for f := 0; f < filters; f++ {
+		for c := 0; c < channels; c++ {
+			for ky := 0; ky < k; ky++ {
+				for kx := 0; kx < k; kx++ {
+					out[((f*k+ky)*k+kx)*channels+c] = w[((f*channels+c)*k+ky)*k+kx]
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (n *Net) allocate() {
+	n.input = make([]float32, n.cfg.Input.Size())
+	for i := range n.convs {
+		l := &n.convs[i]
+		l.cols = make([]float32, l.conv.h*l.conv.w*l.in.c*l.spec.Kernel*l.spec.Kernel)
+		l.convOut = make([]float32, l.conv.size())
+		l.poolOut = l.convOut
+		if l.spec.Pool > 1 {
+			l.poolOut = make([]float32, l.pool.size())
+		}
+	}
+	n.flat = make([]float32, n.cfg.features())
+	n.hidden = make([][]float32, len(n.dense))
+	for i, d := range n.dense {
+		n.hidden[i] = make([]float32, d.Out)
+	}
+}
+
+// Config returns the architecture the weights were trained with.
+func (n *Net) Config() Config { return n.cfg }
+
+// Clone returns a Net sharing the weights with its own buffers.
+func (n *Net) Clone() *Net {
+	c := &Net{cfg: n.cfg, convs: append([]convLayer(nil), n.convs...), dense: n.dense}
+	c.allocate()
+	return c
+}
+
+// Logit runs the network on an encoded, scaled input (channels × 8 × 8)
+// and returns the output before the sigmoid.
+func (n *Net) Logit(x []float32) float32 {
+	channelMajor := true // the encodings are plane-major; inner maps are position-major
+	for i := range n.convs {
+		l := &n.convs[i]
+		l.forward(x, channelMajor)
+		x, channelMajor = l.poolOut, false
+	}
+	// Flatten in the graph's order (channel, row, column).
+	last := &n.convs[len(n.convs)-1]
+	positions := last.pool.h * last.pool.w
+	for p := 0; p < positions; p++ {
+		for c := 0; c < last.pool.c; c++ {
+			n.flat[c*positions+p] = x[p*last.pool.c+c]
+		}
+	}
+	x = n.flat
+	lastDense := len(n.dense) - 1
+	for i := range n.dense {
+		n.dense[i].Forward(x, n.hidden[i])
+		if i < lastDense {
+			nn.Activate(n.cfg.Activation, n.hidden[i])
+		}
+		x = n.hidden[i]
+	}
+	return x[0]
+}
+
+var blas = blas32.Implementation()
+
+// forward computes convolution + bias, ReLU and the max-pool of one block.
+// x is channel-major (c × h × w) for the first block, position-major after.
+func (l *convLayer) forward(x []float32, channelMajor bool) {
+	k, pad := l.spec.Kernel, l.spec.Pad
+	ih, iw, ic := l.in.h, l.in.w, l.in.c
+	oh, ow := l.conv.h, l.conv.w
+	// im2col: one row per output position. Padding cells are never written,
+	// so they keep the zeros the buffer was allocated with.
+	patch := ic * k * k
+	if channelMajor {
+		// Columns in the trained filters' (c, ky, kx) order.
+		for oy := 0; oy < oh; oy++ {
+			for ox := 0; ox < ow; ox++ {
+				row := l.cols[(oy*ow+ox)*patch : (oy*ow+ox+1)*patch]
+				for c := 0; c < ic; c++ {
+					plane := x[c*ih*iw : (c+1)*ih*iw]
+					for ky := 0; ky < k; ky++ {
+						iy := oy + ky - pad
+						if iy < 0 || iy >= ih {
+							continue
+						}
+						for kx := 0; kx < k; kx++ {
+							if ix := ox + kx - pad; ix >= 0 && ix < iw {
+								row[(c*k+ky)*k+kx] = plane[iy*iw+ix]
+							}
+						}
+					}
+				}
+			}
+		}
+	} else {
+		// Columns in (ky, kx, c) order, so each cell's channels are one copy;
+		// NewNet permuted these filters to match.
+		for oy := 0; oy < oh; oy++ {
+			for ox := 0; ox < ow; ox++ {
+				row := l.cols[(oy*ow+ox)*patch : (oy*ow+ox+1)*patch]
+				for ky := 0; ky < k; ky++ {
+					iy := oy + ky - pad
+					if iy < 0 || iy >= ih {
+						continue
+					}
+					for kx := 0; kx < k; kx++ {
+						if ix := ox + kx - pad; ix >= 0 && ix < iw {
+							copy(row[(ky*k+kx)*ic:(ky*k+kx+1)*ic], x[(iy*iw+ix)*ic:])
+						}
+					}
+				}
+			}
+		}
+	}
+	f := l.conv.c
+	positions := oh * ow
+	for p := 0; p < positions; p++ {
+		copy(l.convOut[p*f:(p+1)*f], l.b)
+	}
+	// convOut (positions × f) += cols (positions × patch) · wᵀ (patch × f)
+	blas.Sgemm(cblas.NoTrans, cblas.Trans, positions, f, patch, 1, l.cols, patch, l.w, patch, 1, l.convOut, f)
+	for i, v := range l.convOut {
+		if v < 0 {
+			l.convOut[i] = 0
+		}
+	}
+	if l.spec.Pool <= 1 {
+		return
+	}
+	size, stride := l.spec.Pool, l.spec.PoolStride
+	ph, pw := l.pool.h, l.pool.w
+	for py := 0; py < ph; py++ {
+		for px := 0; px < pw; px++ {
+			out := l.poolOut[(py*pw+px)*f : (py*pw+px+1)*f]
+			copy(out, l.convOut[(py*stride*ow+px*stride)*f:])
+			for dy := 0; dy < size; dy++ {
+				for dx := 0; dx < size; dx++ {
+					in := l.convOut[((py*stride+dy)*ow+px*stride+dx)*f:]
+					in = in[:len(out)]
+					for c, v := range in {
+						if v > out[c] {
+							out[c] = v
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// LogitBoard encodes b and runs the network.
+func (n *Net) LogitBoard(b *board.Board) float32 {
+	n.cfg.Input.Encode(b, n.input)
+	return n.Logit(n.input)
+}
+
+// Evaluator scores positions with a Net; like Net it is not safe for
+// concurrent use (Clone one per goroutine).
+type Evaluator struct{ net *Net }
+
+// NewEvaluator wraps a Net.
+func NewEvaluator(n *Net) *Evaluator { return &Evaluator{net: n} }
+
+// Load reads a .dcw file of the cnn family.
+func Load(path string) (*Evaluator, error) {
+	f, err := dcw.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := NewNet(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return NewEvaluator(n), nil
+}
+
+// Evaluate returns the side to move's score in centipawns (search.Evaluator).
+func (e *Evaluator) Evaluate(b *board.Board) int { return nn.Centipawns(e.net.LogitBoard(b)) }
+
+// WinProbability returns the network's win probability for the side to move.
+func (e *Evaluator) WinProbability(b *board.Board) float32 { return nn.Sigmoid(e.net.LogitBoard(b)) }
+
+// Clone returns an Evaluator with its own buffers, for another goroutine.
+func (e *Evaluator) Clone() *Evaluator { return &Evaluator{net: e.net.Clone()} }
+
+// Net returns the evaluator's network.
+func (e *Evaluator) Net() *Net { return e.net }
