@@ -211,7 +211,7 @@ func (d *Dataset) Verify(ctx context.Context) error {
 	var errs []error
 	var total int64
 	for _, sh := range d.manifest.Shards {
-		if err := d.verifyShard(ctx, sh); err != nil {
+		if err := d.VerifyShard(ctx, sh); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -225,7 +225,9 @@ func (d *Dataset) Verify(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-func (d *Dataset) verifyShard(ctx context.Context, sh ShardInfo) error {
+// VerifyShard checks one shard of the manifest as Verify does, so callers can
+// show progress shard by shard.
+func (d *Dataset) VerifyShard(ctx context.Context, sh ShardInfo) error {
 	path := filepath.Join(d.dir, sh.File)
 	f, err := os.Open(path)
 	if err != nil {

@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset"
+)
+
+func testDatasetStreams() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: strings.NewReader(""), Out: out, ErrOut: errOut}, out, errOut
+}
+
+// makeTestDataset writes 200 records of 20 games: every other record is
+// labelled (cp, a mate, or a failure) so every output column has data.
+func makeTestDataset(t *testing.T) (string, []*dataset.Record) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ds")
+	w, err := dataset.Create(dir, dataset.WriteOptions{
+		Command: []string{"dchess", "ingest", "games.pgn", "-o", dir},
+		Sources: []dataset.Source{{Path: "games.pgn", SHA256: strings.Repeat("ab", 32), Bytes: 4096}},
+		Shard:   50,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	var recs []*dataset.Record
+	for i := 0; i < 200; i++ {
+		r := &dataset.Record{
+			FEN:    fmt.Sprintf("rnbqkbnr/pppppppp/8/8/%d/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", i%8+1),
+			Move:   "e2e4",
+			Next:   []string{"e7e5", "g1f3"},
+			Result: dataset.WhiteWin,
+			Ply:    uint16(i % 10),
+			GameID: uint64(i/10) + 1000,
+		}
+		r.FEN = strings.Replace(r.FEN, "/8/PPPP", fmt.Sprintf("/%dp%d/PPPP", i%7, 7-i%7), 1)
+		r.Key = dataset.PositionKey(r.FEN) + uint64(i)
+		switch i % 6 {
+		case 0:
+			r.Label = &dataset.Label{Status: dataset.LabelOK, CP: int32(i*10 - 1000), BestMove: "d2d4",
+				PV: []string{"d2d4", "d7d5"}, Depth: 8, Nodes: 5000, Engine: "Stockfish 15.1",
+				MultiPV: []dataset.PVLine{{CP: 12, PV: []string{"c2c4"}}}}
+			r.Label.WinProb = dataset.WinProbability(r.Label.CP, 0)
+		case 2:
+			r.Label = &dataset.Label{Status: dataset.LabelOK, Mate: 3, WinProb: 1, BestMove: "h5f7", PV: []string{"h5f7"}, Engine: "Stockfish 15.1"}
+		case 4:
+			r.Label = &dataset.Label{Status: dataset.LabelFailed, Error: "no answer"}
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return dir, recs
+}
+
+func TestDatasetInfoJSON(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("info --json is not one JSON object: %v\n%s", err, out)
+	}
+	want := map[string]float64{"records": 200, "games": 20, "labelled": 67, "failed": 33}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	splits, _ := got["splits"].(map[string]any)
+	if splits["train"] != 200.0 || splits["val"] != 0.0 || splits["test"] != 0.0 {
+		t.Errorf("splits of an unsplit dataset: %v", got["splits"])
+	}
+	hist, _ := got["histogram"].(map[string]any)
+	counts, _ := hist["counts"].(map[string]any)
+	var total float64
+	for _, c := range counts {
+		total += c.(float64)
+	}
+	if counts["mate_for"] != 33.0 || total != 67 {
+		t.Errorf("histogram %v: want 33 mates and 67 labelled in all", hist)
+	}
+}
+
+func TestDatasetInfoText(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir}, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"200 from 20 games", "labelled   67 (33.5%), failed 33", "splits     none",
+		"mates", "games.pgn (4.0 KiB, sha256 abababababababab)", "made by    dchess ingest games.pgn", "4 files"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("info output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestDatasetSplitThenInfo(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetSplit(context.Background(), &datasetSplitOptions{Dir: dir, Val: 0.25, Test: 0.25, Seed: 9, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var split struct {
+		Splits     map[string]int64 `json:"splits"`
+		SplitGames map[string]int64 `json:"split_games"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &split); err != nil {
+		t.Fatal(err)
+	}
+	if split.Splits["train"]+split.Splits["val"]+split.Splits["test"] != 200 ||
+		split.SplitGames["train"]+split.SplitGames["val"]+split.SplitGames["test"] != 20 ||
+		split.Splits["val"] != 10*split.SplitGames["val"] {
+		t.Errorf("split counts %+v", split)
+	}
+	s, out, _ = testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var info datasetInfoJSON
+	json.Unmarshal(out.Bytes(), &info)
+	if !reflect.DeepEqual(info.Splits, split.Splits) || info.Split == nil || info.Split.Seed != 9 {
+		t.Errorf("info after split shows %v (seed %v), split printed %v", info.Splits, info.Split, split.Splits)
+	}
+
+	for _, bad := range []datasetSplitOptions{{Val: -0.1}, {Test: 1.5}, {Val: 0.6, Test: 0.6}} {
+		bad.Dir = dir
+		err := runDatasetSplit(context.Background(), &bad, s)
+		var usage *usageError
+		if !errors.As(err, &usage) {
+			t.Errorf("split %+v: %v, want a usage error", bad, err)
+		}
+	}
+}
+
+func TestDatasetExportJSONL(t *testing.T) {
+	dir, recs := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "jsonl", Output: "-", Split: "all"}, s); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(recs) {
+		t.Fatalf("%d lines for %d records", len(lines), len(recs))
+	}
+	for i, line := range lines {
+		var got datasetRecordJSON
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		r := recs[i]
+		want := datasetRecordToJSON(r, dataset.Train)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("line %d:\n got %+v\nwant %+v", i, got, want)
+		}
+		if got.FEN != r.FEN || got.Key != fmt.Sprintf("%016x", r.Key) || got.Result != "1-0" || (r.Label == nil) != (got.Label == nil) {
+			t.Fatalf("line %d lost a field: %s", i, line)
+		}
+	}
+	// Spot-check the label fields by name, as a consumer reads them.
+	var first map[string]any
+	json.Unmarshal([]byte(lines[0]), &first)
+	label := first["label"].(map[string]any)
+	for _, k := range []string{"status", "cp", "mate", "win_prob", "best_move", "pv", "depth", "nodes", "engine", "multipv"} {
+		if _, ok := label[k]; !ok {
+			t.Errorf("label lacks %q: %s", k, lines[0])
+		}
+	}
+	if label["status"] != "ok" || label["cp"] != -1000.0 || label["engine"] != "Stockfish 15.1" {
+		t.Errorf("label of record 0: %v", label)
+	}
+}
+
+func TestDatasetExportCSVToFileBySplit(t *testing.T) {
+	dir, recs := makeTestDataset(t)
+	if _, err := dataset.WriteSplit(dir, 0.3, 0.3, 5); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := dataset.Open(dir)
+	var want [][]string
+	for _, r := range recs {
+		if d.SplitOf(r.GameID) == dataset.Test {
+			want = append(want, datasetCSVRow(r))
+		}
+	}
+	outFile := filepath.Join(t.TempDir(), "test.csv")
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "csv", Output: outFile, Split: "test"}, s); err != nil {
+		t.Fatal(err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("export -o also wrote to stdout: %q", out)
+	}
+	f, err := os.Open(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rows[0], []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv"}) {
+		t.Errorf("header %v", rows[0])
+	}
+	if len(want) == 0 || !reflect.DeepEqual(rows[1:], want) {
+		t.Fatalf("csv has %d rows, want the %d test records", len(rows)-1, len(want))
+	}
+	// One row of each kind: centipawn, mate, failed (label columns empty).
+	byKind := map[string][]string{}
+	for _, r := range recs {
+		if r.Label == nil {
+			continue
+		}
+		switch {
+		case r.Label.Status == dataset.LabelFailed:
+			byKind["failed"] = datasetCSVRow(r)
+		case r.Label.Mate != 0:
+			byKind["mate"] = datasetCSVRow(r)
+		default:
+			byKind["cp"] = datasetCSVRow(r)
+		}
+	}
+	if row := byKind["mate"]; row[4] != "" || row[5] != "3" || row[6] != "1" || row[7] != "h5f7" {
+		t.Errorf("mate row %v", row)
+	}
+	if row := byKind["cp"]; row[4] == "" || row[5] != "" || row[8] != "d2d4 d7d5" {
+		t.Errorf("cp row %v", row)
+	}
+	if row := byKind["failed"]; strings.Join(row[4:], "") != "" {
+		t.Errorf("failed label row has label columns: %v", row)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(outFile))
+	if len(entries) != 1 {
+		t.Errorf("export left temporary files: %v", entries)
+	}
+}
+
+func TestDatasetExportBadFlags(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, _, _ := testDatasetStreams()
+	for _, opts := range []datasetExportOptions{{Format: "parquet", Split: "all"}, {Format: "csv", Split: "holdout"}} {
+		opts.Dir = dir
+		var usage *usageError
+		if err := runDatasetExport(context.Background(), &opts, s); !errors.As(err, &usage) {
+			t.Errorf("export %+v: %v, want a usage error", opts, err)
+		}
+	}
+	err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "csv", Split: "val", Output: "-"}, s)
+	if err == nil || !strings.Contains(err.Error(), "not split") {
+		t.Errorf("export of val from an unsplit dataset: %v", err)
+	}
+}
+
+func TestDatasetVerify(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetVerify(context.Background(), &datasetVerifyOptions{Dir: dir}, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "ok: 4 shards, 200 records") {
+		t.Errorf("verify output: %s", out)
+	}
+	shard := filepath.Join(dir, "shard-00002.rec")
+	data, _ := os.ReadFile(shard)
+	data[len(data)/2] ^= 0x04
+	os.WriteFile(shard, data, 0o644)
+
+	s, out, _ = testDatasetStreams()
+	err := runDatasetVerify(context.Background(), &datasetVerifyOptions{Dir: dir}, s)
+	if err == nil || !strings.Contains(err.Error(), shard) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("verify of a damaged dataset: %v (want one line naming %s)", err, shard)
+	}
+	if !strings.Contains(out.String(), "DAMAGED shard "+shard) || strings.Contains(out.String(), "shard-00001") {
+		t.Errorf("verify output: %s", out)
+	}
+
+	s, out, _ = testDatasetStreams()
+	err = runDatasetVerify(context.Background(), &datasetVerifyOptions{Dir: dir, JSON: true}, s)
+	var res struct {
+		OK      bool `json:"ok"`
+		Damaged []struct {
+			File string `json:"file"`
+		} `json:"damaged"`
+	}
+	if jerr := json.Unmarshal(out.Bytes(), &res); jerr != nil || err == nil || res.OK || len(res.Damaged) != 1 || res.Damaged[0].File != shard {
+		t.Errorf("verify --json of a damaged dataset: err %v, output %s", err, out)
+	}
+}
+
+func TestDatasetCommandLine(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	run := func(args ...string) (string, error) {
+		s, out, _ := testDatasetStreams()
+		root := newRootCmd(s)
+		root.SetArgs(args)
+		err := root.ExecuteContext(context.Background())
+		return out.String(), err
+	}
+	if out, err := run("dataset", "info", dir, "--json"); err != nil || !strings.Contains(out, `"records": 200`) {
+		t.Errorf("dataset info --json: %v\n%s", err, out)
+	}
+	var usage *usageError
+	for _, args := range [][]string{{"dataset", "info"}, {"dataset", "verify", dir, dir}, {"dataset"}, {"dataset", "split", dir, "--val", "x"}} {
+		if _, err := run(args...); !errors.As(err, &usage) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "nope")
+	if _, err := run("dataset", "info", missing); err == nil || !strings.Contains(err.Error(), "no such folder") {
+		t.Errorf("info of a missing folder: %v", err)
+	}
+	if out, err := run("dataset", "export", "--help"); err != nil || !strings.Contains(out, "Example") {
+		t.Errorf("export --help: %v\n%s", err, out)
+	}
+}
