@@ -6,6 +6,8 @@
 package board
 
 import (
+	"math/bits"
+
 	"github.com/dylhunn/dragontoothmg"
 )
 
@@ -169,7 +171,49 @@ func (b *Board) FullmoveNumber() int { return int(b.pos.Fullmoveno) }
 func (b *Board) Ply() int { return len(b.undo) }
 
 // LegalMoves returns the legal moves in the current position.
-func (b *Board) LegalMoves() []Move { return b.pos.GenerateLegalMoves() }
+func (b *Board) LegalMoves() []Move {
+	moves := b.pos.GenerateLegalMoves()
+	if b.epCapturable() {
+		moves = b.fixEnPassant(moves)
+	}
+	return moves
+}
+
+// fixEnPassant decides every en-passant capture by playing it and looking
+// at the king, because dragontoothmg omits the capture by a pawn pinned
+// along the capture's diagonal, which stays on the pin line and is legal
+// (perft_marcel.epd line 1922 after 1.Kxh3 e5: f5xe6 with Bc8 behind).
+func (b *Board) fixEnPassant(moves []Move) []Move {
+	us := b.Pieces(b.SideToMove())
+	out := moves[:0]
+	for _, m := range moves {
+		if m.To() == b.ep && us.Pawns&(uint64(1)<<m.From()) != 0 {
+			continue
+		}
+		out = append(out, m)
+	}
+	pushed := b.ep - 8
+	if !b.pos.Wtomove {
+		pushed = b.ep + 8
+	}
+	for _, from := range [2]int{int(pushed) - 1, int(pushed) + 1} {
+		if from < 0 || from > 63 || from/8 != int(pushed)/8 || us.Pawns&(uint64(1)<<from) == 0 {
+			continue
+		}
+		var m Move
+		m.Setfrom(dragontoothmg.Square(from)).Setto(dragontoothmg.Square(b.ep))
+		after := b.pos
+		after.Apply(m)
+		king := after.White.Kings
+		if !b.pos.Wtomove {
+			king = after.Black.Kings
+		}
+		if !after.UnderDirectAttack(!after.Wtomove, uint8(bits.TrailingZeros64(king))) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
 
 // InCheck says whether the side to move is in check.
 func (b *Board) InCheck() bool { return b.pos.OurKingInCheck() }
