@@ -351,23 +351,26 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 	if ply >= MaxPly {
 		return e.evaluate(b)
 	}
-	moves := b.LegalMoves()
 	inCheck := b.InCheck()
-	if len(moves) == 0 {
-		if inCheck {
-			return -MateScore + ply
-		}
-		return 0
-	}
 	best := -infinity
 	standPat := 0
 	if !inCheck {
+		// Standing pat before generating moves saves the generation at
+		// most quiescence nodes; the price is that a stalemate with the
+		// score already at beta goes unnoticed, as in most engines.
 		standPat = e.evaluate(b)
 		if standPat >= beta {
 			return standPat
 		}
 		best = standPat
 		alpha = max(alpha, standPat)
+	}
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
 	}
 	scores := e.scores[ply][:len(moves)]
 	n := e.scoreTactical(b, moves, scores, inCheck, standPat, alpha)
