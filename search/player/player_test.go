@@ -1,0 +1,262 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+)
+
+func TestParseSpec(t *testing.T) {
+	cases := []struct {
+		in       string
+		family   string
+		path     string
+		settings map[string]string
+		name     string
+	}{
+		{"heuristic", "heuristic", "", map[string]string{}, ""},
+		{"heuristic:depth=4", "heuristic", "", map[string]string{"depth": "4"}, ""},
+		{"heuristic:depth=4,hash=8&name=H4", "heuristic", "", map[string]string{"depth": "4", "hash": "8"}, "H4"},
+		{"cnn:runs/cnn/model.dcw", "cnn", "runs/cnn/model.dcw", map[string]string{}, ""},
+		{"cnn:model.dcw", "cnn", "model.dcw", map[string]string{}, ""},
+		{"cnn:runs/cnn/model.dcw?depth=3", "cnn", "runs/cnn/model.dcw", map[string]string{"depth": "3"}, ""},
+		{"uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1500&name=SF%201500", "uci", "/usr/games/stockfish",
+			map[string]string{"UCI_LimitStrength": "true", "UCI_Elo": "1500"}, "SF 1500"},
+		{"Random:seed=3", "random", "", map[string]string{"seed": "3"}, ""},
+	}
+	for _, c := range cases {
+		s, err := ParseSpec(c.in)
+		if err != nil {
+			t.Fatalf("ParseSpec(%q): %v", c.in, err)
+		}
+		if s.Family != c.family || s.Path != c.path || !reflect.DeepEqual(s.Settings, c.settings) || s.Name != c.name {
+			t.Errorf("ParseSpec(%q) = %+v", c.in, s)
+		}
+		back, err := ParseSpec(s.String())
+		if err != nil || !reflect.DeepEqual(back.Settings, s.Settings) || back.Path != s.Path || back.Name != s.Name {
+			t.Errorf("ParseSpec(%q).String() = %q does not read back: %+v, %v", c.in, s.String(), back, err)
+		}
+	}
+	for _, bad := range []string{"", ":depth=3", "heuristic:depth=1,depth=2", "he uristic", "heuristic:name="} {
+		if _, err := ParseSpec(bad); err == nil {
+			t.Errorf("ParseSpec(%q) succeeded", bad)
+		} else if strings.Contains(err.Error(), "\n") {
+			t.Errorf("ParseSpec(%q) error is not one line: %q", bad, err)
+		}
+	}
+}
+
+func TestSplitList(t *testing.T) {
+	got := SplitList("heuristic:depth=2,nodes=500, random,uci:/bin/sf?UCI_Elo=1500&Threads=1,random:seed=2")
+	want := []string{"heuristic:depth=2,nodes=500", "random", "uci:/bin/sf?UCI_Elo=1500&Threads=1", "random:seed=2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("SplitList = %q, want %q", got, want)
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	ctx := context.Background()
+	for spec, want := range map[string]string{
+		"nosuch":                 `unknown player "nosuch"`,
+		"heuristic:dept=3":       `unknown setting "dept"`,
+		"heuristic:depth=x":      `depth="x" is not a non-negative integer`,
+		"heuristic:search=mcts":  `search="mcts" is not alphabeta or minimax`,
+		"random:model.dcw":       "takes no path",
+		"uci":                    "needs an engine path",
+		"uci:/nonexistent/sf":    "cannot start uci engine /nonexistent/sf",
+		"heuristic:hash=9999999": "too large",
+		"heuristic:depth=4,oops": "takes no path",
+	} {
+		_, err := New(ctx, spec)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("New(%q) error = %v, want it to contain %q", spec, err, want)
+		}
+	}
+}
+
+func TestNameOverrideAndUnwrap(t *testing.T) {
+	p, err := New(context.Background(), "heuristic:depth=1,name=Plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Name() != "Plain" {
+		t.Errorf("Name = %q, want Plain", p.Name())
+	}
+	if _, ok := Unwrap(p).(*Searcher); !ok {
+		t.Errorf("Unwrap gave %T, want *Searcher", Unwrap(p))
+	}
+	q, _ := New(context.Background(), "heuristic:depth=1")
+	if q.Name() != "heuristic:depth=1" {
+		t.Errorf("default name = %q, want the spec", q.Name())
+	}
+}
+
+// mateInOne is a position where White mates with Qxf7#.
+const mateInOne = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+
+func TestSearchPlayersFindMate(t *testing.T) {
+	ctx := context.Background()
+	for _, spec := range []string{"heuristic:depth=2", "heuristic:search=minimax,depth=2", "heuristic:nodes=20000"} {
+		p, err := New(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var infos []Info
+		mi, err := p.Move(ctx, Position{StartFEN: mateInOne}, Limits{OnInfo: func(in Info) { infos = append(infos, in) }})
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if mi.Move != "h5f7" || mi.Mate != 1 || !mi.HasScore || mi.Depth < 1 {
+			t.Errorf("%s: got %+v, want h5f7 mate 1", spec, mi)
+		}
+		if len(infos) == 0 || infos[len(infos)-1].PV[0] != "h5f7" {
+			t.Errorf("%s: info reports %+v", spec, infos)
+		}
+	}
+}
+
+func TestSearcherLimits(t *testing.T) {
+	p := SearchPlayer("h", nil, SearchOptions{Depth: 3, Nodes: 1000})
+	if got := p.limits(Limits{Depth: 6, Nodes: 500}); got.Depth != 3 || got.Nodes != 500 {
+		t.Errorf("caps: got %+v", got)
+	}
+	q := SearchPlayer("h", nil, SearchOptions{})
+	if got := q.limits(Limits{}); got.Depth != DefaultDepth {
+		t.Errorf("no limit: got %+v, want depth %d", got, DefaultDepth)
+	}
+	if got := q.limits(Limits{Infinite: true}); got.Depth != 0 || !got.Infinite {
+		t.Errorf("infinite: got %+v", got)
+	}
+}
+
+func TestRandomIsSeededAndLegal(t *testing.T) {
+	ctx := context.Background()
+	play := func(seed uint64) []string {
+		p, err := New(ctx, "random:seed=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.(GameSeeder).SeedGame(seed)
+		var pos Position
+		for range 40 {
+			mi, err := p.Move(ctx, pos, Limits{})
+			if err != nil {
+				break // the game ended
+			}
+			if _, err := Board(Position{Moves: append(pos.Moves, mi.Move)}); err != nil {
+				t.Fatalf("random played an illegal move: %v", err)
+			}
+			if mi.HasScore {
+				t.Fatal("random claims a score")
+			}
+			pos.Moves = append(pos.Moves, mi.Move)
+		}
+		return pos.Moves
+	}
+	if a, b := play(1), play(1); !reflect.DeepEqual(a, b) {
+		t.Error("same seeds gave different games")
+	}
+	if a, b := play(1), play(2); reflect.DeepEqual(a, b) {
+		t.Error("different game seeds gave the same game")
+	}
+}
+
+// rankedProposer proposes an illegal move with the top score, then two
+// legal ones.
+type rankedProposer struct{}
+
+func (rankedProposer) Propose(b *board.Board) ([]board.Move, []float64, error) {
+	legal := b.LegalMoves()
+	var other board.Move
+	for _, m := range legal {
+		if board.UCI(m) != "g1f3" && board.UCI(m) != "e2e4" {
+			other = m
+			break
+		}
+	}
+	e2e4, _ := b.ParseUCI("e2e4")
+	g1f3, _ := b.ParseUCI("g1f3")
+	// Squares 4 and 60 are e1 and e8: a king move along the file is not
+	// legal whichever field is the origin, so the player must skip it.
+	illegal := board.Move(4 | 60<<6)
+	return []board.Move{illegal, other, g1f3, e2e4}, []float64{9, 0.1, 0.7, 0.5}, nil
+}
+
+type failingProposer struct{}
+
+func (failingProposer) Propose(*board.Board) ([]board.Move, []float64, error) {
+	return nil, nil, errors.New("model not loaded")
+}
+
+func TestProposerPlayer(t *testing.T) {
+	ctx := context.Background()
+	mi, err := ProposerPlayer("policy", rankedProposer{}).Move(ctx, Position{}, Limits{})
+	if err != nil || mi.Move != "g1f3" || mi.HasScore {
+		t.Fatalf("got %+v, %v; want g1f3 without a score", mi, err)
+	}
+	if _, err := ProposerPlayer("policy", failingProposer{}).Move(ctx, Position{}, Limits{}); err == nil {
+		t.Fatal("a failing proposer gave no error")
+	}
+}
+
+func TestModelFamilyResolution(t *testing.T) {
+	var gotPath string
+	RegisterModel("testmodel", func(_ context.Context, s Spec) (Player, error) {
+		gotPath = s.Path
+		return SearchPlayer(s.DisplayName(), constEval{}, SearchOptions{Depth: 1}), nil
+	})
+	ctx := context.Background()
+	SetModelResolver(nil)
+	if _, err := New(ctx, "testmodel"); err == nil || !strings.Contains(err.Error(), "testmodel:PATH") {
+		t.Errorf("without a resolver: %v", err)
+	}
+	SetModelResolver(func(_ context.Context, family string) (string, error) {
+		return "runs/" + family + "/model.dcw", nil
+	})
+	defer SetModelResolver(nil)
+	if _, err := New(ctx, "testmodel"); err != nil || gotPath != "runs/testmodel/model.dcw" {
+		t.Errorf("bare name resolved to %q, %v", gotPath, err)
+	}
+	if _, err := New(ctx, "testmodel:mine.dcw"); err != nil || gotPath != "mine.dcw" {
+		t.Errorf("explicit path became %q, %v", gotPath, err)
+	}
+}
+
+type constEval struct{}
+
+func (constEval) Evaluate(*board.Board) int { return 0 }
+
+var _ search.Evaluator = constEval{}
+
+func TestUCIPlayerWithStockfish(t *testing.T) {
+	sf := testenv.Stockfish(t)
+	ctx := context.Background()
+	p, err := New(ctx, "uci:"+sf+"?Threads=1&Hash=16&name=SF")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Name() != "SF" {
+		t.Errorf("Name = %q", p.Name())
+	}
+	if err := p.NewGame(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var infos int
+	mi, err := p.Move(ctx, Position{StartFEN: mateInOne}, Limits{Depth: 5, OnInfo: func(Info) { infos++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mi.Move != "h5f7" || mi.Mate != 1 || !mi.HasScore || mi.Score <= 30000 || infos == 0 {
+		t.Errorf("got %+v (%d infos), want h5f7 mate 1", mi, infos)
+	}
+	if _, err := New(ctx, "uci:"+sf+"?NoSuchOption=1"); err == nil || !strings.Contains(err.Error(), "NoSuchOption") {
+		t.Errorf("unknown option: %v", err)
+	}
+}

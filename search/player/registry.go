@@ -1,0 +1,134 @@
+package player
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Factory makes a player from its spec. It checks the spec's settings and
+// returns one-line errors.
+type Factory func(ctx context.Context, spec Spec) (Player, error)
+
+type family struct {
+	factory Factory
+	// needsWeights marks model families: a spec without a path is resolved
+	// by the model resolver to the newest weights of that family.
+	needsWeights bool
+}
+
+var (
+	registryMu    sync.RWMutex
+	registry      = map[string]family{}
+	modelResolver func(ctx context.Context, family string) (string, error)
+)
+
+// Register adds a player family. It panics when the name is taken, which
+// only two packages claiming one family can cause.
+func Register(name string, f Factory) { register(name, family{factory: f}) }
+
+// RegisterModel adds a model family whose players load weights from the
+// spec's path. A bare name ("cnn") is resolved by the hook set with
+// SetModelResolver before the factory sees the spec.
+func RegisterModel(name string, f Factory) { register(name, family{factory: f, needsWeights: true}) }
+
+func register(name string, f family) {
+	name = strings.ToLower(name)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, taken := registry[name]; taken {
+		panic("player: family " + name + " registered twice")
+	}
+	registry[name] = f
+}
+
+// SetModelResolver sets how a bare model name finds its weights (the cmd
+// layer looks for the newest export under runs/). The resolver's error
+// should name the command that makes the weights.
+func SetModelResolver(resolve func(ctx context.Context, family string) (path string, err error)) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	modelResolver = resolve
+}
+
+// Families lists the registered family names, sorted.
+func Families() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New parses spec and makes the player.
+func New(ctx context.Context, spec string) (Player, error) {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return NewFromSpec(ctx, s)
+}
+
+// NewFromSpec makes the player a parsed spec describes.
+func NewFromSpec(ctx context.Context, s Spec) (Player, error) {
+	registryMu.RLock()
+	fam, ok := registry[s.Family]
+	resolve := modelResolver
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown player %q (known: %s)", s.Family, strings.Join(Families(), ", "))
+	}
+	if fam.needsWeights && s.Path == "" {
+		if resolve == nil {
+			return nil, fmt.Errorf("player %s needs a weights file: %s:PATH", s.Family, s.Family)
+		}
+		path, err := resolve(ctx, s.Family)
+		if err != nil {
+			return nil, err
+		}
+		s.Path = path
+	}
+	p, err := fam.factory(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	if s.Name != "" {
+		return &renamed{Player: p, name: s.Name}, nil
+	}
+	return p, nil
+}
+
+// renamed gives a player the display name from name=.
+type renamed struct {
+	Player
+	name string
+}
+
+func (r *renamed) Name() string { return r.name }
+
+// SeedGame forwards to the wrapped player, if it is random.
+func (r *renamed) SeedGame(seed uint64) {
+	if s, ok := r.Player.(GameSeeder); ok {
+		s.SeedGame(seed)
+	}
+}
+
+// Unwrap returns the player behind the name override.
+func (r *renamed) Unwrap() Player { return r.Player }
+
+// Unwrap returns the player behind wrappers such as the name= override, so
+// callers can reach optional interfaces (heuristic's Explain).
+func Unwrap(p Player) Player {
+	for {
+		u, ok := p.(interface{ Unwrap() Player })
+		if !ok {
+			return p
+		}
+		p = u.Unwrap()
+	}
+}

@@ -1,0 +1,192 @@
+package player
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/heuristic"
+)
+
+func init() { Register("heuristic", newHeuristicFromSpec) }
+
+// DefaultDepth is how deep a searching player looks when neither its spec
+// nor the caller's limits bound the search.
+const DefaultDepth = 4
+
+// SearchOptions configure a searching player. Depth and Nodes, when set,
+// cap every search on top of the caller's limits.
+type SearchOptions struct {
+	Depth     int
+	Nodes     int64
+	HashMB    int
+	Algorithm search.Algorithm
+}
+
+// SearchSettings are the spec settings SearchOptionsFromSpec reads; model
+// families that add their own settings list these too in CheckSettings.
+var SearchSettings = []string{"depth", "nodes", "hash", "search"}
+
+// SearchOptionsFromSpec reads depth=, nodes=, hash= (MB) and
+// search=alphabeta|minimax. It does not check for other settings.
+func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
+	var opts SearchOptions
+	depth, err := spec.Int("depth", 0)
+	if err != nil {
+		return opts, err
+	}
+	if depth >= search.MaxPly {
+		return opts, fmt.Errorf("player %s: depth=%d is above the maximum %d", spec.Family, depth, search.MaxPly-1)
+	}
+	nodes, err := spec.Int("nodes", 0)
+	if err != nil {
+		return opts, err
+	}
+	hash, err := spec.Int("hash", 0)
+	if err != nil {
+		return opts, err
+	}
+	if hash > 1<<16 {
+		return opts, fmt.Errorf("player %s: hash=%d MB is too large", spec.Family, hash)
+	}
+	opts.Depth, opts.Nodes, opts.HashMB = int(depth), nodes, int(hash)
+	switch algo := strings.ToLower(spec.Get("search", "alphabeta")); algo {
+	case "alphabeta", "alpha-beta", "ab":
+		opts.Algorithm = search.AlphaBeta
+	case "minimax":
+		opts.Algorithm = search.Minimax
+	default:
+		return opts, fmt.Errorf("player %s: search=%q is not alphabeta or minimax", spec.Family, algo)
+	}
+	return opts, nil
+}
+
+func newHeuristicFromSpec(_ context.Context, spec Spec) (Player, error) {
+	if err := spec.CheckSettings(SearchSettings...); err != nil {
+		return nil, err
+	}
+	if spec.Path != "" {
+		return nil, fmt.Errorf("player heuristic takes no path (heuristic or heuristic:depth=N)")
+	}
+	opts, err := SearchOptionsFromSpec(spec)
+	if err != nil {
+		return nil, err
+	}
+	return SearchPlayer(spec.DisplayName(), heuristic.New(), opts), nil
+}
+
+// Searcher is a player that searches with search.Engine over an evaluator:
+// heuristic, and every model family that provides an evaluator.
+type Searcher struct {
+	name   string
+	eval   search.Evaluator
+	opts   SearchOptions
+	engine *search.Engine
+}
+
+// SearchPlayer returns a player that searches with eval. Each player owns
+// its engine (and transposition table), so give each goroutine its own.
+func SearchPlayer(name string, eval search.Evaluator, opts SearchOptions) *Searcher {
+	return &Searcher{name: name, eval: eval, opts: opts,
+		engine: search.New(eval, search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm})}
+}
+
+func (p *Searcher) Name() string { return p.name }
+
+// Evaluator returns the evaluator the player searches with.
+func (p *Searcher) Evaluator() search.Evaluator { return p.eval }
+
+func (p *Searcher) NewGame(context.Context) error {
+	p.engine.NewGame()
+	return nil
+}
+
+// Limits returns the search limits a move is played with: the caller's,
+// capped by the player's own depth and node settings, or the default
+// depth when nothing bounds the search.
+func (p *Searcher) limits(lim Limits) search.Limits {
+	out := search.Limits{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime,
+		WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc,
+		MovesToGo: lim.MovesToGo, Infinite: lim.Infinite}
+	if p.opts.Depth > 0 && (out.Depth == 0 || p.opts.Depth < out.Depth) {
+		out.Depth = p.opts.Depth
+	}
+	if p.opts.Nodes > 0 && (out.Nodes == 0 || p.opts.Nodes < out.Nodes) {
+		out.Nodes = p.opts.Nodes
+	}
+	if !hasLimit(lim) && out.Depth == 0 && out.Nodes == 0 {
+		out.Depth = DefaultDepth
+	}
+	return out
+}
+
+func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo, error) {
+	b, err := Board(pos)
+	if err != nil {
+		return MoveInfo{}, err
+	}
+	var onInfo func(search.Info)
+	if lim.OnInfo != nil {
+		onInfo = func(in search.Info) {
+			lim.OnInfo(Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
+				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV)})
+		}
+	}
+	res := p.engine.Search(ctx, b, p.limits(lim), onInfo)
+	if res.Best == board.NullMove {
+		return MoveInfo{}, errors.New("no legal move")
+	}
+	return MoveInfo{Move: board.UCI(res.Best), HasScore: res.Depth > 0, Score: res.Score, Mate: res.Mate,
+		Depth: res.Depth, Nodes: res.Nodes, PV: uciMoves(res.PV)}, nil
+}
+
+func (p *Searcher) Close() error { return nil }
+
+// Proposer plays the top-ranked legal move of a MoveProposer (a policy
+// model) without searching.
+type Proposer struct {
+	name     string
+	proposer search.MoveProposer
+}
+
+// ProposerPlayer returns a player that plays proposer's best move.
+func ProposerPlayer(name string, proposer search.MoveProposer) *Proposer {
+	return &Proposer{name: name, proposer: proposer}
+}
+
+func (p *Proposer) Name() string                  { return p.name }
+func (p *Proposer) NewGame(context.Context) error { return nil }
+func (p *Proposer) Close() error                  { return nil }
+
+func (p *Proposer) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, error) {
+	b, err := Board(pos)
+	if err != nil {
+		return MoveInfo{}, err
+	}
+	moves, scores, err := p.proposer.Propose(b)
+	if err != nil {
+		return MoveInfo{}, err
+	}
+	if len(moves) != len(scores) {
+		return MoveInfo{}, fmt.Errorf("%s proposed %d moves with %d scores", p.name, len(moves), len(scores))
+	}
+	// Check legality here rather than trust the model: a proposal outside
+	// the legal moves would otherwise surface as an illegal-move loss.
+	legal := map[board.Move]bool{}
+	for _, m := range b.LegalMoves() {
+		legal[m] = true
+	}
+	best := -1
+	for i, m := range moves {
+		if legal[m] && (best < 0 || scores[i] > scores[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return MoveInfo{}, fmt.Errorf("%s proposed no legal move", p.name)
+	}
+	return MoveInfo{Move: board.UCI(moves[best]), PV: []string{board.UCI(moves[best])}}, nil
+}
