@@ -1,0 +1,394 @@
+// Package uciengine is the engine side of UCI: it lets any GUI or match
+// tool drive a dchess player (heuristic, a learned model, even another
+// UCI engine) over standard input and output.
+package uciengine
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dchess/dchess/search/player"
+)
+
+// Options announced to the GUI. Hash reaches players that take hash=
+// (searching players, UCI engines); Depth caps every search, 0 is no cap.
+const (
+	defaultHashMB = 16
+	maxHashMB     = 4096
+	maxDepth      = 64
+)
+
+// Engine runs one UCI session.
+type Engine struct {
+	spec    player.Spec
+	version string
+	out     io.Writer
+	outMu   sync.Mutex
+
+	hashMB   int
+	hashSet  bool
+	depthCap int
+
+	p     player.Player
+	dirty bool // options changed since p was made
+	pos   player.Position
+
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// Run reads UCI commands from in until "quit" or end of input and answers
+// on out. Errors in commands are reported as "info string" lines, as GUIs
+// expect; Run itself fails only when out cannot be written.
+func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
+	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
+	defer e.close()
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	go func() {
+		sc := bufio.NewScanner(in)
+		sc.Buffer(make([]byte, 64*1024), 1<<20)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+		readErr <- sc.Err()
+		close(lines)
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			e.stopSearch()
+			return nil
+		case line, ok := <-lines:
+			if !ok {
+				e.stopSearch()
+				return <-readErr
+			}
+			if quit := e.handle(ctx, line); quit {
+				return nil
+			}
+		}
+	}
+}
+
+func (e *Engine) close() {
+	e.stopSearch()
+	if e.p != nil {
+		e.p.Close()
+	}
+}
+
+func (e *Engine) send(format string, args ...any) {
+	e.outMu.Lock()
+	defer e.outMu.Unlock()
+	fmt.Fprintf(e.out, format+"\n", args...)
+}
+
+func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false
+	}
+	switch fields[0] {
+	case "uci":
+		e.send("id name dchess %s %s", e.spec.DisplayName(), e.version)
+		e.send("id author the dchess authors")
+		e.send("option name Hash type spin default %d min 1 max %d", defaultHashMB, maxHashMB)
+		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
+		e.send("uciok")
+	case "isready":
+		if e.searching() {
+			e.send("readyok")
+			return false
+		}
+		if err := e.ensurePlayer(ctx); err != nil {
+			e.send("info string %v", oneLine(err))
+		}
+		e.send("readyok")
+	case "setoption":
+		e.setOption(fields[1:])
+	case "ucinewgame":
+		e.stopSearch()
+		e.pos = player.Position{}
+		if err := e.ensurePlayer(ctx); err != nil {
+			e.send("info string %v", oneLine(err))
+			return false
+		}
+		if err := e.p.NewGame(ctx); err != nil {
+			e.send("info string %v", oneLine(err))
+		}
+	case "position":
+		e.stopSearch()
+		pos, err := parsePosition(fields[1:])
+		if err != nil {
+			e.send("info string %v", oneLine(err))
+			return false
+		}
+		e.pos = pos
+	case "go":
+		e.stopSearch()
+		lim, waitForStop, err := parseGo(fields[1:])
+		if err != nil {
+			e.send("info string %v", oneLine(err))
+			e.send("bestmove 0000")
+			return false
+		}
+		if e.depthCap > 0 && (lim.Depth == 0 || lim.Depth > e.depthCap) {
+			lim.Depth = e.depthCap
+		}
+		if err := e.ensurePlayer(ctx); err != nil {
+			e.send("info string %v", oneLine(err))
+			e.send("bestmove 0000")
+			return false
+		}
+		e.startSearch(ctx, lim, waitForStop)
+	case "stop":
+		e.stopSearch()
+	case "ponderhit":
+		// Pondering is not supported; the search already runs as "go".
+	case "quit":
+		e.stopSearch()
+		return true
+	default:
+		e.send("info string unknown command %q", fields[0])
+	}
+	return false
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+
+func (e *Engine) setOption(args []string) {
+	// setoption name <name...> [value <value...>]
+	var name, value []string
+	target := &name
+	for i, tok := range args {
+		switch {
+		case i == 0 && tok == "name":
+			continue
+		case tok == "value" && target == &name:
+			target = &value
+			continue
+		}
+		*target = append(*target, tok)
+	}
+	optName := strings.Join(name, " ")
+	v := strings.Join(value, " ")
+	switch strings.ToLower(optName) {
+	case "hash":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxHashMB {
+			e.send("info string Hash wants 1..%d, got %q", maxHashMB, v)
+			return
+		}
+		e.hashMB, e.hashSet, e.dirty = n, true, true
+	case "depth":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > maxDepth {
+			e.send("info string Depth wants 0..%d, got %q", maxDepth, v)
+			return
+		}
+		e.depthCap = n
+	default:
+		e.send("info string unknown option %q", optName)
+	}
+}
+
+// ensurePlayer makes the player, again after an option that shapes it
+// changed. Hash goes to players that take hash=; for the others it is
+// ignored, as UCI allows.
+func (e *Engine) ensurePlayer(ctx context.Context) error {
+	if e.p != nil && !e.dirty {
+		return nil
+	}
+	if e.p != nil {
+		e.p.Close()
+		e.p = nil
+	}
+	var (
+		p   player.Player
+		err error
+	)
+	if e.hashSet {
+		p, err = player.NewFromSpec(ctx, e.spec.With("hash", strconv.Itoa(e.hashMB)))
+	}
+	if p == nil {
+		p, err = player.NewFromSpec(ctx, e.spec)
+	}
+	if err != nil {
+		return err
+	}
+	e.p, e.dirty = p, false
+	return nil
+}
+
+func (e *Engine) searching() bool {
+	if e.done == nil {
+		return false
+	}
+	select {
+	case <-e.done:
+		return false
+	default:
+		return true
+	}
+}
+
+func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop bool) {
+	sctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	e.cancel, e.done = cancel, done
+	start := time.Now()
+	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
+	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}
+	go func() {
+		defer close(done)
+		mi, err := p.Move(sctx, pos, lim)
+		if waitForStop {
+			// "go infinite" must not answer before "stop", even when the
+			// search ran out of depth.
+			<-sctx.Done()
+		}
+		if err != nil {
+			e.send("info string %v", oneLine(err))
+			e.send("bestmove 0000")
+			return
+		}
+		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
+			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
+			return
+		}
+		e.send("bestmove %s", mi.Move)
+	}()
+}
+
+// stopSearch ends a running search and waits for its bestmove line.
+func (e *Engine) stopSearch() {
+	if e.cancel == nil {
+		return
+	}
+	e.cancel()
+	<-e.done
+	e.cancel, e.done = nil, nil
+}
+
+func (e *Engine) sendInfo(in player.Info, start time.Time) {
+	elapsed := in.Time
+	if elapsed <= 0 {
+		elapsed = time.Since(start)
+	}
+	ms := max(elapsed.Milliseconds(), 0)
+	nps := int64(0)
+	if elapsed > 0 {
+		nps = int64(float64(in.Nodes) / elapsed.Seconds())
+	}
+	score := fmt.Sprintf("cp %d", in.Score)
+	if in.Mate != 0 {
+		score = fmt.Sprintf("mate %d", in.Mate)
+	}
+	line := fmt.Sprintf("info depth %d", in.Depth)
+	if in.SelDepth > 0 {
+		line += fmt.Sprintf(" seldepth %d", in.SelDepth)
+	}
+	line += fmt.Sprintf(" score %s nodes %d nps %d time %d", score, in.Nodes, nps, ms)
+	if len(in.PV) > 0 {
+		line += " pv " + strings.Join(in.PV, " ")
+	}
+	e.send("%s", line)
+}
+
+// parsePosition reads "startpos [moves ...]" or "fen F1..F6 [moves ...]"
+// and checks every move, so an illegal one is reported at once rather
+// than as a failed search.
+func parsePosition(args []string) (player.Position, error) {
+	var pos player.Position
+	if len(args) == 0 {
+		return pos, fmt.Errorf("position: want startpos or fen")
+	}
+	rest := args[1:]
+	switch args[0] {
+	case "startpos":
+	case "fen":
+		n := 0
+		for n < len(rest) && rest[n] != "moves" {
+			n++
+		}
+		pos.StartFEN = strings.Join(rest[:n], " ")
+		rest = rest[n:]
+	default:
+		return pos, fmt.Errorf("position: want startpos or fen, got %q", args[0])
+	}
+	if len(rest) > 0 {
+		if rest[0] != "moves" {
+			return pos, fmt.Errorf("position: unexpected %q", rest[0])
+		}
+		pos.Moves = rest[1:]
+	}
+	if _, err := player.Board(pos); err != nil {
+		return player.Position{}, fmt.Errorf("position: %v", err)
+	}
+	return pos, nil
+}
+
+// parseGo reads the "go" parameters. A bare "go" searches until "stop" but
+// answers as soon as the search ends; only "go infinite" holds its answer
+// back until "stop".
+func parseGo(args []string) (lim player.Limits, waitForStop bool, err error) {
+	for i := 0; i < len(args); i++ {
+		key := args[i]
+		switch key {
+		case "infinite":
+			lim.Infinite, waitForStop = true, true
+			continue
+		case "ponder":
+			continue
+		case "searchmoves":
+			return lim, false, fmt.Errorf("go: searchmoves is not supported")
+		}
+		if i+1 >= len(args) {
+			return lim, false, fmt.Errorf("go: %s needs a value", key)
+		}
+		n, err := strconv.ParseInt(args[i+1], 10, 64)
+		if err != nil {
+			return lim, false, fmt.Errorf("go: %s %q is not a number", key, args[i+1])
+		}
+		i++
+		ms := time.Duration(n) * time.Millisecond
+		switch key {
+		case "depth":
+			lim.Depth = int(min(max(n, 1), maxDepth))
+		case "nodes":
+			lim.Nodes = max(n, 1)
+		case "movetime":
+			lim.MoveTime = max(ms, time.Millisecond)
+		case "wtime":
+			lim.WTime = max(ms, time.Millisecond) // a flagged clock still needs a move
+		case "btime":
+			lim.BTime = max(ms, time.Millisecond)
+		case "winc":
+			lim.WInc = ms
+		case "binc":
+			lim.BInc = ms
+		case "movestogo":
+			lim.MovesToGo = int(n)
+		case "mate":
+			// No mate search: a depth of twice the moves finds short mates.
+			lim.Depth = int(min(max(2*n, 1), maxDepth))
+		default:
+			return lim, false, fmt.Errorf("go: unknown parameter %q", key)
+		}
+	}
+	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 && lim.WTime == 0 && lim.BTime == 0 {
+		lim.Infinite = true
+	}
+	return lim, waitForStop, nil
+}

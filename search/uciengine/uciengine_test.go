@@ -1,0 +1,150 @@
+package uciengine
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/search/player"
+)
+
+// session drives Run through pipes, line by line, like a GUI.
+type session struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	done chan error
+}
+
+func startSession(t *testing.T, spec string) *session {
+	t.Helper()
+	s, err := player.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	sess := &session{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	go func() {
+		err := Run(context.Background(), inR, outW, s, "test")
+		outW.Close()
+		sess.done <- err
+	}()
+	return sess
+}
+
+func (s *session) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// until reads lines up to and including the first that starts with prefix.
+func (s *session) until(prefix string) []string {
+	s.t.Helper()
+	var lines []string
+	for s.out.Scan() {
+		lines = append(lines, s.out.Text())
+		if strings.HasPrefix(s.out.Text(), prefix) {
+			return lines
+		}
+	}
+	s.t.Fatalf("output ended before %q; got %q", prefix, lines)
+	return nil
+}
+
+func TestScriptedSession(t *testing.T) {
+	s := startSession(t, "heuristic")
+	s.send("uci")
+	hello := s.until("uciok")
+	if !strings.HasPrefix(hello[0], "id name dchess heuristic") {
+		t.Errorf("first line %q", hello[0])
+	}
+	if !strings.Contains(strings.Join(hello, "\n"), "option name Hash type spin") {
+		t.Errorf("no Hash option in %q", hello)
+	}
+	s.send("setoption name Hash value 8")
+	s.send("isready")
+	s.until("readyok")
+	s.send("ucinewgame")
+	s.send("position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4")
+	s.send("go depth 3")
+	lines := s.until("bestmove")
+	if got := lines[len(lines)-1]; !strings.HasPrefix(got, "bestmove h5f7") {
+		t.Errorf("bestmove line %q, want h5f7", got)
+	}
+	var sawInfo bool
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info depth ") && strings.Contains(l, " score mate 1 ") &&
+			strings.Contains(l, " nodes ") && strings.Contains(l, " nps ") && strings.Contains(l, " time ") && strings.Contains(l, " pv h5f7") {
+			sawInfo = true
+		}
+	}
+	if !sawInfo {
+		t.Errorf("no full info line in %q", lines)
+	}
+
+	s.send("position startpos moves e2e4 e7e5")
+	s.send("go wtime 2000 btime 2000 winc 10 binc 10 movestogo 20")
+	if got := s.until("bestmove"); !strings.HasPrefix(got[len(got)-1], "bestmove ") || strings.Contains(got[len(got)-1], "0000") {
+		t.Errorf("clock search answered %q", got[len(got)-1])
+	}
+
+	// go infinite holds its answer until stop.
+	s.send("position startpos")
+	s.send("go infinite")
+	s.send("isready")
+	if got := s.until("readyok"); strings.Contains(strings.Join(got, "\n"), "bestmove") {
+		t.Errorf("go infinite answered before stop: %q", got)
+	}
+	s.send("stop")
+	s.until("bestmove")
+
+	s.send("position startpos moves e2e5")
+	if got := s.until("info string"); !strings.Contains(got[len(got)-1], "e2e5") {
+		t.Errorf("illegal move reported as %q", got[len(got)-1])
+	}
+	s.send("setoption name Depth value 2")
+	s.send("go")
+	lines = s.until("bestmove")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info depth 3") {
+			t.Errorf("Depth 2 cap ignored: %q", l)
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseGo(t *testing.T) {
+	lim, wait, err := parseGo(strings.Fields("wtime 1000 btime 900 winc 10 binc 20 movestogo 5 nodes 4000"))
+	if err != nil || wait || lim.WTime.Milliseconds() != 1000 || lim.BTime.Milliseconds() != 900 || lim.WInc.Milliseconds() != 10 ||
+		lim.BInc.Milliseconds() != 20 || lim.MovesToGo != 5 || lim.Nodes != 4000 || lim.Infinite {
+		t.Errorf("got %+v wait=%v err=%v", lim, wait, err)
+	}
+	if lim, wait, _ := parseGo([]string{"infinite"}); !lim.Infinite || !wait {
+		t.Error("infinite not parsed")
+	}
+	for _, bad := range []string{"depth", "depth x", "frobnicate 3"} {
+		if _, _, err := parseGo(strings.Fields(bad)); err == nil {
+			t.Errorf("parseGo(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestParsePosition(t *testing.T) {
+	pos, err := parsePosition(strings.Fields("fen 8/8/8/8/8/4k3/8/4K2R w K - 0 1 moves e1g1"))
+	if err != nil || pos.StartFEN != "8/8/8/8/8/4k3/8/4K2R w K - 0 1" || len(pos.Moves) != 1 {
+		t.Errorf("got %+v, %v", pos, err)
+	}
+	for _, bad := range []string{"", "fen 8/8 w", "startpos e2e4", "startpos moves e2e5"} {
+		if _, err := parsePosition(strings.Fields(bad)); err == nil {
+			t.Errorf("parsePosition(%q) succeeded", bad)
+		}
+	}
+}
