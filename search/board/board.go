@@ -109,7 +109,7 @@ func (b *Board) Clone() *Board {
 // record's start position calls this.
 func (b *Board) ResetHistory() {
 	b.undo = b.undo[:0]
-	b.keys = append(b.keys[:0], b.Key())
+	b.keys = append(b.keys[:0], b.computeKey())
 }
 
 // SideToMove returns the side to move.
@@ -249,7 +249,7 @@ func (b *Board) Make(m Move) {
 	if double {
 		b.ep = (from + to) / 2
 	}
-	b.keys = append(b.keys, b.Key())
+	b.keys = append(b.keys, b.computeKey())
 }
 
 // Unmake takes back the last move made.
@@ -274,15 +274,9 @@ func (b *Board) EnPassant() (uint8, bool) {
 
 // Key is the position's Zobrist key: placement, side to move, castling
 // rights and an en-passant square only when a pawn can actually capture
-// there, so positions that are the same under the repetition rule share a key.
-func (b *Board) Key() uint64 {
-	h := b.pos.Hash()
-	if b.ep != 0 && !b.epCapturable() {
-		// dragontoothmg mixes the raw square into its hash; take it out again.
-		h ^= uint64(b.ep)
-	}
-	return h
-}
+// there, so positions that are the same under the repetition rule share a
+// key. Keys are the same in every run of the program.
+func (b *Board) Key() uint64 { return b.keys[len(b.keys)-1] }
 
 // epCapturable says whether a pawn of the side to move stands beside the
 // double-pushed pawn (pseudo-legal en passant).

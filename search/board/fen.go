@@ -100,7 +100,7 @@ func FromFEN(fen string) (*Board, error) {
 	if b.opponentInCheck() {
 		return nil, fmt.Errorf("invalid FEN %q: the side not to move is in check", fen)
 	}
-	b.keys = append(b.keys, b.Key())
+	b.keys = append(b.keys, b.computeKey())
 	return b, nil
 }
 
