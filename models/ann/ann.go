@@ -21,7 +21,7 @@ const Family = "ann"
 // Config is the architecture: the config file's model section plus the
 // input its data section chooses. It is stored in model.dcw.
 type Config struct {
-	Input nn.Input `json:"input" yaml:"input"`
+	Input nn.Input `json:"input" yaml:"-"` // set from the config's data section
 	// Hidden lists the widths of the hidden layers.
 	Hidden []int `json:"hidden" yaml:"hidden"`
 	// Activation of the hidden layers: relu, tanh or sigmoid.

@@ -40,7 +40,7 @@ type Conv struct {
 // Config is the architecture: the config file's model section plus the
 // input its data section chooses. It is stored in model.dcw.
 type Config struct {
-	Input nn.Input `json:"input" yaml:"input"`
+	Input nn.Input `json:"input" yaml:"-"` // set from the config's data section
 	Conv  []Conv   `json:"conv" yaml:"conv"`
 	// Hidden lists the widths of dense layers between the flattened feature
 	// maps and the output (empty: the features feed the output directly).

@@ -1,0 +1,194 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/dchess/dchess/models/dcw"
+)
+
+// CheckpointDir is the folder of a run that holds its checkpoints.
+const CheckpointDir = "checkpoint"
+
+// keepCheckpoints is how many of the newest checkpoints a run keeps.
+const keepCheckpoints = 3
+
+// checkpointPrefix marks a checkpoint's family in the .dcw header, so a
+// checkpoint is never mistaken for exported weights.
+const checkpointPrefix = "checkpoint/"
+
+// trainState is where training stands: enough, with the weights and Adam's
+// moments, to continue exactly as if never stopped.
+type trainState struct {
+	// Epoch is the epoch in progress (0-based); EpochRecords counts the
+	// records of its shuffled stream already consumed (the data order is a
+	// function of seed and epoch, so this is the whole data RNG state).
+	Epoch        int   `json:"epoch"`
+	EpochRecords int64 `json:"epoch_records"`
+	Step         int64 `json:"step"`
+	Samples      int64 `json:"samples"`
+	Seed         int64 `json:"seed"`
+	AdamSteps    int64 `json:"adam_steps"`
+	// HasBest says BestValLoss/BestEpoch hold a validated epoch.
+	HasBest     bool    `json:"has_best"`
+	BestValLoss float64 `json:"best_val_loss"`
+	BestEpoch   int     `json:"best_epoch"`
+	BadEpochs   int     `json:"bad_epochs"`
+	// StoppedEarly is set when validation stopped improving for patience epochs.
+	StoppedEarly bool `json:"stopped_early"`
+	// TrainAcc accumulates the epoch in progress's training metrics.
+	TrainAcc accuracy `json:"train_acc"`
+}
+
+// checkpointMeta is stored as the checkpoint file's architecture blob.
+type checkpointMeta struct {
+	Family string          `json:"family"`
+	Arch   json.RawMessage `json:"arch"`
+	State  trainState      `json:"state"`
+	Config string          `json:"config"` // the config as run, YAML
+}
+
+type checkpoint struct {
+	meta    checkpointMeta
+	params  []dcw.Tensor
+	m, v    []dcw.Tensor // Adam's moments, named like params
+	best    []dcw.Tensor // weights of the best validated epoch, nil when none
+	path    string
+	modTime int64
+}
+
+func checkpointName(step int64) string { return fmt.Sprintf("step-%012d.dcw", step) }
+
+// saveCheckpoint writes ck atomically into the run's checkpoint folder and
+// removes all but the newest keepCheckpoints.
+func saveCheckpoint(runDir string, ck *checkpoint) (string, error) {
+	metaJSON, err := json.Marshal(ck.meta)
+	if err != nil {
+		return "", err
+	}
+	f := &dcw.File{Family: checkpointPrefix + ck.meta.Family, Arch: metaJSON}
+	add := func(prefix string, ts []dcw.Tensor) {
+		for _, t := range ts {
+			f.Tensors = append(f.Tensors, dcw.Tensor{Name: prefix + t.Name, Shape: t.Shape, Data: t.Data})
+		}
+	}
+	add("param/", ck.params)
+	add("adam.m/", ck.m)
+	add("adam.v/", ck.v)
+	add("best/", ck.best)
+	dir := filepath.Join(runDir, CheckpointDir)
+	path := filepath.Join(dir, checkpointName(ck.meta.State.Step))
+	if err := dcw.Write(path, f); err != nil {
+		return "", fmt.Errorf("checkpoint: %w", err)
+	}
+	names, err := checkpointFiles(dir)
+	if err != nil {
+		return "", err
+	}
+	for len(names) > keepCheckpoints {
+		os.Remove(filepath.Join(dir, names[0]))
+		names = names[1:]
+	}
+	return path, nil
+}
+
+// checkpointFiles lists a checkpoint folder's files, oldest first.
+func checkpointFiles(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasPrefix(n, "step-") && strings.HasSuffix(n, ".dcw") && !e.IsDir() {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names) // zero-padded step numbers sort in step order
+	return names, nil
+}
+
+// ErrNoCheckpoint means a run folder holds no checkpoint yet.
+var ErrNoCheckpoint = errors.New("no checkpoint")
+
+// loadNewestCheckpoint reads the run's newest checkpoint.
+func loadNewestCheckpoint(runDir string) (*checkpoint, error) {
+	dir := filepath.Join(runDir, CheckpointDir)
+	names, err := checkpointFiles(dir)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && len(names) == 0) {
+		return nil, fmt.Errorf("%s: %w (train with --out %s first)", dir, ErrNoCheckpoint, runDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return readCheckpoint(filepath.Join(dir, names[len(names)-1]))
+}
+
+func readCheckpoint(path string) (*checkpoint, error) {
+	f, err := dcw.Read(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if !strings.HasPrefix(f.Family, checkpointPrefix) {
+		return nil, fmt.Errorf("checkpoint %s: not a training checkpoint (family %q)", path, f.Family)
+	}
+	ck := &checkpoint{path: path}
+	if err := json.Unmarshal(f.Arch, &ck.meta); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	for _, t := range f.Tensors {
+		prefix, name, ok := strings.Cut(t.Name, "/")
+		if !ok {
+			return nil, fmt.Errorf("checkpoint %s: unexpected tensor %q", path, t.Name)
+		}
+		t.Name = name
+		switch prefix {
+		case "param":
+			ck.params = append(ck.params, t)
+		case "adam.m":
+			ck.m = append(ck.m, t)
+		case "adam.v":
+			ck.v = append(ck.v, t)
+		case "best":
+			ck.best = append(ck.best, t)
+		default:
+			return nil, fmt.Errorf("checkpoint %s: unexpected tensor %q", path, t.Name)
+		}
+	}
+	if len(ck.m) != len(ck.params) || len(ck.v) != len(ck.params) {
+		return nil, fmt.Errorf("checkpoint %s: optimizer state does not match the weights", path)
+	}
+	return ck, nil
+}
+
+// weightsFile is the exported model.dcw content of a checkpoint: the best
+// validated weights unless last is set or no epoch was validated.
+func (ck *checkpoint) weightsFile(last bool) *dcw.File {
+	params := ck.params
+	if !last && ck.best != nil {
+		params = ck.best
+	}
+	return &dcw.File{Family: ck.meta.Family, Arch: ck.meta.Arch, Tensors: params}
+}
+
+// Export writes model.dcw (to out, or RUNDIR/model.dcw when out is "") from
+// the run's newest checkpoint: the weights of the best validated epoch, or
+// the last weights when last is set. It returns the path written.
+func Export(runDir, out string, last bool) (string, error) {
+	ck, err := loadNewestCheckpoint(runDir)
+	if err != nil {
+		return "", err
+	}
+	if out == "" {
+		out = filepath.Join(runDir, ModelFile)
+	}
+	if err := dcw.Write(out, ck.weightsFile(last)); err != nil {
+		return "", err
+	}
+	return out, nil
+}

@@ -1,0 +1,161 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+)
+
+// MetricsFile is a run's metrics log: one JSON object per line.
+const MetricsFile = "metrics.jsonl"
+
+// Metric is one line of metrics.jsonl. Kind "step" lines carry the batch
+// loss every log_every steps; kind "epoch" lines carry the epoch's averages
+// and its validation (see docs/training.md for the accuracy definitions).
+type Metric struct {
+	Kind  string  `json:"kind"`
+	Epoch int     `json:"epoch"` // 1-based
+	Step  int64   `json:"step"`
+	Loss  float64 `json:"loss,omitempty"` // step: batch loss
+	LR    float64 `json:"lr"`
+	// GradNorm is the step's global gradient norm before clipping.
+	GradNorm      float64  `json:"grad_norm,omitempty"`
+	SamplesPerSec float64  `json:"samples_per_sec,omitempty"`
+	TrainLoss     float64  `json:"train_loss,omitempty"`
+	TrainSign     float64  `json:"train_sign_agreement,omitempty"`
+	TrainWithin   float64  `json:"train_within_0_1,omitempty"`
+	ValLoss       *float64 `json:"val_loss,omitempty"`
+	ValSign       *float64 `json:"val_sign_agreement,omitempty"`
+	ValWithin     *float64 `json:"val_within_0_1,omitempty"`
+	ValRecords    int64    `json:"val_records,omitempty"`
+	TrainRecords  int64    `json:"train_records,omitempty"`
+	Seconds       float64  `json:"seconds,omitempty"`
+}
+
+// accuracy accumulates the two accuracy measures of docs/training.md.
+// It is saved in checkpoints so a resumed epoch reports the same numbers.
+type accuracy struct {
+	LossSum   float64 `json:"loss_sum"`
+	N         int64   `json:"n"`
+	SignN     int64   `json:"sign_n"`
+	SignAgree int64   `json:"sign_agree"`
+	Within    int64   `json:"within"`
+}
+
+// drawBand is how close to 0.5 a label may be before sign agreement ignores it.
+const drawBand = 0.02
+
+// withinBand is the win-probability distance counted as a close prediction.
+const withinBand = 0.1
+
+func (a *accuracy) add(loss float64, predicted, target float32) {
+	a.LossSum += loss
+	a.N++
+	if target > 0.5+drawBand || target < 0.5-drawBand {
+		a.SignN++
+		if (predicted > 0.5) == (target > 0.5) {
+			a.SignAgree++
+		}
+	}
+	d := predicted - target
+	if d <= withinBand && d >= -withinBand {
+		a.Within++
+	}
+}
+
+func (a *accuracy) loss() float64 { return ratio(a.LossSum, float64(a.N)) }
+func (a *accuracy) sign() float64 { return ratio(float64(a.SignAgree), float64(a.SignN)) }
+func (a *accuracy) near() float64 { return ratio(float64(a.Within), float64(a.N)) }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// metricsLog appends to metrics.jsonl.
+type metricsLog struct {
+	file *os.File
+	buf  *bufio.Writer
+	all  []Metric // every line, for the plot
+}
+
+// openMetrics opens path for appending after dropping lines past step
+// afterStep (written after the checkpoint a resumed run continues from);
+// afterStep < 0 starts a new file.
+func openMetrics(path string, afterStep int64) (*metricsLog, error) {
+	l := &metricsLog{}
+	if afterStep >= 0 {
+		data, err := os.ReadFile(path)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		var kept bytes.Buffer
+		for _, line := range bytes.Split(data, []byte("\n")) {
+			var m Metric
+			if len(line) == 0 || json.Unmarshal(line, &m) != nil || m.Step > afterStep {
+				continue
+			}
+			l.all = append(l.all, m)
+			kept.Write(line)
+			kept.WriteByte('\n')
+		}
+		if err := os.WriteFile(path, kept.Bytes(), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	flags := os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	if afterStep < 0 {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	l.file, l.buf = f, bufio.NewWriter(f)
+	return l, nil
+}
+
+func (l *metricsLog) write(m Metric) error {
+	l.all = append(l.all, m)
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	l.buf.Write(data)
+	return l.buf.WriteByte('\n')
+}
+
+func (l *metricsLog) flush() error { return l.buf.Flush() }
+
+func (l *metricsLog) close() error {
+	err := l.buf.Flush()
+	if cerr := l.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadMetrics reads a metrics.jsonl file.
+func ReadMetrics(path string) ([]Metric, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Metric
+	for i, line := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var m Metric
+		if err := json.Unmarshal(line, &m); err != nil {
+			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

@@ -1,0 +1,57 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/dchess/dchess/models/dcw"
+)
+
+// Files of a run folder.
+const (
+	ModelFile  = "model.dcw"
+	ConfigFile = "config.yaml"
+)
+
+// DefaultRunsDir is where runs go unless told otherwise.
+const DefaultRunsDir = "runs"
+
+// DefaultRunDir names a new run: runs/<family>-<timestamp>.
+func DefaultRunDir(runsDir, family string, now time.Time) string {
+	return filepath.Join(runsDir, family+"-"+now.Format("20060102-150405"))
+}
+
+// NewestWeights finds the most recently written model.dcw of family in the
+// run folders under runsDir (runs/<name>/model.dcw), the weights a bare
+// player name such as "cnn" means.
+func NewestWeights(runsDir, family string) (string, error) {
+	entries, err := os.ReadDir(runsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	var newest string
+	var newestTime time.Time
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		path := filepath.Join(runsDir, e.Name(), ModelFile)
+		st, err := os.Stat(path)
+		if err != nil || (newest != "" && !st.ModTime().After(newestTime)) {
+			continue
+		}
+		f, err := dcw.Read(path)
+		if err != nil || f.Family != family {
+			continue
+		}
+		newest, newestTime = path, st.ModTime()
+	}
+	if newest == "" {
+		return "", fmt.Errorf("no exported %s weights under %s/: make them with `dchess train --model %s --data DATASET` (or `dchess export RUNDIR`)", family, runsDir, family)
+	}
+	return newest, nil
+}

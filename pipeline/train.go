@@ -1,0 +1,544 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
+)
+
+// TrainOptions say what to train, on what, and where the run goes.
+type TrainOptions struct {
+	// Config is the run's configuration; with Resume it must be nil (the
+	// run's own config.yaml is used).
+	Config *Config
+	Data   string // dataset folder
+	RunDir string
+	// Resume continues the run in RunDir from its newest checkpoint.
+	Resume bool
+	// Epochs and MaxSteps override the config when positive, e.g. to
+	// extend a resumed run.
+	Epochs   int
+	MaxSteps int64
+	// Progress, when set, gets a progress bar.
+	Progress io.Writer
+	// Infof, when set, gets informational lines.
+	Infof func(format string, args ...any)
+}
+
+// TrainResult summarises a run; cmd prints it (and --json encodes it).
+type TrainResult struct {
+	RunDir     string  `json:"run_dir"`
+	Model      string  `json:"model"` // path of model.dcw
+	Family     string  `json:"family"`
+	Epochs     int     `json:"epochs"` // epochs completed
+	Steps      int64   `json:"steps"`
+	Samples    int64   `json:"samples"`
+	TrainLoss  float64 `json:"train_loss"` // last completed epoch
+	TrainSign  float64 `json:"train_sign_agreement"`
+	ValLoss    float64 `json:"val_loss,omitempty"`
+	ValSign    float64 `json:"val_sign_agreement,omitempty"`
+	ValWithin  float64 `json:"val_within_0_1,omitempty"`
+	BestEpoch  int     `json:"best_epoch,omitempty"` // 1-based, 0 without validation
+	BestVal    float64 `json:"best_val_loss,omitempty"`
+	Stopped    string  `json:"stopped"` // epochs, max_steps, early_stopping
+	Seconds    float64 `json:"seconds"`
+	SamplesSec float64 `json:"samples_per_sec"`
+}
+
+// errMaxSteps stops the record stream when max_steps is reached.
+var errMaxSteps = errors.New("max steps reached")
+
+// trainer is one run of the loop.
+type trainer struct {
+	opts    TrainOptions
+	cfg     *Config
+	cfgYAML []byte
+	model   Model
+	ds      *dataset.Dataset
+	tg      *trainGraph
+	params  []dcw.Tensor // names and shapes; data refreshed by snapshot
+	best    []dcw.Tensor
+	opt     *adam
+	state   trainState
+	metrics *metricsLog
+	bar     *progressbar.ProgressBar
+	arch    []byte
+
+	// This session's training time and samples, for samples/s.
+	trainTime    time.Duration
+	sessionStart int64
+	lastLoss     float64
+	badRecords   int64
+}
+
+// Train runs the training loop (see docs/training.md): shuffled minibatches
+// from the train split, Adam, validation every epoch, early stopping, a
+// checkpoint every epoch and when ctx is cancelled, metrics.jsonl and
+// loss.png, and model.dcw at the end.
+func Train(ctx context.Context, opts TrainOptions) (*TrainResult, error) {
+	t, err := newTrainer(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer t.tg.close()
+	defer t.metrics.close()
+	return t.run(ctx)
+}
+
+func (t *trainer) infof(format string, args ...any) {
+	if t.opts.Infof != nil {
+		t.opts.Infof(format, args...)
+	}
+}
+
+func newTrainer(opts TrainOptions) (*trainer, error) {
+	if opts.RunDir == "" {
+		return nil, errors.New("train: no run folder given")
+	}
+	t := &trainer{opts: opts}
+	var ck *checkpoint
+	if opts.Resume {
+		if opts.Config != nil {
+			return nil, errors.New("train: a resumed run keeps its own config (do not pass one)")
+		}
+		var err error
+		if ck, err = loadNewestCheckpoint(opts.RunDir); err != nil {
+			return nil, fmt.Errorf("train: cannot resume: %w", err)
+		}
+		if t.cfg, err = ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
+			return nil, fmt.Errorf("train: config in %s: %w", ck.path, err)
+		}
+	} else {
+		if opts.Config == nil {
+			return nil, errors.New("train: no config given")
+		}
+		if names, _ := checkpointFiles(filepath.Join(opts.RunDir, CheckpointDir)); len(names) > 0 {
+			return nil, fmt.Errorf("train: %s already holds a run: pass --resume to continue it or choose another --out", opts.RunDir)
+		}
+		c := *opts.Config
+		t.cfg = &c
+	}
+	if opts.Epochs > 0 {
+		t.cfg.Epochs = opts.Epochs
+	}
+	if opts.MaxSteps > 0 {
+		t.cfg.MaxSteps = opts.MaxSteps
+	}
+	if err := t.cfg.Validate(); err != nil {
+		return nil, err
+	}
+	var err error
+	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
+		return nil, err
+	}
+	if t.model, err = t.cfg.NewModel(); err != nil {
+		return nil, err
+	}
+	if t.arch, err = t.model.Arch(); err != nil {
+		return nil, err
+	}
+	if t.ds, err = dataset.Open(opts.Data); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(opts.RunDir, CheckpointDir), 0o755); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if err := writeFileAtomic(filepath.Join(opts.RunDir, ConfigFile), t.cfgYAML); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+
+	t.params = t.model.InitParams(t.cfg.Seed)
+	t.state = trainState{Seed: t.cfg.Seed}
+	sizes := make([]int, len(t.params))
+	for i, p := range t.params {
+		sizes[i] = len(p.Data)
+	}
+	t.opt = newAdam(t.cfg.Optimizer, sizes)
+	afterStep := int64(-1)
+	if ck != nil {
+		if err := t.restore(ck); err != nil {
+			return nil, err
+		}
+		afterStep = t.state.Step
+	}
+	if t.tg, err = newTrainGraph(t.model, t.params, t.cfg.BatchSize, t.cfg.Loss); err != nil {
+		return nil, fmt.Errorf("train: building the %s graph: %w", t.model.Family(), err)
+	}
+	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep); err != nil {
+		t.tg.close()
+		return nil, err
+	}
+	t.sessionStart = t.state.Samples
+	return t, nil
+}
+
+// restore loads a checkpoint's weights, optimizer moments and position,
+// checking they fit the model the config builds.
+func (t *trainer) restore(ck *checkpoint) error {
+	if len(ck.params) != len(t.params) {
+		return fmt.Errorf("train: checkpoint %s has %d tensors, the model %d", ck.path, len(ck.params), len(t.params))
+	}
+	for i := range t.params {
+		p, c := &t.params[i], ck.params[i]
+		if p.Name != c.Name || len(p.Data) != len(c.Data) || ck.m[i].Name != p.Name || ck.v[i].Name != p.Name {
+			return fmt.Errorf("train: checkpoint %s does not match the model (tensor %s)", ck.path, p.Name)
+		}
+		copy(p.Data, c.Data)
+		copy(t.opt.m[i], ck.m[i].Data)
+		copy(t.opt.v[i], ck.v[i].Data)
+	}
+	t.best = ck.best
+	t.state = ck.meta.State
+	t.opt.t = t.state.AdamSteps
+	return nil
+}
+
+func (t *trainer) lr() float64 {
+	return t.cfg.Optimizer.LR * math.Pow(t.cfg.Optimizer.LRDecay, float64(t.state.Epoch))
+}
+
+func (t *trainer) stepsDone() bool {
+	return t.cfg.MaxSteps > 0 && t.state.Step >= t.cfg.MaxSteps
+}
+
+func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
+	start := time.Now()
+	valSplit := dataset.AllSplits
+	if t.cfg.Data.ValSplit != "none" {
+		valSplit, _ = dataset.ParseSplit(t.cfg.Data.ValSplit)
+		if t.ds.Manifest().Split == nil {
+			t.infof("dataset %s has no split: training without validation (run `dchess dataset split` first)\n", t.opts.Data)
+			valSplit = dataset.AllSplits
+		}
+	}
+	t.startProgress()
+	stopped := "epochs"
+	for t.state.Epoch < t.cfg.Epochs && !t.state.StoppedEarly {
+		if t.stepsDone() {
+			break
+		}
+		err := t.trainEpoch(ctx)
+		if errors.Is(err, errMaxSteps) {
+			break
+		}
+		if err == nil {
+			// A cancel during validation leaves the epoch's records all
+			// consumed, so the resumed run goes straight to validating.
+			err = t.endEpoch(ctx, valSplit)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				path, cerr := t.saveCheckpoint()
+				if cerr != nil {
+					return nil, fmt.Errorf("training interrupted at step %d and the checkpoint failed: %w", t.state.Step, cerr)
+				}
+				return nil, fmt.Errorf("training interrupted at step %d; saved %s, continue with --resume: %w", t.state.Step, path, ctx.Err())
+			}
+			return nil, err
+		}
+	}
+	if t.stepsDone() {
+		stopped = "max_steps"
+	}
+	if t.state.StoppedEarly {
+		stopped = "early_stopping"
+	}
+	if _, err := t.saveCheckpoint(); err != nil {
+		return nil, err
+	}
+	if t.bar != nil {
+		t.bar.Finish()
+	}
+	ck, err := loadNewestCheckpoint(t.opts.RunDir)
+	if err != nil {
+		return nil, err
+	}
+	modelPath := filepath.Join(t.opts.RunDir, ModelFile)
+	if err := dcw.Write(modelPath, ck.weightsFile(false)); err != nil {
+		return nil, err
+	}
+	if err := t.metrics.flush(); err != nil {
+		return nil, err
+	}
+	if err := PlotLoss(t.metrics.all, t.cfg.Loss, filepath.Join(t.opts.RunDir, LossPlotFile)); err != nil {
+		return nil, err
+	}
+	if t.badRecords > 0 {
+		t.infof("skipped %d records whose position could not be read\n", t.badRecords)
+	}
+	return t.result(modelPath, stopped, time.Since(start)), nil
+}
+
+// trainEpoch streams the epoch's shuffled records into batches and steps,
+// skipping the records a resumed run already consumed.
+func (t *trainer) trainEpoch(ctx context.Context) error {
+	began := time.Now()
+	defer func() { t.trainTime += time.Since(began) }()
+	tg := t.tg
+	skip := t.state.EpochRecords
+	var seen int64
+	rows := 0
+	err := t.ds.Shuffled(ctx, dataset.Train, t.cfg.Seed, t.state.Epoch, t.cfg.Data.ShuffleBuffer, func(r *dataset.Record) error {
+		seen++
+		if seen <= skip || r.Label == nil || r.Label.Status != dataset.LabelOK {
+			return nil
+		}
+		y, err := t.model.EncodeRecord(r, tg.xs[rows*tg.inputSize:(rows+1)*tg.inputSize])
+		if err != nil {
+			t.badRecords++
+			return nil
+		}
+		tg.ys[rows] = y
+		rows++
+		if rows < tg.batch {
+			return nil
+		}
+		if err := t.step(rows); err != nil {
+			return err
+		}
+		rows = 0
+		t.state.EpochRecords = seen
+		if t.stepsDone() {
+			return errMaxSteps
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if rows > 0 {
+		if err := t.step(rows); err != nil {
+			return err
+		}
+	}
+	t.state.EpochRecords = seen
+	return nil
+}
+
+// step trains on the first rows of the batch buffers.
+func (t *trainer) step(rows int) error {
+	tg := t.tg
+	tg.setRows(rows)
+	loss, err := tg.forwardBackward()
+	if err != nil {
+		return fmt.Errorf("train step %d: %w", t.state.Step+1, err)
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return fmt.Errorf("loss became %v at step %d (epoch %d): lower optimizer.lr or set optimizer.clip_norm", loss, t.state.Step+1, t.state.Epoch+1)
+	}
+	logits := tg.logits()
+	for i := 0; i < rows; i++ {
+		t.state.TrainAcc.add(sampleLoss(t.cfg.Loss, logits[i], tg.ys[i]), nn.Sigmoid(logits[i]), tg.ys[i])
+	}
+	weights := make([][]float32, len(tg.learnables))
+	grads := make([][]float32, len(tg.learnables))
+	for i := range tg.learnables {
+		weights[i] = tg.weights(i)
+		if grads[i], err = tg.grads(i); err != nil {
+			return err
+		}
+	}
+	lr := t.lr()
+	norm := t.opt.step(weights, grads, lr)
+	t.state.Step++
+	t.state.Samples += int64(rows)
+	t.state.AdamSteps = t.opt.t
+	t.lastLoss = loss
+	if t.state.Step%int64(t.cfg.LogEvery) == 0 {
+		if err := t.metrics.write(Metric{Kind: "step", Epoch: t.state.Epoch + 1, Step: t.state.Step, Loss: loss,
+			LR: lr, GradNorm: norm, SamplesPerSec: t.samplesPerSec()}); err != nil {
+			return err
+		}
+	}
+	if t.bar != nil {
+		t.bar.Describe(fmt.Sprintf("epoch %d/%d step %d loss %.4f", t.state.Epoch+1, t.cfg.Epochs, t.state.Step, loss))
+		t.bar.Add(rows)
+	}
+	return nil
+}
+
+func (t *trainer) samplesPerSec() float64 {
+	return ratio(float64(t.state.Samples-t.sessionStart), t.trainTime.Seconds())
+}
+
+// endEpoch validates, logs the epoch, updates early stopping, checkpoints
+// and redraws the plot.
+func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
+	began := time.Now()
+	m := Metric{Kind: "epoch", Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
+		TrainLoss: t.state.TrainAcc.loss(), TrainSign: t.state.TrainAcc.sign(), TrainWithin: t.state.TrainAcc.near(),
+		TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
+	if valSplit != dataset.AllSplits {
+		acc, err := t.evaluate(ctx, valSplit)
+		if err != nil {
+			return err
+		}
+		if acc.N > 0 {
+			loss, sign, near := acc.loss(), acc.sign(), acc.near()
+			m.ValLoss, m.ValSign, m.ValWithin, m.ValRecords = &loss, &sign, &near, acc.N
+			if !t.state.HasBest || loss < t.state.BestValLoss-t.cfg.MinDelta {
+				t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs = true, loss, t.state.Epoch+1, 0
+				t.best = t.snapshot()
+			} else {
+				t.state.BadEpochs++
+				if t.cfg.Patience > 0 && t.state.BadEpochs >= t.cfg.Patience {
+					t.state.StoppedEarly = true
+					t.infof("validation loss has not improved for %d epochs: stopping early (best epoch %d)\n", t.state.BadEpochs, t.state.BestEpoch)
+				}
+			}
+		}
+	}
+	m.Seconds = time.Since(began).Seconds() + t.trainTime.Seconds()
+	if err := t.metrics.write(m); err != nil {
+		return err
+	}
+	t.state.Epoch++
+	t.state.EpochRecords = 0
+	t.state.TrainAcc = accuracy{}
+	if _, err := t.saveCheckpoint(); err != nil {
+		return err
+	}
+	if err := PlotLoss(t.metrics.all, t.cfg.Loss, filepath.Join(t.opts.RunDir, LossPlotFile)); err != nil {
+		return err
+	}
+	return nil
+}
+
+// evaluate runs the forward pass over a split and accumulates its metrics.
+func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (accuracy, error) {
+	tg := t.tg
+	var acc accuracy
+	rows := 0
+	flush := func() error {
+		tg.setRows(rows)
+		if err := tg.forward(); err != nil {
+			return err
+		}
+		logits := tg.logits()
+		for i := 0; i < rows; i++ {
+			acc.add(sampleLoss(t.cfg.Loss, logits[i], tg.ys[i]), nn.Sigmoid(logits[i]), tg.ys[i])
+		}
+		rows = 0
+		return nil
+	}
+	err := t.ds.Scan(ctx, split, func(r *dataset.Record) error {
+		if r.Label == nil || r.Label.Status != dataset.LabelOK {
+			return nil
+		}
+		y, err := t.model.EncodeRecord(r, tg.xs[rows*tg.inputSize:(rows+1)*tg.inputSize])
+		if err != nil {
+			t.badRecords++
+			return nil
+		}
+		tg.ys[rows] = y
+		if rows++; rows == tg.batch {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && rows > 0 {
+		err = flush()
+	}
+	if err != nil {
+		return acc, fmt.Errorf("validation: %w", err)
+	}
+	return acc, nil
+}
+
+// snapshot copies the graph's current weights.
+func (t *trainer) snapshot() []dcw.Tensor {
+	out := make([]dcw.Tensor, len(t.params))
+	for i, p := range t.params {
+		out[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), t.tg.weights(i)...)}
+	}
+	return out
+}
+
+func (t *trainer) saveCheckpoint() (string, error) {
+	if err := t.metrics.flush(); err != nil {
+		return "", err
+	}
+	moments := func(src [][]float32) []dcw.Tensor {
+		out := make([]dcw.Tensor, len(t.params))
+		for i, p := range t.params {
+			out[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: src[i]}
+		}
+		return out
+	}
+	ck := &checkpoint{
+		meta:   checkpointMeta{Family: t.model.Family(), Arch: t.arch, State: t.state, Config: string(t.cfgYAML)},
+		params: t.snapshot(),
+		m:      moments(t.opt.m),
+		v:      moments(t.opt.v),
+		best:   t.best,
+	}
+	return saveCheckpoint(t.opts.RunDir, ck)
+}
+
+func (t *trainer) startProgress() {
+	if t.opts.Progress == nil {
+		return
+	}
+	man := t.ds.Manifest()
+	perEpoch := man.Counts.Labelled
+	if man.Split != nil && man.Counts.Records > 0 {
+		perEpoch = man.Split.Records.Train * man.Counts.Labelled / man.Counts.Records
+	}
+	total := perEpoch * int64(t.cfg.Epochs)
+	if t.cfg.MaxSteps > 0 {
+		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
+	}
+	t.bar = progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(t.opts.Progress),
+		progressbar.OptionSetDescription("training"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("samples"),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)
+	t.bar.Set64(min(t.state.Samples, total))
+}
+
+func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {
+	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.model.Family(), Epochs: t.state.Epoch,
+		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
+		SamplesSec: t.samplesPerSec()}
+	for i := len(t.metrics.all) - 1; i >= 0; i-- {
+		if m := t.metrics.all[i]; m.Kind == "epoch" {
+			r.TrainLoss, r.TrainSign = m.TrainLoss, m.TrainSign
+			if m.ValLoss != nil {
+				r.ValLoss, r.ValSign, r.ValWithin = *m.ValLoss, *m.ValSign, *m.ValWithin
+			}
+			break
+		}
+	}
+	if r.TrainLoss == 0 {
+		r.TrainLoss = t.lastLoss
+	}
+	if t.state.HasBest {
+		r.BestEpoch, r.BestVal = t.state.BestEpoch, t.state.BestValLoss
+	}
+	return r
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,278 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/ann"
+	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+)
+
+// materialDataset writes n random legal positions labelled with a
+// material-balance win probability, split 80/20 into train and val, plus a
+// few unlabelled records the loop must skip.
+func materialDataset(t testing.TB, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := nntest.MaterialRecords(nntest.RandomBoards(n, 11))
+	for i, r := range recs {
+		if i%50 == 0 {
+			r.Label = nil
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataset.WriteSplit(dir, 0.2, 0, 5); err != nil {
+		t.Fatal(err)
+	}
+	var h float64
+	for _, r := range recs[1:] {
+		if r.Label != nil {
+			y := float64(r.Label.WinProb)
+			h += -(y*math.Log(y) + (1-y)*math.Log(1-y)) / float64(len(recs))
+		}
+	}
+	labelEntropy = h
+	return dir
+}
+
+// labelEntropy is the mean entropy of the last materialDataset's labels,
+// the lowest cross-entropy any model can reach on them.
+var labelEntropy float64
+
+func testConfig(t testing.TB, family string) *Config {
+	t.Helper()
+	data, err := configs.Read("test/" + family)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseConfig(data, family)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestTrainLowersLossAndExports(t *testing.T) {
+	data := materialDataset(t, 2400)
+	for _, family := range Families {
+		t.Run(family, func(t *testing.T) {
+			run := filepath.Join(t.TempDir(), "run")
+			cfg := testConfig(t, family)
+			res, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: run})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Steps < 200 || res.Epochs != cfg.Epochs || res.Stopped != "epochs" {
+				t.Fatalf("result %+v: want %d epochs of about 60 steps", res, cfg.Epochs)
+			}
+			metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var firstSteps, epochs []Metric
+			for _, m := range metrics {
+				if m.Kind == "step" && len(firstSteps) < 10 {
+					firstSteps = append(firstSteps, m)
+				}
+				if m.Kind == "epoch" {
+					epochs = append(epochs, m)
+				}
+			}
+			var start float64
+			for _, m := range firstSteps {
+				start += m.Loss / float64(len(firstSteps))
+			}
+			last := epochs[len(epochs)-1]
+			if len(epochs) != cfg.Epochs || last.ValLoss == nil {
+				t.Fatalf("epoch lines %+v", epochs)
+			}
+			// Cross-entropy cannot fall below the labels' own entropy: compare
+			// the excess over that floor.
+			floor := 0.0
+			if cfg.Loss == LossCrossEntropy {
+				floor = labelEntropy
+			}
+			bestVal, bestSign := math.Inf(1), 0.0
+			for _, m := range epochs {
+				bestVal, bestSign = math.Min(bestVal, *m.ValLoss), math.Max(bestSign, *m.ValSign)
+			}
+			if !(last.TrainLoss-floor < 0.8*(start-floor)) || !(bestVal-floor < 0.8*(start-floor)) {
+				t.Fatalf("loss did not fall: first steps %.4f, last epoch train %.4f, best val %.4f (floor %.4f)", start, last.TrainLoss, bestVal, floor)
+			}
+			if bestSign < 0.65 {
+				t.Fatalf("validation sign agreement %.3f: the model learned nothing about material", bestSign)
+			}
+			if res.BestVal != bestVal {
+				t.Fatalf("result's best val loss %v, metrics say %v", res.BestVal, bestVal)
+			}
+			for _, name := range []string{ConfigFile, LossPlotFile, ModelFile} {
+				if st, err := os.Stat(filepath.Join(run, name)); err != nil || st.Size() == 0 {
+					t.Fatalf("run folder lacks %s: %v", name, err)
+				}
+			}
+			// The config as run must load back to the same settings.
+			again, err := LoadConfig(filepath.Join(run, ConfigFile), family)
+			if err != nil || again.BatchSize != cfg.BatchSize || again.Model.Family != family {
+				t.Fatalf("config.yaml does not reload: %v", err)
+			}
+
+			exported, err := Export(run, filepath.Join(t.TempDir(), "exported.dcw"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var eval search.Evaluator
+			if family == ann.Family {
+				eval, err = ann.Load(exported)
+			} else {
+				eval, err = cnn.Load(exported)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range nntest.RandomBoards(50, 3) {
+				if cp := eval.Evaluate(b); cp < -4000 || cp > 4000 {
+					t.Fatalf("score %d out of range", cp)
+				}
+			}
+			// Scores are from the side to move: a queen up must beat a queen down.
+			up, _ := board.FromFEN("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+			down, _ := board.FromFEN("4k3/8/8/8/8/8/8/3QK3 b - - 0 1")
+			if eval.Evaluate(up) <= eval.Evaluate(down) {
+				t.Fatalf("a queen up scores %d, a queen down %d", eval.Evaluate(up), eval.Evaluate(down))
+			}
+		})
+	}
+}
+
+// trainedWeights returns a run's final weights (last, not best) from its newest checkpoint.
+func trainedWeights(t *testing.T, run string) []dcw.Tensor {
+	t.Helper()
+	ck, err := loadNewestCheckpoint(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ck.params
+}
+
+func sameWeights(t *testing.T, a, b []dcw.Tensor) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Fatalf("%d tensors vs %d", len(a), len(b))
+	}
+	for i := range a {
+		for j := range a[i].Data {
+			if math.Float32bits(a[i].Data[j]) != math.Float32bits(b[i].Data[j]) {
+				t.Fatalf("tensor %s[%d]: %v vs %v", a[i].Name, j, a[i].Data[j], b[i].Data[j])
+			}
+		}
+	}
+}
+
+func TestResumeEqualsUninterrupted(t *testing.T) {
+	data := materialDataset(t, 900)
+	cfg := testConfig(t, ann.Family)
+	cfg.Epochs = 2
+	cfg.Optimizer.LRDecay = 0.5 // resume must also restore the epoch's learning rate
+	cfg.Optimizer.ClipNorm = 0.5
+	ctx := context.Background()
+
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: whole}); err != nil {
+		t.Fatal(err)
+	}
+	want := trainedWeights(t, whole)
+
+	t.Run("epoch boundary", func(t *testing.T) {
+		run := filepath.Join(t.TempDir(), "run")
+		one := *cfg
+		one.Epochs = 1
+		if _, err := Train(ctx, TrainOptions{Config: &one, Data: data, RunDir: run}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, Epochs: 2}); err != nil {
+			t.Fatal(err)
+		}
+		sameWeights(t, want, trainedWeights(t, run))
+	})
+	t.Run("mid epoch", func(t *testing.T) {
+		run := filepath.Join(t.TempDir(), "run")
+		short := *cfg
+		short.MaxSteps = 7
+		res, err := Train(ctx, TrainOptions{Config: &short, Data: data, RunDir: run})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Steps != 7 || res.Stopped != "max_steps" {
+			t.Fatalf("result %+v, want 7 steps stopped by max_steps", res)
+		}
+		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 1 << 40}); err != nil {
+			t.Fatal(err)
+		}
+		sameWeights(t, want, trainedWeights(t, run))
+	})
+	t.Run("interrupted", func(t *testing.T) {
+		run := filepath.Join(t.TempDir(), "run")
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		_, err := Train(cancelled, TrainOptions{Config: cfg, Data: data, RunDir: run})
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "--resume") {
+			t.Fatalf("cancelled run: %v", err)
+		}
+		if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: run}); err == nil || !strings.Contains(err.Error(), "--resume") {
+			t.Fatalf("starting over an existing run: %v", err)
+		}
+		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true}); err != nil {
+			t.Fatal(err)
+		}
+		sameWeights(t, want, trainedWeights(t, run))
+	})
+}
+
+func TestNaNLossIsAnError(t *testing.T) {
+	data := materialDataset(t, 300)
+	cfg := testConfig(t, ann.Family)
+	cfg.Optimizer.LR = 1e30
+	_, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: filepath.Join(t.TempDir(), "run")})
+	if err == nil || !strings.Contains(err.Error(), "loss became") || !strings.Contains(err.Error(), "optimizer.lr") {
+		t.Fatalf("exploding run: %v", err)
+	}
+}
+
+func TestNewestWeights(t *testing.T) {
+	runs := t.TempDir()
+	if _, err := NewestWeights(runs, "cnn"); err == nil || !strings.Contains(err.Error(), "dchess train --model cnn") {
+		t.Fatalf("no weights: %v", err)
+	}
+	m, _ := ann.NewModel(ann.DefaultConfig())
+	f, _ := nntest.File(m, m.InitParams(1))
+	path := filepath.Join(runs, "ann-1", ModelFile)
+	if err := dcw.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := NewestWeights(runs, "ann"); err != nil || got != path {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := NewestWeights(runs, "cnn"); err == nil {
+		t.Fatal("ann weights returned for cnn")
+	}
+}
