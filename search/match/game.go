@@ -1,0 +1,297 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/player"
+)
+
+// Termination keys, as counted in the report and its JSON.
+const (
+	TermCheckmate          = "checkmate"
+	TermStalemate          = "stalemate"
+	TermFiftyMoves         = "fifty_moves"
+	TermRepetition         = "repetition"
+	TermInsufficient       = "insufficient_material"
+	TermDrawAdjudication   = "draw_adjudication"
+	TermResignAdjudication = "resign_adjudication"
+	TermMaxMoves           = "max_moves"
+	TermIllegalMove        = "illegal_move"
+	TermCrash              = "crash"
+	TermStall              = "stall"
+	TermTimeForfeit        = "time_forfeit"
+)
+
+// IsFault says whether a termination is a player's fault rather than chess.
+func IsFault(term string) bool {
+	switch term {
+	case TermIllegalMove, TermCrash, TermStall, TermTimeForfeit:
+		return true
+	}
+	return false
+}
+
+// PlayedMove is one engine move of a game.
+type PlayedMove struct {
+	UCI, SAN string
+	Info     player.MoveInfo
+	Elapsed  time.Duration
+}
+
+// GameResult is one finished game.
+type GameResult struct {
+	Number       int // 1-based game number; games 2k-1 and 2k share an opening
+	Opening      Opening
+	White, Black string
+	AIsWhite     bool
+	Result       string // "1-0", "0-1" or "1/2-1/2"
+	Termination  string // one of the Term* keys
+	Reason       string // a sentence for the PGN, e.g. "Black makes an illegal move: a1a1"
+	// FaultySide is "a" or "b" when a fault (IsFault) decided the game.
+	FaultySide string
+	Moves      []PlayedMove
+	Start      time.Time
+}
+
+// OutcomeForA is the game's result from player A's side.
+func (g GameResult) OutcomeForA() elo.Outcome {
+	switch {
+	case g.Result == "1/2-1/2":
+		return elo.Draw
+	case (g.Result == "1-0") == g.AIsWhite:
+		return elo.Win
+	}
+	return elo.Loss
+}
+
+// errAborted reports a game cut short by the match ending (SPRT decided,
+// Ctrl-C); it is not counted.
+var errAborted = errors.New("game aborted")
+
+// stallGrace is how long a player whose move deadline passed may take to
+// return before it is given up on; a UCI engine gets "stop" and up to two
+// seconds to answer it.
+const stallGrace = 3 * time.Second
+
+// seat is a player in one game.
+type seat struct {
+	p    player.Player
+	name string
+	side string // "a" or "b"
+	// broken is set when the player crashed or stalled: the worker must
+	// replace it before the next game.
+	broken bool
+}
+
+type game struct {
+	cfg      *Config
+	number   int
+	opening  Opening
+	seats    [2]*seat // indexed by board.Color
+	aIsWhite bool
+	seed     uint64
+}
+
+func colorName(c board.Color) string {
+	if c == board.White {
+		return "White"
+	}
+	return "Black"
+}
+
+func (g *game) play(ctx context.Context) (GameResult, error) {
+	res := GameResult{Number: g.number, Opening: g.opening, White: g.seats[board.White].name,
+		Black: g.seats[board.Black].name, AIsWhite: g.aIsWhite, Start: time.Now()}
+	b, err := board.FromFEN(g.opening.FEN)
+	if err != nil {
+		return res, err
+	}
+	end := func(winner int, term, reason string) GameResult {
+		switch winner {
+		case int(board.White):
+			res.Result = "1-0"
+		case int(board.Black):
+			res.Result = "0-1"
+		default:
+			res.Result = "1/2-1/2"
+		}
+		res.Termination, res.Reason = term, reason
+		return res
+	}
+	const draw = -1
+	fault := func(c board.Color, term, reason string) GameResult {
+		res.FaultySide = g.seats[c].side
+		if term == TermCrash || term == TermStall {
+			g.seats[c].broken = true
+		}
+		// A loss on time is a draw when the opponent cannot mate (FIDE 6.9).
+		if term == TermTimeForfeit && onlyKing(b, c.Other()) {
+			return end(draw, term, reason+"; the opponent cannot mate, so it is a draw")
+		}
+		return end(int(c.Other()), term, reason)
+	}
+	for c := board.White; c <= board.Black; c++ {
+		s := g.seats[c]
+		if seeder, ok := s.p.(player.GameSeeder); ok {
+			seeder.SeedGame(g.seed ^ uint64(c))
+		}
+		if err := s.p.NewGame(ctx); err != nil {
+			if ctx.Err() != nil {
+				return res, errAborted
+			}
+			return fault(c, TermCrash, fmt.Sprintf("%s (%s) failed to start a game: %v", colorName(c), s.name, err)), nil
+		}
+	}
+
+	var clocks [2]time.Duration
+	var movesMade [2]int
+	tc := g.cfg.TimeControl
+	if tc != nil {
+		clocks = [2]time.Duration{tc.Base, tc.Base}
+	}
+	var drawCount int
+	var resignCount [2]int
+	pos := player.Position{StartFEN: g.opening.FEN}
+	for {
+		side := b.SideToMove()
+		s := g.seats[side]
+		lim := player.Limits{Depth: g.cfg.Depth, Nodes: g.cfg.Nodes, MoveTime: g.cfg.MoveTime}
+		timeout := g.cfg.MoveTimeout
+		if tc != nil {
+			// A clock at or below zero would read as "no clock" to a player.
+			lim.WTime, lim.BTime = max(clocks[board.White], time.Millisecond), max(clocks[board.Black], time.Millisecond)
+			lim.WInc, lim.BInc = tc.Inc, tc.Inc
+			if tc.Moves > 0 {
+				lim.MovesToGo = tc.Moves - movesMade[side]%tc.Moves
+			}
+			timeout = max(clocks[side], 0) + g.cfg.TimeMargin
+		}
+		info, elapsed, err := callMove(ctx, s.p, pos, lim, timeout)
+		if ctx.Err() != nil {
+			return res, errAborted
+		}
+		if tc != nil {
+			if elapsed > clocks[side]+g.cfg.TimeMargin {
+				return fault(side, TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time", colorName(side), s.name)), nil
+			}
+			clocks[side] -= elapsed
+			movesMade[side]++
+			clocks[side] += tc.Inc
+			if tc.Moves > 0 && movesMade[side]%tc.Moves == 0 {
+				clocks[side] += tc.Base
+			}
+		}
+		if err != nil {
+			if errors.Is(err, errStalled) {
+				return fault(side, TermStall, fmt.Sprintf("%s (%s) stalls: no move within %v", colorName(side), s.name, timeout.Round(time.Millisecond))), nil
+			}
+			return fault(side, TermCrash, fmt.Sprintf("%s (%s) failed: %v", colorName(side), s.name, err)), nil
+		}
+		m, err := b.ParseUCI(info.Move)
+		if err != nil {
+			return fault(side, TermIllegalMove, fmt.Sprintf("%s (%s) makes an illegal move: %s", colorName(side), s.name, info.Move)), nil
+		}
+		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed})
+		b.Make(m)
+		pos.Moves = append(pos.Moves, info.Move)
+
+		switch b.Status() {
+		case board.Checkmate:
+			return end(int(side), TermCheckmate, colorName(side)+" mates"), nil
+		case board.Stalemate:
+			return end(draw, TermStalemate, "Draw by stalemate"), nil
+		case board.FiftyMoves:
+			return end(draw, TermFiftyMoves, "Draw by fifty moves rule"), nil
+		case board.Repetition:
+			return end(draw, TermRepetition, "Draw by 3-fold repetition"), nil
+		case board.InsufficientMaterial:
+			return end(draw, TermInsufficient, "Draw by insufficient mating material"), nil
+		}
+
+		// Adjudication reads the scores the engines report for their own
+		// side; a move without a score breaks a run, as in cutechess.
+		if r := g.cfg.Resign; r != nil {
+			if info.HasScore && info.Score <= -r.Score {
+				resignCount[side]++
+			} else {
+				resignCount[side] = 0
+			}
+			if resignCount[side] >= r.MoveCount {
+				return end(int(side.Other()), TermResignAdjudication,
+					fmt.Sprintf("%s resigns (adjudication: score <= -%d for %d moves)", colorName(side), r.Score, r.MoveCount)), nil
+			}
+		}
+		if d := g.cfg.Draw; d != nil {
+			if info.HasScore && abs(info.Score) <= d.Score {
+				drawCount++
+			} else {
+				drawCount = 0
+			}
+			if b.FullmoveNumber() > d.MoveNumber && drawCount >= 2*d.MoveCount {
+				return end(draw, TermDrawAdjudication, "Draw by adjudication"), nil
+			}
+		}
+		if g.cfg.MaxMoves > 0 && b.FullmoveNumber() > g.cfg.MaxMoves {
+			return end(draw, TermMaxMoves, fmt.Sprintf("Draw by adjudication: move %d reached", g.cfg.MaxMoves)), nil
+		}
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// onlyKing says whether side has nothing but its king.
+func onlyKing(b *board.Board, side board.Color) bool {
+	p := b.Pieces(side)
+	return p.All == p.Kings
+}
+
+// errStalled is a move that did not arrive before its deadline.
+var errStalled = errors.New("no move before the deadline")
+
+// callMove asks p for a move, bounded by timeout. The player's context ends
+// at the deadline; one that still has not answered stallGrace later is
+// abandoned (its goroutine is left to finish on its own) and the caller
+// must discard the player.
+func callMove(ctx context.Context, p player.Player, pos player.Position, lim player.Limits, timeout time.Duration) (player.MoveInfo, time.Duration, error) {
+	moveCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type answer struct {
+		info player.MoveInfo
+		err  error
+	}
+	answers := make(chan answer, 1)
+	start := time.Now()
+	// The position's move list is shared with later moves; give the
+	// player its own copy since an abandoned player may still read it.
+	pos.Moves = append([]string(nil), pos.Moves...)
+	go func() {
+		info, err := p.Move(moveCtx, pos, lim)
+		answers <- answer{info, err}
+	}()
+	var a answer
+	select {
+	case a = <-answers:
+	case <-moveCtx.Done():
+		select {
+		case a = <-answers:
+		case <-time.After(stallGrace):
+			return player.MoveInfo{}, time.Since(start), errStalled
+		}
+	}
+	elapsed := time.Since(start)
+	if moveCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+		// An answer forced by the deadline is not a move in time.
+		return a.info, elapsed, errStalled
+	}
+	return a.info, elapsed, a.err
+}

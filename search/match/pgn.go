@@ -1,0 +1,167 @@
+package match
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+)
+
+// pgnSink writes games in game order: a game that finishes early waits
+// until those before it are written, so a file is the same whatever the
+// concurrency.
+type pgnSink struct {
+	w       io.Writer
+	cfg     *Config
+	pending map[int]GameResult
+	next    int
+}
+
+func (s *pgnSink) add(g GameResult) error {
+	if s.w == nil {
+		return nil
+	}
+	s.pending[g.Number] = g
+	for {
+		g, ok := s.pending[s.next]
+		if !ok {
+			return nil
+		}
+		delete(s.pending, s.next)
+		s.next++
+		if err := WritePGN(s.w, g, s.cfg.Event, s.timeControl()); err != nil {
+			return err
+		}
+	}
+}
+
+// flush writes the games left waiting behind one that was never counted
+// (the match stopped while it ran).
+func (s *pgnSink) flush() error {
+	if s.w == nil {
+		return nil
+	}
+	for len(s.pending) > 0 {
+		if _, ok := s.pending[s.next]; !ok {
+			s.next++
+			continue
+		}
+		if err := s.add(s.pending[s.next]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// timeControl is the TimeControl tag: the clock, or "-" when moves are
+// bounded by depth, nodes or move time (the engines' depths are in the
+// move comments).
+func (s *pgnSink) timeControl() string {
+	if s.cfg.TimeControl != nil {
+		return s.cfg.TimeControl.String()
+	}
+	return "-"
+}
+
+// pgnTermination maps a termination to the PGN standard's Termination tag.
+func pgnTermination(term string) string {
+	switch term {
+	case TermDrawAdjudication, TermResignAdjudication, TermMaxMoves:
+		return "adjudication"
+	case TermIllegalMove:
+		return "rules infraction"
+	case TermTimeForfeit:
+		return "time forfeit"
+	case TermCrash:
+		return "abandoned"
+	case TermStall:
+		return "stalled connection"
+	}
+	return "normal"
+}
+
+// WritePGN writes one game: the seven standard tags, Termination,
+// TimeControl, SetUp/FEN of the opening and PlyCount, then the moves with
+// each engine's "{+0.35/8}" score (its own side's view) and depth, and the
+// reason the game ended as a final comment (when a move was played).
+func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
+	var b strings.Builder
+	tag := func(name, value string) {
+		value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
+	}
+	tag("Event", event)
+	tag("Site", "?")
+	tag("Date", g.Start.Format("2006.01.02"))
+	tag("Round", fmt.Sprint(g.Number))
+	tag("White", g.White)
+	tag("Black", g.Black)
+	tag("Result", g.Result)
+	tag("Termination", pgnTermination(g.Termination))
+	tag("TimeControl", timeControl)
+	tag("SetUp", "1")
+	tag("FEN", g.Opening.FEN)
+	tag("PlyCount", fmt.Sprint(len(g.Moves)))
+	b.WriteByte('\n')
+
+	start, err := board.FromFEN(g.Opening.FEN)
+	if err != nil {
+		return err
+	}
+	var tokens []string
+	moveNo, side := start.FullmoveNumber(), start.SideToMove()
+	for i, m := range g.Moves {
+		switch {
+		case side == board.White:
+			tokens = append(tokens, fmt.Sprintf("%d.", moveNo))
+		case i == 0:
+			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
+		}
+		tokens = append(tokens, m.SAN)
+		if m.Info.HasScore {
+			tokens = append(tokens, "{"+scoreComment(m.Info.Score, m.Info.Mate)+"/"+fmt.Sprint(m.Info.Depth)+"}")
+		}
+		if side == board.Black {
+			moveNo++
+		}
+		side = side.Other()
+	}
+	// notnil/chess cannot read a comment before the first move, so a game
+	// that ended before any move keeps only its Termination tag.
+	if g.Reason != "" && len(g.Moves) > 0 {
+		tokens = append(tokens, "{"+strings.NewReplacer("{", "(", "}", ")").Replace(g.Reason)+"}")
+	}
+	tokens = append(tokens, g.Result)
+	// Lines stay under 80 characters, as the PGN standard asks.
+	lineLen := 0
+	for _, t := range tokens {
+		if lineLen > 0 && lineLen+1+len(t) > 79 {
+			b.WriteByte('\n')
+			lineLen = 0
+		} else if lineLen > 0 {
+			b.WriteByte(' ')
+			lineLen++
+		}
+		b.WriteString(t)
+		lineLen += len(t)
+	}
+	b.WriteString("\n\n")
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+// scoreComment is "+0.35" in pawns, or "+M3"/"-M2" for mates.
+func scoreComment(score, mate int) string {
+	if mate != 0 || abs(score) >= search.MateScore-search.MaxPly*2 {
+		if mate == 0 {
+			mate = search.MateIn(score)
+		}
+		if mate >= 0 && score > 0 {
+			return fmt.Sprintf("+M%d", abs(mate))
+		}
+		return fmt.Sprintf("-M%d", abs(mate))
+	}
+	return fmt.Sprintf("%+.2f", float64(score)/100)
+}

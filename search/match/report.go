@@ -1,0 +1,182 @@
+package match
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dchess/dchess/search/elo"
+)
+
+// Float is a number that may be infinite (an Elo margin with no games, or
+// with a 100 % score); JSON carries ±Inf as "+inf"/"-inf", as search/elo does.
+type Float float64
+
+func (f Float) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsInf(v, 1):
+		return []byte(`"+inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-inf"`), nil
+	case math.IsNaN(v):
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, v, 'f', -1, 64), nil
+}
+
+// SPRTReport is the state of the sequential test.
+type SPRTReport struct {
+	Test   string     `json:"test"`
+	LLR    float64    `json:"llr"`
+	Lower  float64    `json:"lower"`
+	Upper  float64    `json:"upper"`
+	Result elo.Result `json:"result"`
+}
+
+// Report is a match's result from A's side.
+type Report struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Games  int    `json:"games"`
+	Wins   int    `json:"wins"`
+	Losses int    `json:"losses"`
+	Draws  int    `json:"draws"`
+	Score  Float  `json:"score"`
+	// Elo, EloError, LOS and DrawRatio are the trinomial (per-game)
+	// estimate cutechess prints; LOS and DrawRatio are fractions.
+	Elo       Float `json:"elo"`
+	EloError  Float `json:"elo_error"`
+	LOS       Float `json:"los"`
+	DrawRatio Float `json:"draw_ratio"`
+	// Pentanomial counts finished game pairs by A's points: LL, LD, WL+DD,
+	// WD, WW; PentanomialElo is the estimate over pairs.
+	Pentanomial         [5]int `json:"pentanomial"`
+	PentanomialElo      Float  `json:"pentanomial_elo"`
+	PentanomialEloError Float  `json:"pentanomial_elo_error"`
+	// SPRT is null when no test was asked for.
+	SPRT *SPRTReport `json:"sprt"`
+	// Terminations counts games by how they ended (the Term* keys).
+	Terminations map[string]int `json:"terminations"`
+	// Faults counts each player's faults by kind, under "a" and "b".
+	Faults map[string]map[string]int `json:"faults"`
+	// StoppedEarly is "sprt" when the test ended the match.
+	StoppedEarly string `json:"stopped_early,omitempty"`
+
+	sprt        *elo.SPRT
+	firstOfPair map[int]elo.Outcome
+}
+
+func newReport(a, b string, sprt *elo.SPRT) *Report {
+	r := &Report{A: a, B: b, Terminations: map[string]int{},
+		Faults: map[string]map[string]int{"a": {}, "b": {}}, sprt: sprt, firstOfPair: map[int]elo.Outcome{}}
+	r.update()
+	return r
+}
+
+func (r *Report) add(g GameResult) {
+	outcome := g.OutcomeForA()
+	switch outcome {
+	case elo.Win:
+		r.Wins++
+	case elo.Loss:
+		r.Losses++
+	default:
+		r.Draws++
+	}
+	r.Games++
+	r.Terminations[g.Termination]++
+	if g.FaultySide != "" {
+		r.Faults[g.FaultySide][g.Termination]++
+	}
+	pair := (g.Number - 1) / 2
+	if first, ok := r.firstOfPair[pair]; ok {
+		r.Pentanomial[elo.PairBucket(first, outcome)]++
+		delete(r.firstOfPair, pair)
+	} else {
+		r.firstOfPair[pair] = outcome
+	}
+	r.update()
+}
+
+func (r *Report) update() {
+	tri := elo.FromWDL(r.Wins, r.Losses, r.Draws)
+	r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio = Float(tri.Score), Float(tri.Elo), Float(tri.ErrorMargin), Float(tri.LOS), Float(tri.DrawRatio)
+	penta := elo.FromPentanomial(r.Pentanomial)
+	r.PentanomialElo, r.PentanomialEloError = Float(penta.Elo), Float(penta.ErrorMargin)
+	if r.sprt != nil {
+		st := r.sprt.Status(r.Wins, r.Losses, r.Draws)
+		r.SPRT = &SPRTReport{Test: r.sprt.String(), LLR: st.LLR, Lower: st.Lower, Upper: st.Upper, Result: st.Result}
+	}
+}
+
+func (r *Report) sprtStatus() elo.Status {
+	return elo.Status{LLR: r.SPRT.LLR, Lower: r.SPRT.Lower, Upper: r.SPRT.Upper, Result: r.SPRT.Result}
+}
+
+// InterimLines are the short lines printed while a match runs.
+func (r *Report) InterimLines() []string {
+	lines := []string{
+		elo.ScoreLine(r.A, r.B, r.Wins, r.Losses, r.Draws),
+		elo.EloLine(r.estimate()),
+	}
+	if r.SPRT != nil {
+		lines = append(lines, elo.SPRTLine(r.sprtStatus()))
+	}
+	return lines
+}
+
+func (r *Report) estimate() elo.Estimate {
+	return elo.Estimate{Games: r.Games, Score: float64(r.Score), Elo: float64(r.Elo),
+		ErrorMargin: float64(r.EloError), LOS: float64(r.LOS), DrawRatio: float64(r.DrawRatio)}
+}
+
+// Text is the final report, cutechess-style.
+func (r *Report) Text() string {
+	var b strings.Builder
+	b.WriteString(elo.ScoreLine(r.A, r.B, r.Wins, r.Losses, r.Draws) + "\n")
+	b.WriteString(elo.EloLine(r.estimate()) + "\n")
+	fmt.Fprintf(&b, "%s, Elo (pairs): %s\n", elo.PentanomialLine(r.Pentanomial),
+		elo.FormatElo(float64(r.PentanomialElo), float64(r.PentanomialEloError)))
+	if r.SPRT != nil {
+		b.WriteString(elo.SPRTLine(r.sprtStatus()) + "\n")
+	}
+	if len(r.Terminations) > 0 {
+		b.WriteString("Terminations: " + countsLine(r.Terminations) + "\n")
+	}
+	for _, side := range []string{"a", "b"} {
+		if len(r.Faults[side]) == 0 {
+			continue
+		}
+		name := r.A
+		if side == "b" {
+			name = r.B
+		}
+		fmt.Fprintf(&b, "Faults of %s: %s\n", name, countsLine(r.Faults[side]))
+	}
+	if r.StoppedEarly == "sprt" {
+		b.WriteString("Stopped early: the SPRT reached a decision\n")
+	}
+	return b.String()
+}
+
+func countsLine(counts map[string]int) string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	// Most frequent first; ties by name, so the line is stable.
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+	}
+	return strings.Join(parts, ", ")
+}
