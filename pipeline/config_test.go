@@ -1,0 +1,66 @@
+package pipeline
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/configs"
+)
+
+func TestEmbeddedConfigsLoad(t *testing.T) {
+	for _, name := range []string{"ann", "cnn", "ann-wide", "cnn-wide", "test/ann", "test/cnn"} {
+		data, err := configs.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ParseConfig(data, "")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := c.NewModel(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	// The thesis files spell out exactly the defaults.
+	for _, family := range Families {
+		data, _ := configs.Read(family)
+		c, _ := ParseConfig(data, family)
+		def, _ := DefaultConfig(family)
+		if !reflect.DeepEqual(c, def) {
+			t.Fatalf("configs/%s.yaml differs from DefaultConfig:\n%+v\n%+v", family, c, def)
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	cases := map[string]struct{ yaml, family, want string }{
+		"unknown top key":      {"batch_sise: 4\n", "ann", "batch_sise"},
+		"unknown model key":    {"model:\n  hiden: [3]\n", "ann", "hiden"},
+		"cnn key in ann":       {"model:\n  conv: []\n", "ann", "conv"},
+		"family mismatch":      {"model:\n  family: cnn\n", "ann", "not \"ann\""},
+		"planned family":       {"", "siamese", "not built yet"},
+		"unknown family":       {"", "transformer", "unknown model family"},
+		"bad loss":             {"loss: hinge\n", "ann", "hinge"},
+		"bad encoding for cnn": {"data:\n  encoding: bits\n", "cnn", "not board-shaped"},
+		"pool too big":         {"model:\n  conv:\n    - {filters: 2, kernel: 3, pad: 0, pool: 7, pool_stride: 1}\n", "cnn", "does not fit"},
+		"empty range":          {"data:\n  input_min: 1\n  input_max: 1\n", "ann", "empty"},
+		"no family":            {"epochs: 2\n", "", "no model family"},
+	}
+	for name, c := range cases {
+		_, err := ParseConfig([]byte(c.yaml), c.family)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error containing %q", name, err, c.want)
+		}
+	}
+}
+
+func TestConfigFillsDefaults(t *testing.T) {
+	c, err := ParseConfig([]byte("model:\n  hidden: [8]\nepochs: 2\n"), "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Epochs != 2 || !reflect.DeepEqual(c.Model.ANN.Hidden, []int{8}) || c.BatchSize != 256 || c.Optimizer.LR != 0.001 || c.Model.ANN.Activation != "relu" {
+		t.Fatalf("defaults not filled: %+v", c)
+	}
+}
