@@ -69,6 +69,11 @@ func Parse(text []byte, number, line int) (*Game, error) {
 	if err := p.tags(); err != nil {
 		return nil, err
 	}
+	// About one SAN move per 7 bytes of movetext in typical files: sizing
+	// the slices once saves their regrowth on every game.
+	guess := (len(p.s) - p.pos) / 7
+	p.g.Moves = make([]string, 0, guess)
+	p.g.MoveLines = make([]int32, 0, guess)
 	warn, err := p.movetext()
 	if err != nil {
 		return nil, err

@@ -1,0 +1,370 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/search/board"
+)
+
+// lineDecoder turns one line of a labelled file into a labelled record.
+type lineDecoder struct {
+	opts  *Options
+	white bool // scores are from White's view and must be flipped for Black to move
+	fen   []byte
+}
+
+func newLineDecoder(opts *Options) *lineDecoder {
+	d := &lineDecoder{opts: opts}
+	switch opts.ScoreView {
+	case ViewWhite:
+		d.white = true
+	case ViewSideToMove:
+		d.white = false
+	default:
+		d.white = opts.Format != FormatEPD
+	}
+	return d
+}
+
+// parsed is what a line says about its position.
+type parsed struct {
+	board    *board.Board
+	cp, mate int32
+	bestMove string
+	pv       []string
+	depth    int
+	nodes    uint64
+}
+
+func (d *lineDecoder) decode(b *batch, u *unit) outcome {
+	if u.tooLong {
+		return outcome{counted: true, err: &LineError{Line: u.line, Reason: "line longer than 1 MiB"}}
+	}
+	line := string(bytes.TrimRight(b.text[u.start:u.end], "\r\n"))
+	trimmed := strings.TrimSpace(line)
+	if trimmed == "" || trimmed[0] == '#' && d.opts.Format == FormatEPD {
+		return outcome{}
+	}
+	var p *parsed
+	var err error
+	switch d.opts.Format {
+	case FormatLichessEvals:
+		p, err = parseLichess(trimmed)
+	case FormatCSV:
+		if u.line == 1 && strings.HasPrefix(strings.ToLower(trimmed), "fen,") {
+			return outcome{} // the optional header
+		}
+		p, err = parseCSV(trimmed)
+	case FormatEPD:
+		p, err = parseEPD(trimmed)
+	}
+	if err != nil {
+		return outcome{counted: true, err: &LineError{Line: u.line, Reason: err.Error()}}
+	}
+	if d.white && p.board.SideToMove() == board.Black {
+		p.cp, p.mate = -p.cp, -p.mate
+	}
+	d.fen = p.board.AppendFEN(d.fen[:0])
+	fen := string(d.fen)
+	key := positionKey(fen)
+	rec := dataset.Record{
+		FEN:    fen,
+		Key:    key,
+		GameID: key,
+		Label: &dataset.Label{
+			Status:   dataset.LabelOK,
+			CP:       p.cp,
+			Mate:     p.mate,
+			WinProb:  dataset.WinProbability(p.cp, p.mate),
+			BestMove: p.bestMove,
+			PV:       p.pv,
+			Depth:    uint16(min(max(p.depth, 0), 65535)),
+			Nodes:    p.nodes,
+			Engine:   "import:" + string(d.opts.Format),
+		},
+	}
+	return outcome{counted: true, records: []dataset.Record{rec}}
+}
+
+// lichessLine is one line of the Lichess evaluation export. Scores there
+// are from White's point of view; moves are UCI, castling written as the
+// king taking its own rook (e1h1).
+type lichessLine struct {
+	FEN   string `json:"fen"`
+	Evals []struct {
+		Depth  int    `json:"depth"`
+		Knodes uint64 `json:"knodes"`
+		PVs    []struct {
+			CP   *int32 `json:"cp"`
+			Mate *int32 `json:"mate"`
+			Line string `json:"line"`
+		} `json:"pvs"`
+	} `json:"evals"`
+}
+
+func parseLichess(line string) (*parsed, error) {
+	var l lichessLine
+	if err := json.Unmarshal([]byte(line), &l); err != nil {
+		return nil, fmt.Errorf("bad JSON: %v", err)
+	}
+	if l.FEN == "" {
+		return nil, fmt.Errorf("no fen")
+	}
+	b, err := board.FromFEN(l.FEN)
+	if err != nil {
+		return nil, err
+	}
+	best := -1
+	for i, e := range l.Evals {
+		if len(e.PVs) > 0 && (best < 0 || e.Depth > l.Evals[best].Depth) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil, fmt.Errorf("no evaluation with a principal variation")
+	}
+	e := l.Evals[best]
+	pv := e.PVs[0]
+	p := &parsed{board: b, depth: e.Depth, nodes: e.Knodes * 1000}
+	switch {
+	case pv.Mate != nil && *pv.Mate != 0:
+		p.mate = *pv.Mate
+	case pv.CP != nil:
+		p.cp = *pv.CP
+	default:
+		return nil, fmt.Errorf("evaluation has neither cp nor mate")
+	}
+	if p.pv, err = uciLine(b, strings.Fields(pv.Line)); err != nil {
+		return nil, err
+	}
+	if len(p.pv) > 0 {
+		p.bestMove = p.pv[0]
+	}
+	return p, nil
+}
+
+// uciLine checks a line of UCI moves by playing it, and returns it in
+// standard UCI (castling as the king's two-square move).
+func uciLine(b *board.Board, moves []string) ([]string, error) {
+	if len(moves) == 0 {
+		return nil, nil
+	}
+	play := b.Clone()
+	out := make([]string, 0, len(moves))
+	for _, s := range moves {
+		m, err := parseUCIMove(play, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, board.UCI(m))
+		play.Make(m)
+	}
+	return out, nil
+}
+
+// parseUCIMove finds the legal move a UCI string names, accepting castling
+// written as king-takes-own-rook.
+func parseUCIMove(b *board.Board, s string) (board.Move, error) {
+	if len(s) != 4 && len(s) != 5 {
+		return board.NullMove, fmt.Errorf("bad UCI move %q", s)
+	}
+	from, ok1 := squareOf(s[0], s[1])
+	to, ok2 := squareOf(s[2], s[3])
+	if !ok1 || !ok2 {
+		return board.NullMove, fmt.Errorf("bad UCI move %q", s)
+	}
+	promo := board.NoPiece
+	if len(s) == 5 {
+		i := strings.IndexByte("nbrq", s[4])
+		if i < 0 {
+			return board.NullMove, fmt.Errorf("bad UCI move %q", s)
+		}
+		promo = [...]board.Piece{board.Knight, board.Bishop, board.Rook, board.Queen}[i]
+	}
+	if p, c := b.PieceAt(from); p == board.King && c == b.SideToMove() {
+		if q, qc := b.PieceAt(to); q == board.Rook && qc == c && from/8 == to/8 {
+			if to > from {
+				to = from + 2
+			} else {
+				to = from - 2
+			}
+		}
+	}
+	for _, m := range b.LegalMoves() {
+		if m.From() == from && m.To() == to && board.Piece(m.Promote()) == promo {
+			return m, nil
+		}
+	}
+	return board.NullMove, fmt.Errorf("illegal move %q", s)
+}
+
+func squareOf(file, rank byte) (uint8, bool) {
+	if file < 'a' || file > 'h' || rank < '1' || rank > '8' {
+		return 0, false
+	}
+	return (rank-'1')*8 + file - 'a', true
+}
+
+// parseCSV reads `FEN,Evaluation` with evaluations like +56, -120, 0,
+// #+3, #-2 (White's view in the Kaggle set).
+func parseCSV(line string) (*parsed, error) {
+	comma := strings.IndexByte(line, ',')
+	if comma < 0 {
+		return nil, fmt.Errorf("want FEN,Evaluation")
+	}
+	fen := strings.Trim(strings.TrimSpace(line[:comma]), `"`)
+	val := line[comma+1:]
+	if i := strings.IndexByte(val, ','); i >= 0 {
+		val = val[:i] // further columns are ignored
+	}
+	val = strings.Trim(strings.TrimSpace(val), `"`)
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsed{board: b}
+	if strings.HasPrefix(val, "#") {
+		n, err := strconv.ParseInt(strings.TrimPrefix(val[1:], "+"), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("bad mate score %q", val)
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("mate score %q: the position is already mate, there is nothing to learn", val)
+		}
+		p.mate = int32(n)
+		return p, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(val, "+"), 10, 32)
+	if err != nil {
+		return nil, fmt.Errorf("bad evaluation %q", val)
+	}
+	p.cp = int32(n)
+	return p, nil
+}
+
+// parseEPD reads an EPD line: four FEN fields, then operations. ce is in
+// centipawns from the side to move, dm a mate in moves, bm and pv are SAN.
+func parseEPD(line string) (*parsed, error) {
+	fields := strings.Fields(line)
+	if len(fields) < 4 {
+		return nil, fmt.Errorf("want four FEN fields and operations")
+	}
+	b, err := board.FromFEN(strings.Join(fields[:4], " "))
+	if err != nil {
+		return nil, err
+	}
+	rest := line
+	for i := 0; i < 4; i++ {
+		rest = strings.TrimLeft(rest, " \t")
+		rest = rest[strings.IndexAny(rest+" ", " \t"):]
+	}
+	ops, err := epdOperations(rest)
+	if err != nil {
+		return nil, err
+	}
+	p := &parsed{board: b}
+	ce, hasCE := ops["ce"]
+	dm, hasDM := ops["dm"]
+	switch {
+	case hasDM && len(dm) > 0:
+		n, err := strconv.ParseInt(dm[0], 10, 32)
+		if err != nil || n == 0 {
+			return nil, fmt.Errorf("bad dm %q", strings.Join(dm, " "))
+		}
+		p.mate = int32(n)
+	case hasCE && len(ce) > 0:
+		n, err := strconv.ParseInt(ce[0], 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("bad ce %q", strings.Join(ce, " "))
+		}
+		p.cp = int32(n)
+	default:
+		return nil, fmt.Errorf("no ce or dm score")
+	}
+	if v, ok := ops["acd"]; ok && len(v) > 0 {
+		p.depth, _ = strconv.Atoi(v[0])
+	}
+	if v, ok := ops["acn"]; ok && len(v) > 0 {
+		p.nodes, _ = strconv.ParseUint(v[0], 10, 64)
+	}
+	if bm := ops["bm"]; len(bm) > 0 {
+		m, err := b.ParseSAN(bm[0])
+		if err != nil {
+			return nil, fmt.Errorf("bm: illegal SAN %q", bm[0])
+		}
+		p.bestMove = board.UCI(m)
+	}
+	if pv := ops["pv"]; len(pv) > 0 {
+		play := b.Clone()
+		for _, san := range pv {
+			m, err := play.ParseSAN(san)
+			if err != nil {
+				return nil, fmt.Errorf("pv: illegal SAN %q", san)
+			}
+			p.pv = append(p.pv, board.UCI(m))
+			play.Make(m)
+		}
+		if p.bestMove == "" {
+			p.bestMove = p.pv[0]
+		}
+	}
+	return p, nil
+}
+
+// epdOperations splits `op arg arg; op "quoted; arg";` into a map.
+func epdOperations(s string) (map[string][]string, error) {
+	ops := map[string][]string{}
+	for {
+		s = strings.TrimLeft(s, " \t")
+		if s == "" {
+			return ops, nil
+		}
+		var args []string
+		var cur strings.Builder
+		inQuote, ended := false, false
+		i := 0
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch {
+			case inQuote && c == '"':
+				inQuote = false
+				args = append(args, cur.String())
+				cur.Reset()
+			case inQuote:
+				cur.WriteByte(c)
+			case c == '"':
+				inQuote = true
+			case c == ';':
+				ended = true
+			case c == ' ' || c == '\t':
+				if cur.Len() > 0 {
+					args = append(args, cur.String())
+					cur.Reset()
+				}
+			default:
+				cur.WriteByte(c)
+			}
+			if ended {
+				break
+			}
+		}
+		if inQuote {
+			return nil, fmt.Errorf("unterminated quoted operand")
+		}
+		if cur.Len() > 0 {
+			args = append(args, cur.String())
+		}
+		if len(args) > 0 {
+			ops[args[0]] = args[1:]
+		}
+		if i >= len(s) {
+			return ops, nil
+		}
+		s = s[i+1:]
+	}
+}
