@@ -1,0 +1,165 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/heuristic"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newBenchCmd) }
+
+type benchOptions struct {
+	Depth         int
+	HashMB        int
+	CompareSearch bool
+	JSON          bool
+}
+
+// defaultCompareDepth keeps --compare-search short: plain minimax grows
+// about 35-fold per ply.
+const defaultCompareDepth = 3
+
+func newBenchCmd(s *IOStreams) *cobra.Command {
+	opts := &benchOptions{}
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Search a fixed set of positions and report nodes, time and nodes/s",
+		Long: fmt.Sprintf(`bench searches %d fixed positions to a fixed depth with the alpha-beta engine and the
+heuristic evaluator, clearing the engine's tables before each. The total node count is a
+signature of the search and evaluation code: at the default depth it must equal %d
+(search.BenchNodes) unless the code changed. Nodes/s measures speed on this machine.
+
+--compare-search searches the same positions with plain minimax and with alpha-beta at
+every depth from 1 to --depth (default %d) and prints nodes and time of each. Alpha-beta's
+nodes include its quiescence search; minimax stops at the depth.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
+		Example: `  dchess bench
+  dchess bench --depth 8 --json
+  dchess bench --compare-search --depth 4`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBench(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.Depth, "depth", 0, fmt.Sprintf("search depth (default %d; %d with --compare-search)", search.BenchDepth, defaultCompareDepth))
+	f.IntVar(&opts.HashMB, "hash", search.DefaultHashMB, "transposition table size in MB")
+	f.BoolVar(&opts.CompareSearch, "compare-search", false, "compare plain minimax with alpha-beta at depths 1..--depth")
+	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+type benchJSON struct {
+	Positions int     `json:"positions"`
+	Depth     int     `json:"depth"`
+	Nodes     int64   `json:"nodes"`
+	Seconds   float64 `json:"seconds"`
+	NPS       int64   `json:"nodes_per_second"`
+	// Signature says whether Nodes equals search.BenchNodes; only
+	// meaningful at the default depth.
+	Signature string `json:"signature,omitempty"`
+}
+
+type benchCompareRow struct {
+	Depth     int        `json:"depth"`
+	Minimax   benchTotal `json:"minimax"`
+	AlphaBeta benchTotal `json:"alphabeta"`
+}
+
+type benchTotal struct {
+	Nodes   int64   `json:"nodes"`
+	Seconds float64 `json:"seconds"`
+	NPS     int64   `json:"nodes_per_second"`
+}
+
+func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
+	if opts.Depth < 0 || opts.Depth > 30 {
+		return usagef("--depth must be between 1 and 30, got %d", opts.Depth)
+	}
+	if opts.HashMB < 1 || opts.HashMB > 65536 {
+		return usagef("--hash must be between 1 and 65536 MB, got %d", opts.HashMB)
+	}
+	if opts.CompareSearch {
+		return runBenchCompare(ctx, opts, s)
+	}
+	depth := opts.Depth
+	if depth == 0 {
+		depth = search.BenchDepth
+	}
+	r, err := benchRun(ctx, s, search.AlphaBeta, opts.HashMB, depth, "bench")
+	if err != nil {
+		return err
+	}
+	out := benchJSON{Positions: r.Positions, Depth: depth, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS()}
+	if depth == search.BenchDepth {
+		out.Signature = "ok"
+		if r.Nodes != search.BenchNodes {
+			out.Signature = fmt.Sprintf("differs from search.BenchNodes %d", search.BenchNodes)
+		}
+	}
+	if opts.JSON {
+		return perftWriteJSON(s, out)
+	}
+	fmt.Fprintf(s.Out, "positions  %d\ndepth      %d\nnodes      %d\ntime       %.3fs\nnodes/s    %d\n",
+		out.Positions, out.Depth, out.Nodes, out.Seconds, out.NPS)
+	if out.Signature != "" && out.Signature != "ok" {
+		fmt.Fprintf(s.ErrOut, "note: node count %s: the search or evaluation changed\n", out.Signature)
+	}
+	return nil
+}
+
+func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) error {
+	maxDepth := opts.Depth
+	if maxDepth == 0 {
+		maxDepth = defaultCompareDepth
+	}
+	var rows []benchCompareRow
+	if !opts.JSON {
+		fmt.Fprintf(s.Out, "%5s %15s %10s %15s %10s %8s\n", "depth", "minimax nodes", "time", "alphabeta nodes", "time", "ratio")
+	}
+	for d := 1; d <= maxDepth; d++ {
+		mm, err := benchRun(ctx, s, search.Minimax, opts.HashMB, d, fmt.Sprintf("minimax d%d", d))
+		if err != nil {
+			return err
+		}
+		ab, err := benchRun(ctx, s, search.AlphaBeta, opts.HashMB, d, fmt.Sprintf("alphabeta d%d", d))
+		if err != nil {
+			return err
+		}
+		row := benchCompareRow{Depth: d,
+			Minimax:   benchTotal{Nodes: mm.Nodes, Seconds: mm.Elapsed.Seconds(), NPS: mm.NPS()},
+			AlphaBeta: benchTotal{Nodes: ab.Nodes, Seconds: ab.Elapsed.Seconds(), NPS: ab.NPS()}}
+		rows = append(rows, row)
+		if !opts.JSON {
+			fmt.Fprintf(s.Out, "%5d %15d %9.3fs %15d %9.3fs %8.1f\n", d, mm.Nodes, mm.Elapsed.Seconds(),
+				ab.Nodes, ab.Elapsed.Seconds(), float64(mm.Nodes)/float64(max(ab.Nodes, 1)))
+		}
+	}
+	if opts.JSON {
+		return perftWriteJSON(s, struct {
+			Positions int               `json:"positions"`
+			Compare   []benchCompareRow `json:"compare"`
+		}{len(search.BenchPositions), rows})
+	}
+	return nil
+}
+
+// benchRun runs search.Bench with the heuristic evaluator and a progress bar.
+func benchRun(ctx context.Context, s *IOStreams, algo search.Algorithm, hashMB, depth int, what string) (search.BenchResult, error) {
+	var bar *progressbar.ProgressBar
+	if s.ShowProgress() {
+		bar = progressbar.NewOptions(len(search.BenchPositions), progressbar.OptionSetWriter(s.ErrOut),
+			progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	return search.Bench(ctx, heuristic.New(), search.Options{HashMB: hashMB, Algorithm: algo}, depth,
+		func(int, search.Result) {
+			if bar != nil {
+				bar.Add(1)
+			}
+		})
+}
