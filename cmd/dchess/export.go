@@ -1,0 +1,57 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/pipeline"
+)
+
+func init() { register(newExportCmd) }
+
+type exportOptions struct {
+	RunDir string
+	Output string
+	Last   bool
+	JSON   bool
+}
+
+func newExportCmd(s *IOStreams) *cobra.Command {
+	opts := &exportOptions{}
+	cmd := &cobra.Command{
+		Use:   "export RUNDIR",
+		Short: "Write model.dcw from a training run's newest checkpoint",
+		Long: `export writes the weights of a run's newest checkpoint as a model.dcw file that players
+load (cnn:PATH, ann:PATH). It takes the weights of the best validated epoch, or with
+--last the latest weights. Useful after an interrupted run, or to copy weights elsewhere.`,
+		Example: `  dchess export runs/cnn-20250101-120000
+  dchess export runs/ann-wide -o weights/ann-wide.dcw --last`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.RunDir = args[0]
+			return runExport(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "output file (default RUNDIR/model.dcw)")
+	cmd.Flags().BoolVar(&opts.Last, "last", false, "export the latest weights instead of the best validated ones")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the written path as JSON")
+	return cmd
+}
+
+func runExport(_ context.Context, opts *exportOptions, s *IOStreams) error {
+	if opts.RunDir == "" {
+		return usagef("a run folder is required")
+	}
+	path, err := pipeline.Export(opts.RunDir, opts.Output, opts.Last)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return json.NewEncoder(s.Out).Encode(map[string]string{"model": path})
+	}
+	fmt.Fprintf(s.Out, "wrote %s\n", path)
+	return nil
+}

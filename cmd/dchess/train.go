@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/pipeline"
+)
+
+func init() { register(newTrainCmd) }
+
+type trainOptions struct {
+	Model    string
+	Data     string
+	Config   string
+	Out      string
+	Resume   bool
+	Seed     int64
+	Epochs   int
+	MaxSteps int64
+	JSON     bool
+	seedSet  bool
+	now      func() time.Time
+}
+
+func newTrainCmd(s *IOStreams) *cobra.Command {
+	opts := &trainOptions{}
+	cmd := &cobra.Command{
+		Use:   "train --model ann|cnn --data DATASET",
+		Short: "Train an evaluation model on a labelled dataset",
+		Long: `train fits a model family to Stockfish's win probabilities in a labelled dataset with
+Gorgonia: shuffled minibatches from the train split, Adam, validation every epoch,
+early stopping. The run folder (--out, default runs/<model>-<timestamp>) receives
+config.yaml (the config as run), metrics.jsonl, loss.png, checkpoint/ and model.dcw.
+
+Without --config the built-in configs/<model>.yaml (the thesis defaults) is used.
+Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
+		Example: `  dchess train --model ann --data data/labelled
+  dchess train --model cnn --data data/labelled --config configs/cnn-wide.yaml --out runs/cnn-wide
+  dchess train --model cnn --data data/labelled --out runs/cnn-wide --resume --epochs 40`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.seedSet = cmd.Flags().Changed("seed")
+			return runTrain(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Model, "model", "", "model family: ann or cnn (autoencoder, siamese, policy, diffusion: not built yet)")
+	f.StringVar(&opts.Data, "data", "", "labelled dataset folder")
+	f.StringVar(&opts.Config, "config", "", "YAML config (default: the built-in configs/<model>.yaml)")
+	f.StringVar(&opts.Out, "out", "", "run folder (default runs/<model>-<timestamp>)")
+	f.BoolVar(&opts.Resume, "resume", false, "continue the run in --out from its newest checkpoint")
+	f.Int64Var(&opts.Seed, "seed", 0, "seed for weight initialisation and data order (overrides the config)")
+	f.IntVar(&opts.Epochs, "epochs", 0, "number of epochs (overrides the config)")
+	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object")
+	return cmd
+}
+
+func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
+	if opts.Model == "" {
+		return usagef("--model is required (ann or cnn)")
+	}
+	if err := pipeline.CheckFamily(opts.Model); err != nil {
+		return usagef("--model: %v", err)
+	}
+	if opts.Data == "" {
+		return usagef("--data is required")
+	}
+	if opts.Epochs < 0 || opts.MaxSteps < 0 {
+		return usagef("--epochs and --max-steps must not be negative")
+	}
+	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
+		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps}
+	if opts.Resume {
+		if opts.Out == "" {
+			return usagef("--resume needs --out RUNDIR, the run to continue")
+		}
+		if opts.Config != "" || opts.seedSet {
+			return usagef("--resume keeps the run's own config and seed: drop --config and --seed")
+		}
+		// The run's config names its family; it must be the one asked for.
+		if _, err := pipeline.LoadConfig(filepath.Join(opts.Out, pipeline.ConfigFile), opts.Model); err != nil {
+			return fmt.Errorf("cannot resume %s: %w", opts.Out, err)
+		}
+	} else {
+		cfg, err := loadTrainConfig(opts)
+		if err != nil {
+			return err
+		}
+		if opts.seedSet {
+			cfg.Seed = opts.Seed
+		}
+		topts.Config = cfg
+		if topts.RunDir == "" {
+			now := time.Now
+			if opts.now != nil {
+				now = opts.now
+			}
+			topts.RunDir = pipeline.DefaultRunDir(pipeline.DefaultRunsDir, opts.Model, now())
+		}
+	}
+	if s.ShowProgress() {
+		topts.Progress = s.ErrOut
+	}
+	topts.Infof = s.Infof
+	res, err := pipeline.Train(ctx, topts)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(s.Out, "trained %s: %d epochs, %d steps, %d samples in %.1fs (%.0f samples/s), stopped by %s\n",
+		res.Family, res.Epochs, res.Steps, res.Samples, res.Seconds, res.SamplesSec, res.Stopped)
+	fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)
+	if res.BestEpoch > 0 {
+		fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f (best val loss %.5f at epoch %d)\n",
+			res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+	}
+	fmt.Fprintf(s.Out, "weights: %s\n", res.Model)
+	return nil
+}
+
+// loadTrainConfig reads --config or the built-in config of the model.
+func loadTrainConfig(opts *trainOptions) (*pipeline.Config, error) {
+	if opts.Config != "" {
+		cfg, err := pipeline.LoadConfig(opts.Config, opts.Model)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		return cfg, nil
+	}
+	data, err := configs.Read(opts.Model)
+	if err != nil {
+		return nil, err
+	}
+	return pipeline.ParseConfig(data, opts.Model)
+}
