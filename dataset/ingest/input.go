@@ -46,6 +46,9 @@ func ExpandInputs(args []string) ([]string, error) {
 		}
 		st, err := os.Stat(a)
 		if err != nil {
+			if pe, ok := err.(*os.PathError); ok {
+				err = pe.Err
+			}
 			return nil, fmt.Errorf("input %s: %w", a, err)
 		}
 		if st.IsDir() {

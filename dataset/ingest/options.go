@@ -82,7 +82,8 @@ func DefaultOptions() Options {
 	return Options{Format: FormatPGN, Horizon: DefaultHorizon}
 }
 
-func (o *Options) check() error {
+// Check reports the first invalid option.
+func (o *Options) Check() error {
 	if _, err := ParseFormat(string(o.Format)); err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ type decoder interface {
 // with Strict the first one ends the run with an error. stdin is read for
 // the input "-".
 func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, sink Sink) (*Summary, error) {
-	if err := opts.check(); err != nil {
+	if err := opts.Check(); err != nil {
 		return nil, err
 	}
 	if opts.Format == "" {

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/ingest"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newIngestCmd) }
+
+type ingestOptions struct {
+	Inputs []string
+	Out    string
+	Format string
+	// ScoreView overrides a labelled format's score convention.
+	ScoreView        string
+	Horizon          int
+	MinPly, MaxPly   int
+	PositionsPerGame int
+	SkipCaptures     bool
+	MinElo           int
+	MaxGames         int
+	Seed             uint64
+	Strict           bool
+	Workers          int
+	JSON             bool
+	// Command is stored in the dataset's manifest.
+	Command []string
+}
+
+func newIngestCmd(s *IOStreams) *cobra.Command {
+	opts := &ingestOptions{}
+	cmd := &cobra.Command{
+		Use:   "ingest FILE... -o DATASET",
+		Short: "Turn PGN games or labelled FEN files into a dataset of positions",
+		Long: `ingest reads PGN games (.pgn, .pgn.gz, .pgn.zst, globs, or - for stdin) and writes one
+record per position before each move played: the FEN, the move, the next --horizon moves,
+the game's result, the ply and both Elos. Positions are deduplicated (the first one wins).
+
+With --format lichess-evals, csv or epd it imports positions already scored by Stockfish
+as labelled records: the Lichess evaluation export (JSON lines; the deepest evaluation's
+first line is taken), FEN,Evaluation CSV (+56, -120, #+3, #-2) and EPD with ce or dm, bm
+and pv. Lichess and CSV scores are from White's point of view and are turned to the side
+to move; EPD's ce already is. --score-view overrides that.
+
+Malformed games and bad lines are skipped, counted and the first ten reported with their
+line; the run still succeeds unless --strict is given.`,
+		Example: `  dchess ingest games.pgn -o data/games
+  dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10
+  zcat games.pgn.gz | dchess ingest - -o data/games --max-games 10000
+  dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Inputs = args
+			opts.Command = os.Args
+			return runIngest(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
+	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv or epd")
+	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
+	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
+	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
+	f.IntVar(&opts.MaxPly, "max-ply", 0, "skip positions after this ply (0: no limit)")
+	f.IntVar(&opts.PositionsPerGame, "positions-per-game", 0, "keep a seeded random sample of N positions per game (0: all)")
+	f.BoolVar(&opts.SkipCaptures, "skip-captures", false, "skip positions whose played move is a capture (DeepChess)")
+	f.IntVar(&opts.MinElo, "min-elo", 0, "keep games where both players are rated at least this")
+	f.IntVar(&opts.MaxGames, "max-games", 0, "stop after this many games (or lines) gave positions (0: all)")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the per-game position sample")
+	f.BoolVar(&opts.Strict, "strict", false, "fail on the first malformed game or bad line")
+	f.IntVar(&opts.Workers, "workers", 0, "decoding goroutines (0: one per CPU)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
+	if len(opts.Inputs) == 0 {
+		return usagef("ingest needs at least one input FILE (or - for stdin)")
+	}
+	if opts.Out == "" {
+		return usagef("ingest needs an output dataset: -o DATASET")
+	}
+	format, err := ingest.ParseFormat(opts.Format)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	iopts := ingest.Options{
+		Format: format, ScoreView: ingest.ScoreView(opts.ScoreView), Horizon: opts.Horizon,
+		MinPly: opts.MinPly, MaxPly: opts.MaxPly, PositionsPerGame: opts.PositionsPerGame,
+		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxGames: opts.MaxGames, Seed: opts.Seed,
+		Strict: opts.Strict, Workers: opts.Workers,
+	}
+	if err := iopts.Check(); err != nil {
+		return usagef("%v", err)
+	}
+	inputs, err := ingest.ExpandInputs(opts.Inputs)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	sources, err := ingest.HashSources(inputs)
+	if err != nil {
+		return err
+	}
+	w, err := dataset.Create(opts.Out, dataset.WriteOptions{
+		Command: opts.Command, Sources: sources, Dedupe: true,
+		Settings: map[string]any{
+			"format": string(format), "score_view": opts.ScoreView, "horizon": opts.Horizon,
+			"min_ply": opts.MinPly, "max_ply": opts.MaxPly, "positions_per_game": opts.PositionsPerGame,
+			"skip_captures": opts.SkipCaptures, "min_elo": opts.MinElo, "max_games": opts.MaxGames, "seed": opts.Seed,
+		},
+	})
+	if err != nil {
+		return err
+	}
+	bar := ingestProgress(s, sources)
+	if bar != nil {
+		began := time.Now()
+		iopts.Progress = func(p ingest.Progress) {
+			rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
+			bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
+			bar.Set64(p.Bytes)
+		}
+	}
+	sum, runErr := ingest.Run(ctx, inputs, s.In, iopts, w)
+	if bar != nil {
+		bar.Finish()
+	}
+	if sum != nil {
+		for _, e := range sum.FirstErrors {
+			fmt.Fprintln(s.ErrOut, e)
+		}
+		if more := sum.Errors - int64(len(sum.FirstErrors)); more > 0 {
+			fmt.Fprintf(s.ErrOut, "... and %d more errors\n", more)
+		}
+	}
+	if runErr != nil {
+		w.Abort()
+		return runErr
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	st := w.Stats()
+	sum.Duplicates = st.Duplicates
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ingestJSON{Summary: sum, Dataset: opts.Out, Stored: st.Records})
+	}
+	unit := "games"
+	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped
+	if format != ingest.FormatPGN {
+		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad
+	}
+	fmt.Fprintf(s.Out, "read %d %s in %.1fs (%.0f/s): %d kept, %d skipped", read, unit, sum.Seconds, float64(read)/max(sum.Seconds, 1e-9), kept, skipped)
+	if format == ingest.FormatPGN && skipped > 0 {
+		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out)", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
+	}
+	fmt.Fprintf(s.Out, "\n%d positions written, %d duplicates dropped, %d stored in %s\n", sum.Positions, st.Duplicates, st.Records, opts.Out)
+	if sum.StoppedAtMaxGames {
+		fmt.Fprintf(s.Out, "stopped after --max-games %d\n", opts.MaxGames)
+	}
+	return nil
+}
+
+// ingestJSON is the --json output: the ingest summary plus where it went.
+type ingestJSON struct {
+	*ingest.Summary
+	Dataset string `json:"dataset"`
+	Stored  int64  `json:"positions_stored"`
+}
+
+// ingestProgress draws input bytes read, with games/s and skips in the
+// description; nil when bars are off. Stdin has no known size: a spinner.
+func ingestProgress(s *IOStreams, sources []dataset.Source) *progressbar.ProgressBar {
+	if !s.ShowProgress() {
+		return nil
+	}
+	total := int64(0)
+	for _, src := range sources {
+		if src.Path == ingest.Stdin {
+			total = -1
+			break
+		}
+		total += src.Bytes
+	}
+	return progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(s.ErrOut),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetDescription("ingest"),
+		progressbar.OptionThrottle(200*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+}

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/klauspost/compress/zstd"
+)
+
+const ingestTestGames = `[Event "One"]
+[WhiteElo "2500"]
+[BlackElo "2400"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0
+
+[Event "Bad"]
+[Result "0-1"]
+
+1. e4 e5 2. Nf9 Nc6 0-1
+
+[Event "Two"]
+[Result "0-1"]
+
+1. e4 c5 2. Nf3 d6 0-1
+`
+
+func ingestStreams(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: strings.NewReader(in), Out: out, ErrOut: errOut}, out, errOut
+}
+
+func scanAll(t *testing.T, dir string) []*dataset.Record {
+	t.Helper()
+	d, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*dataset.Record
+	err = d.Scan(context.Background(), dataset.AllSplits, func(r *dataset.Record) error {
+		c := *r
+		recs = append(recs, &c)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestIngestStdinReportsBadGameAndDedupes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, errOut := ingestStreams(ingestTestGames)
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}
+	if err := runIngest(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := errOut.String(); got != "game 2 (line 11): illegal SAN \"Nf9\"\n" {
+		t.Errorf("stderr %q", got)
+	}
+	// 6 + 4 positions written; game two repeats the first two of game one.
+	if !strings.Contains(out.String(), "read 3 games") || !strings.Contains(out.String(), "10 positions written, 2 duplicates dropped, 8 stored") {
+		t.Errorf("summary %q", out.String())
+	}
+	recs := scanAll(t, dir)
+	if len(recs) != 8 || recs[0].Move != "e2e4" || recs[0].WhiteElo != 2500 || recs[7].Move != "d7d6" {
+		t.Errorf("%d records, first %+v", len(recs), recs[0])
+	}
+}
+
+func TestIngestJSONAndFilters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ := ingestStreams(ingestTestGames)
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 2, MinPly: 2, MinElo: 2000, JSON: true}
+	if err := runIngest(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		GamesRead       int64 `json:"games_read"`
+		GamesKept       int64 `json:"games_kept"`
+		SkippedIllegal  int64 `json:"skipped_illegal"`
+		SkippedFiltered int64 `json:"skipped_filtered"`
+		Positions       int64 `json:"positions_written"`
+		Stored          int64 `json:"positions_stored"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	// The Elo filter comes before the moves are read, so the game with the
+	// illegal move (and no ratings) counts as filtered out.
+	if got.GamesRead != 3 || got.GamesKept != 1 || got.SkippedIllegal != 0 || got.SkippedFiltered != 2 || got.Positions != 4 || got.Stored != 4 {
+		t.Errorf("summary %s", out.String())
+	}
+	recs := scanAll(t, dir)
+	if len(recs) != 4 || recs[0].Ply != 2 || len(recs[0].Next) != 2 {
+		t.Errorf("records %+v", recs)
+	}
+}
+
+func TestIngestStrictFailsAndWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, _, _ := ingestStreams(ingestTestGames)
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4, Strict: true}
+	err := runIngest(context.Background(), opts, s)
+	if err == nil || !strings.Contains(err.Error(), `game 2 (line 11): illegal SAN "Nf9"`) {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a failed strict run left %s behind", dir)
+	}
+}
+
+func TestIngestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts ingestOptions
+		want string
+	}{
+		{"no input", ingestOptions{Out: "x", Format: "pgn"}, "at least one input"},
+		{"no output", ingestOptions{Inputs: []string{"-"}, Format: "pgn"}, "-o DATASET"},
+		{"bad format", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "sgf"}, "unknown format"},
+		{"negative horizon", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", Horizon: -1}, "horizon"},
+		{"max below min", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinPly: 10, MaxPly: 5}, "max ply"},
+		{"missing file", ingestOptions{Inputs: []string{"/nonexistent/g.pgn"}, Out: "x", Format: "pgn"}, "no such file"},
+	} {
+		s, _, _ := ingestStreams("")
+		opts := tc.opts
+		err := runIngest(context.Background(), &opts, s)
+		var usage *usageError
+		if !errors.As(err, &usage) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: err = %v, want a usage error mentioning %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestIngestCommandHelpAndFlags(t *testing.T) {
+	s, out, _ := ingestStreams("")
+	root := newRootCmd(s)
+	root.SetArgs([]string{"ingest", "--help"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Examples:", "--positions-per-game", "--skip-captures", "--format", "--json"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("help lacks %q", want)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ = ingestStreams(ingestTestGames)
+	root = newRootCmd(s)
+	root.SetArgs([]string{"ingest", "-", "-o", dir, "--max-games", "1", "--skip-captures"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "stopped after --max-games 1") || len(scanAll(t, dir)) != 6 {
+		t.Errorf("output %q", out.String())
+	}
+}
+
+// Two runs over the same input give the same records in the same shards.
+func TestIngestDeterministicZstd(t *testing.T) {
+	pgnText, err := os.ReadFile(testenv.SharedData(t, "pgn/Kasparov.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	enc, _ := zstd.NewWriter(nil)
+	input := filepath.Join(tmp, "k.pgn.zst")
+	if err := os.WriteFile(input, enc.EncodeAll(pgnText, nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var shards [][]byte
+	for i, workers := range []int{1, 2} {
+		dir := filepath.Join(tmp, "run", string(rune('a'+i)))
+		s, _, _ := ingestStreams("")
+		opts := &ingestOptions{Inputs: []string{input}, Out: dir, Format: "pgn", Horizon: 4, PositionsPerGame: 8, Seed: 3, Workers: workers}
+		if err := runIngest(context.Background(), opts, s); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "shard-*"))
+		var all []byte
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			all = append(all, b...)
+		}
+		shards = append(shards, all)
+	}
+	if len(shards[0]) == 0 || !bytes.Equal(shards[0], shards[1]) {
+		t.Errorf("the two runs wrote different shards (%d and %d bytes)", len(shards[0]), len(shards[1]))
+	}
+}

@@ -1,0 +1,113 @@
+package ingest
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset"
+)
+
+func labelledRun(t *testing.T, format Format, view ScoreView, text string) ([]dataset.Record, *Summary) {
+	t.Helper()
+	opts := DefaultOptions()
+	opts.Format, opts.ScoreView = format, view
+	return ingestText(t, text, opts)
+}
+
+func checkLabel(t *testing.T, r dataset.Record, cp, mate int32, best string) {
+	t.Helper()
+	l := r.Label
+	if l == nil || l.Status != dataset.LabelOK || l.CP != cp || l.Mate != mate || l.BestMove != best {
+		t.Errorf("%s: label %+v, want cp %d mate %d best %q", r.FEN, l, cp, mate, best)
+		return
+	}
+	if l.WinProb != dataset.WinProbability(cp, mate) {
+		t.Errorf("%s: win probability %v", r.FEN, l.WinProb)
+	}
+	if r.Key != dataset.PositionKey(r.FEN) || r.GameID != r.Key {
+		t.Errorf("%s: key %x game %x", r.FEN, r.Key, r.GameID)
+	}
+}
+
+func TestLichessEvals(t *testing.T) {
+	text := strings.Join([]string{
+		// Black to move, +50 for White: -50 for the side to move. The
+		// deepest eval wins; castling is written king-takes-rook.
+		`{"fen":"r3k2r/8/8/8/8/8/8/R3K2R b KQkq -","evals":[{"pvs":[{"cp":50,"line":"e8h8 e1a1"}],"knodes":100,"depth":20},{"pvs":[{"cp":35,"line":"e8a8"}],"knodes":10,"depth":12}]}`,
+		// White to move and mates in one.
+		`{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - -","evals":[{"pvs":[{"mate":1,"line":"a1a8"}],"knodes":1,"depth":99}]}`,
+		// Black to move, White's view says Black mates in 2: +2 for Black.
+		`{"fen":"6k1/8/8/8/8/8/r4PPP/6K1 b - -","evals":[{"pvs":[{"mate":-1,"line":"a2a1"}],"knodes":1,"depth":30}]}`,
+		`{"fen": "not a fen", "evals": []}`,
+		`{"fen":"6k1/8/8/8/8/8/8/R5K1 w - -","evals":[{"pvs":[{"cp":900,"line":"a1a9"}],"depth":5}]}`,
+		`not json`,
+		``,
+	}, "\n")
+	recs, sum := labelledRun(t, FormatLichessEvals, ViewDefault, text)
+	if len(recs) != 3 || sum.LinesRead != 6 || sum.LinesKept != 3 || sum.LinesBad != 3 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	checkLabel(t, recs[0], -50, 0, "e8g8")
+	if l := recs[0].Label; !reflect.DeepEqual(l.PV, []string{"e8g8", "e1c1"}) || l.Depth != 20 || l.Nodes != 100000 || l.Engine != "import:lichess-evals" {
+		t.Errorf("label %+v", l)
+	}
+	if recs[0].FEN != "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1" {
+		t.Errorf("FEN %s", recs[0].FEN)
+	}
+	checkLabel(t, recs[1], 0, 1, "a1a8")
+	checkLabel(t, recs[2], 0, 1, "a2a1")
+	if !strings.HasPrefix(sum.FirstErrors[0], "line 4: invalid FEN") ||
+		sum.FirstErrors[1] != `line 5: bad UCI move "a1a9"` ||
+		!strings.HasPrefix(sum.FirstErrors[2], "line 6: bad JSON") {
+		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
+
+func TestCSVWhiteViewConverted(t *testing.T) {
+	text := "FEN,Evaluation\n" +
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,-10\n" +
+		"rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2,+56\n" +
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1,#+3\n" +
+		"6k1/8/8/8/8/8/r4PPP/6K1 b - - 0 1,#-2\n" +
+		"6k1/8/8/8/8/8/r4PPP/6K1 b - - 0 1,abc\n" +
+		"garbage,12\n"
+	recs, sum := labelledRun(t, FormatCSV, ViewDefault, text)
+	if len(recs) != 4 || sum.LinesRead != 6 || sum.LinesBad != 2 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	checkLabel(t, recs[0], 10, 0, "")
+	checkLabel(t, recs[1], 56, 0, "")
+	checkLabel(t, recs[2], 0, 3, "")
+	checkLabel(t, recs[3], 0, 2, "")
+	if len(sum.FirstErrors) != 2 || sum.FirstErrors[0] != `line 6: bad evaluation "abc"` || !strings.HasPrefix(sum.FirstErrors[1], "line 7: invalid FEN") {
+		t.Errorf("errors %q", sum.FirstErrors)
+	}
+	// Told the scores are already from the side to move, they are kept.
+	recs, _ = labelledRun(t, FormatCSV, ViewSideToMove, text)
+	checkLabel(t, recs[0], -10, 0, "")
+	checkLabel(t, recs[3], 0, -2, "")
+}
+
+func TestEPD(t *testing.T) {
+	text := "# a comment\n" +
+		`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 35; bm e4; pv e4 e5 Nf3; acd 12; acn 5000; id "a;b";` + "\n" +
+		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce -20; bm Nf6;\n" +
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 1; bm Ra8#;\n" +
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n" +
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - ce 10; bm Ke9;\n"
+	recs, sum := labelledRun(t, FormatEPD, ViewDefault, text)
+	if len(recs) != 3 || sum.LinesRead != 5 || sum.LinesBad != 2 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	checkLabel(t, recs[0], 35, 0, "e2e4")
+	if l := recs[0].Label; !reflect.DeepEqual(l.PV, []string{"e2e4", "e7e5", "g1f3"}) || l.Depth != 12 || l.Nodes != 5000 || l.Engine != "import:epd" {
+		t.Errorf("label %+v", l)
+	}
+	// ce is already from the side to move (Black here): kept as is.
+	checkLabel(t, recs[1], -20, 0, "g8f6")
+	checkLabel(t, recs[2], 0, 1, "a1a8")
+	if len(sum.FirstErrors) != 2 || sum.FirstErrors[0] != "line 5: no ce or dm score" || sum.FirstErrors[1] != `line 6: bm: illegal SAN "Ke9"` {
+		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
