@@ -41,6 +41,8 @@ type Engine struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
+	// unbounded says the running search ends only on stop.
+	unbounded bool
 }
 
 // Run reads UCI commands from in until "quit" or end of input and answers
@@ -71,6 +73,11 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, ver
 			return nil
 		case line, ok := <-lines:
 			if !ok {
+				// Input ended (a piped script): a bounded search may finish
+				// and answer; an unbounded one is stopped.
+				if e.done != nil && !e.unbounded {
+					<-e.done
+				}
 				e.stopSearch()
 				return <-readErr
 			}
@@ -247,6 +254,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
+	e.unbounded = lim.Infinite && lim.Depth == 0 && lim.Nodes == 0
 	start := time.Now()
 	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}

@@ -148,3 +148,15 @@ func TestParsePosition(t *testing.T) {
 		}
 	}
 }
+
+func TestEndOfInputLetsABoundedSearchAnswer(t *testing.T) {
+	s, _ := player.ParseSpec("heuristic")
+	var out strings.Builder
+	in := strings.NewReader("position startpos moves e2e4\ngo depth 3\n")
+	if err := Run(context.Background(), in, &out, s, "test"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "info depth 3 ") || !strings.Contains(out.String(), "bestmove ") {
+		t.Errorf("output %q, want a depth 3 search and its bestmove", out.String())
+	}
+}

@@ -1,0 +1,312 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/heuristic"
+	"github.com/dchess/dchess/search/player"
+)
+
+func init() { register(newEvalCmd) }
+
+type evalOptions struct {
+	Player     string
+	FEN        string
+	EPD        string
+	Explain    bool
+	Depth      int
+	Nodes      int64
+	MoveTimeMS int
+	Limit      int
+	JSON       bool
+}
+
+// defaultEPDMoveTime is the usual think time of test suites such as WAC.
+const defaultEPDMoveTime = time.Second
+
+func newEvalCmd(s *IOStreams) *cobra.Command {
+	opts := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval --player SPEC (--fen FEN | --epd FILE)",
+		Short: "Evaluate a position or score a player on an EPD test suite",
+		Long: `With --fen, searches the position and prints the move, score, depth and line; --explain
+adds the heuristic evaluation's per-component breakdown (material, piece-square,
+pawn structure, bishop pair, rook files, mobility), middlegame and endgame.
+
+With --epd, plays every position of a test suite such as WAC and counts it solved when
+the move is one of its "bm" moves and none of its "am" moves. Without a limit each
+position gets 1 s (--movetime 1000); --depth or --nodes give the same answer on every run.`,
+		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
+  dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
+  dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd.Context(), opts, s) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Player, "player", "heuristic", "player SPEC")
+	f.StringVar(&opts.FEN, "fen", "", "position to evaluate")
+	f.StringVar(&opts.EPD, "epd", "", "EPD test suite with bm/am opcodes")
+	f.BoolVar(&opts.Explain, "explain", false, "with --fen: the heuristic evaluation's per-component breakdown")
+	f.IntVar(&opts.Depth, "depth", 0, "search depth")
+	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position")
+	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
+	f.IntVar(&opts.Limit, "limit", 0, "with --epd: only the first N positions (0: all)")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch {
+	case (opts.FEN == "") == (opts.EPD == ""):
+		return usagef("give exactly one of --fen or --epd")
+	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMS < 0 || opts.Limit < 0:
+		return usagef("--depth, --nodes, --movetime and --limit must not be negative")
+	case opts.Explain && opts.FEN == "":
+		return usagef("--explain works with --fen")
+	}
+	spec, err := player.ParseSpec(opts.Player)
+	if err != nil {
+		return usagef("--player: %v", err)
+	}
+	lim := player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}
+	if opts.FEN != "" {
+		return evalFEN(ctx, opts, spec, lim, s)
+	}
+	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 {
+		lim.MoveTime = defaultEPDMoveTime
+	}
+	return evalEPD(ctx, opts, spec, lim, s)
+}
+
+type fenResult struct {
+	FEN     string               `json:"fen"`
+	Player  string               `json:"player"`
+	Move    string               `json:"move"`
+	SAN     string               `json:"san"`
+	Score   int                  `json:"score"`
+	Mate    int                  `json:"mate"`
+	Scored  bool                 `json:"scored"`
+	Depth   int                  `json:"depth"`
+	Nodes   int64                `json:"nodes"`
+	PV      []string             `json:"pv"`
+	Explain *heuristic.Breakdown `json:"explain,omitempty"`
+}
+
+func evalFEN(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
+	b, err := board.FromFEN(opts.FEN)
+	if err != nil {
+		return usagef("--fen: %v", err)
+	}
+	if st := b.Status(); st != board.NotOver {
+		return usagef("--fen: the game is over (%v)", st)
+	}
+	p, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	res := fenResult{FEN: b.FEN(), Player: p.Name()}
+	if opts.Explain {
+		searcher, ok := player.Unwrap(p).(*player.Searcher)
+		var eval *heuristic.Evaluator
+		if ok {
+			eval, ok = searcher.Evaluator().(*heuristic.Evaluator)
+		}
+		if !ok {
+			return usagef("--explain needs the heuristic player, not %s", spec.Family)
+		}
+		bd := eval.Explain(b)
+		res.Explain = &bd
+	}
+	mi, err := p.Move(ctx, player.Position{StartFEN: res.FEN}, lim)
+	if err != nil {
+		return err
+	}
+	m, err := b.ParseUCI(mi.Move)
+	if err != nil {
+		return fmt.Errorf("%s played an illegal move: %s", p.Name(), mi.Move)
+	}
+	res.Move, res.SAN, res.Score, res.Mate, res.Scored, res.Depth, res.Nodes, res.PV =
+		mi.Move, b.SAN(m), mi.Score, mi.Mate, mi.HasScore, mi.Depth, mi.Nodes, mi.PV
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	fmt.Fprintf(s.Out, "Move: %s (%s)\n", res.SAN, res.Move)
+	if res.Scored {
+		score := fmt.Sprintf("%+.2f", float64(res.Score)/100)
+		if res.Mate != 0 {
+			score = fmt.Sprintf("mate in %d", res.Mate)
+		}
+		fmt.Fprintf(s.Out, "Score: %s (side to move), depth %d, %d nodes\n", score, res.Depth, res.Nodes)
+	}
+	if len(res.PV) > 0 {
+		fmt.Fprintf(s.Out, "Line: %s\n", strings.Join(res.PV, " "))
+	}
+	if bd := res.Explain; bd != nil {
+		fmt.Fprintf(s.Out, "\nStatic evaluation, centipawns from White's view (phase %.2f: 1 opening, 0 endgame):\n", bd.Phase)
+		tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "component\tmiddlegame\tendgame\tblended\t")
+		for _, c := range bd.Components() {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", c.Name, c.MG, c.EG, c.Blended)
+		}
+		tw.Flush()
+	}
+	return nil
+}
+
+// epdPosition is one test position: its best moves (bm) and moves to avoid (am).
+type epdPosition struct {
+	ID     string   `json:"id"`
+	FEN    string   `json:"fen"`
+	Best   []string `json:"bm,omitempty"`
+	Avoid  []string `json:"am,omitempty"`
+	Played string   `json:"played"`
+	Solved bool     `json:"solved"`
+	best   []board.Move
+	avoid  []board.Move
+}
+
+type epdReport struct {
+	Player    string        `json:"player"`
+	Solved    int           `json:"solved"`
+	Total     int           `json:"total"`
+	Positions []epdPosition `json:"positions"`
+}
+
+// readEPDSuite reads positions with bm or am opcodes; others are skipped,
+// since there is nothing to check them against.
+func readEPDSuite(path string, limit int) ([]epdPosition, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--epd: %w", err)
+	}
+	defer f.Close()
+	var list []epdPosition
+	sc := bufio.NewScanner(f)
+	for lineNo := 1; sc.Scan() && (limit == 0 || len(list) < limit); lineNo++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		if len(fields) < 5 {
+			return nil, fmt.Errorf("%s:%d: want four FEN fields and opcodes", path, lineNo)
+		}
+		pos := epdPosition{FEN: strings.Join(fields[:4], " "), ID: fmt.Sprintf("line %d", lineNo)}
+		b, err := board.FromFEN(pos.FEN)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, lineNo, err)
+		}
+		rest := strings.Join(fields[4:], " ")
+		for _, op := range strings.Split(rest, ";") {
+			words := strings.Fields(op)
+			if len(words) < 2 {
+				continue
+			}
+			switch words[0] {
+			case "id":
+				pos.ID = strings.Trim(strings.Join(words[1:], " "), `"`)
+			case "bm", "am":
+				for _, san := range words[1:] {
+					m, err := b.ParseSAN(san)
+					if err != nil {
+						return nil, fmt.Errorf("%s:%d: %s %s: %v", path, lineNo, words[0], san, err)
+					}
+					if words[0] == "bm" {
+						pos.Best, pos.best = append(pos.Best, san), append(pos.best, m)
+					} else {
+						pos.Avoid, pos.avoid = append(pos.Avoid, san), append(pos.avoid, m)
+					}
+				}
+			}
+		}
+		if len(pos.best)+len(pos.avoid) > 0 {
+			list = append(list, pos)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("--epd: %w", err)
+	}
+	if len(list) == 0 {
+		return nil, fmt.Errorf("--epd: %s has no position with a bm or am opcode", path)
+	}
+	return list, nil
+}
+
+func evalEPD(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
+	list, err := readEPDSuite(opts.EPD, opts.Limit)
+	if err != nil {
+		return err
+	}
+	p, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	rep := epdReport{Player: p.Name(), Total: len(list)}
+	for i := range list {
+		pos := &list[i]
+		if err := ctx.Err(); err != nil {
+			return errors.New("eval interrupted")
+		}
+		// Each position is a new game: no table entries carry over.
+		if err := p.NewGame(ctx); err != nil {
+			return err
+		}
+		b, _ := board.FromFEN(pos.FEN)
+		mi, err := p.Move(ctx, player.Position{StartFEN: pos.FEN}, lim)
+		if err != nil {
+			return fmt.Errorf("%s: %w", pos.ID, err)
+		}
+		m, err := b.ParseUCI(mi.Move)
+		if err != nil {
+			pos.Played = mi.Move + " (illegal)"
+		} else {
+			pos.Played = b.SAN(m)
+			pos.Solved = (len(pos.best) == 0 || containsMove(pos.best, m)) && !containsMove(pos.avoid, m)
+		}
+		if pos.Solved {
+			rep.Solved++
+		}
+		if !opts.JSON && !pos.Solved {
+			want := "bm " + strings.Join(pos.Best, " ")
+			if len(pos.Best) == 0 {
+				want = "am " + strings.Join(pos.Avoid, " ")
+			}
+			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, want)
+		}
+	}
+	rep.Positions = list
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(s.Out, "%s solved %d of %d (%.1f %%)\n", rep.Player, rep.Solved, rep.Total, 100*float64(rep.Solved)/float64(rep.Total))
+	return nil
+}
+
+func containsMove(list []board.Move, m board.Move) bool {
+	for _, x := range list {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}

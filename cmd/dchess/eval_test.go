@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset/testenv"
+)
+
+const scholarsMate = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
+
+func TestEvalFENExplain(t *testing.T) {
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic", FEN: scholarsMate, Explain: true, Depth: 3}, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Move: Qxf7# (h5f7)", "mate in 1", "material", "piece-square", "pawn structure",
+		"bishop pair", "rook files", "mobility", "total"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	s, out, _ = playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", FEN: scholarsMate, Explain: true, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res["move"] != "h5f7" || res["mate"] != 1.0 || res["explain"].(map[string]any)["material"] == nil {
+		t.Errorf("JSON %s", out)
+	}
+}
+
+func TestEvalBadInput(t *testing.T) {
+	for want, opts := range map[string]*evalOptions{
+		"exactly one of --fen or --epd": {Player: "heuristic"},
+		"--explain needs the heuristic": {Player: "random", FEN: scholarsMate, Explain: true},
+		"--fen: invalid FEN":            {Player: "heuristic", FEN: "8/8 w"},
+		"--explain works with --fen":    {Player: "heuristic", EPD: "x.epd", Explain: true},
+		"--player: empty player spec":   {Player: "", FEN: scholarsMate},
+		"--fen: the game is over":       {Player: "heuristic", FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"},
+	} {
+		s, _, _ := playStreams("")
+		err := runEval(context.Background(), opts, s)
+		var usage *usageError
+		if !errors.As(err, &usage) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v", want, err)
+		}
+	}
+}
+
+func TestEvalEPDOnWAC(t *testing.T) {
+	wac := testenv.SharedData(t, "epd/wac.epd")
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic", EPD: wac, Depth: 4, Limit: 8, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Solved, Total int
+		Positions     []map[string]any
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// Most of the first WAC positions are short tactics a depth-4 search finds.
+	if rep.Total != 8 || rep.Solved < 5 || len(rep.Positions) != 8 || rep.Positions[0]["id"] != "WAC.001" {
+		t.Errorf("solved %d of %d: %s", rep.Solved, rep.Total, out)
+	}
+}
+
+func TestEvalEPDAvoidMoves(t *testing.T) {
+	suite := filepath.Join(t.TempDir(), "suite.epd")
+	// The rook on a2 leaves the king on h1 one legal move, Kg1; without it
+	// the king has three. So even a random mover's results are certain.
+	os.WriteFile(suite, []byte(`k7/8/8/8/8/8/r7/7K w - - bm Kg1; id "forced";
+k7/8/8/8/8/8/8/7K w - - am Kg1 Kg2 Kh2; id "all avoided";
+k7/8/8/8/8/8/8/7K w - - bm Kg1 Kg2 Kh2; id "any";
+k7/8/8/8/8/8/8/7K w - - id "no opcodes, skipped";
+`), 0o644)
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep epdReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Total != 3 || rep.Solved != 2 || !rep.Positions[0].Solved || rep.Positions[1].Solved || !rep.Positions[2].Solved {
+		t.Errorf("got %s", out)
+	}
+
+	os.WriteFile(suite, []byte("k7/8/8/8/8/8/r7/7K w - - bm Kh2;\n"), 0o644)
+	err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite}, s)
+	if err == nil || !strings.Contains(err.Error(), "suite.epd:1") {
+		t.Fatalf("an illegal bm should be an error naming the line, got %v", err)
+	}
+}

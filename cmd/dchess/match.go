@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
+)
+
+func init() {
+	register(newMatchCmd)
+	player.SetModelResolver(newestWeights)
+}
+
+// runsDir is where training writes its runs; a bare model name in a player
+// SPEC means the newest weights of that family found under it.
+const runsDir = "runs"
+
+// newestWeights finds the most recently written .dcw file under runs/ in a
+// folder named after the family (runs/cnn/..., runs/cnn-2024-05-01/...).
+func newestWeights(_ context.Context, family string) (string, error) {
+	var best string
+	var bestTime time.Time
+	err := filepath.WalkDir(runsDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			return err
+		}
+		if d.IsDir() || filepath.Ext(path) != ".dcw" {
+			return nil
+		}
+		inFamily := false
+		for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+			if part == family || strings.HasPrefix(part, family+"-") || strings.HasPrefix(part, family+"_") {
+				inFamily = true
+			}
+		}
+		if !inFamily {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if best == "" || info.ModTime().After(bestTime) {
+			best, bestTime = path, info.ModTime()
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("looking for %s weights under %s: %w", family, runsDir, err)
+	}
+	if best == "" {
+		return "", fmt.Errorf("no %s weights under %s/: train some with `dchess train --model %s --data DATASET`, or give a path: %s:PATH.dcw",
+			family, runsDir, family, family)
+	}
+	return best, nil
+}
+
+// gameFlags are the settings match and tournament share: how games are
+// played, not who plays them.
+type gameFlags struct {
+	Concurrency   int
+	Openings      string
+	OpeningsOrder string
+	RandomPlies   int
+	Seed          uint64
+	TC            string
+	Depth         int
+	Nodes         int64
+	MoveTimeMS    int
+	MoveTimeout   time.Duration
+	TimeMargin    time.Duration
+	DrawAdj       string
+	ResignAdj     string
+	MaxMoves      int
+	PGN           string
+}
+
+// defaultDepth is the limit when no --tc, --depth, --nodes or --movetime is
+// given: fast, and the same games on every run.
+const defaultDepth = 4
+
+func (f *gameFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.IntVar(&f.Concurrency, "concurrency", 1, "games played at once, each with its own player instances")
+	fl.StringVar(&f.Openings, "openings", "", "EPD or PGN file of openings (default: generated, see --random-plies)")
+	fl.StringVar(&f.OpeningsOrder, "openings-order", "sequential", "order of --openings: sequential or random")
+	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
+	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
+	fl.StringVar(&f.TC, "tc", "", "time control [moves/]seconds[+increment], e.g. 10+0.1; a side whose time runs out loses")
+	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move (default %d when no other limit is given)", defaultDepth))
+	fl.Int64Var(&f.Nodes, "nodes", 0, "nodes per move")
+	fl.IntVar(&f.MoveTimeMS, "movetime", 0, "milliseconds per move")
+	fl.DurationVar(&f.MoveTimeout, "move-timeout", 0, "longest a move may take without --tc before the player is judged stalled (default 60s, or 2×movetime+1s)")
+	fl.DurationVar(&f.TimeMargin, "time-margin", 50*time.Millisecond, "how far past its clock a side may go before losing on time")
+	fl.StringVar(&f.DrawAdj, "draw-adjudication", "", "draw when both scores stay small: movenumber=40,movecount=8,score=10")
+	fl.StringVar(&f.ResignAdj, "resign-adjudication", "", "a side loses when its own score stays below -score: movecount=3,score=600")
+	fl.IntVar(&f.MaxMoves, "max-moves", 0, "adjudicate a draw after this many full moves (0: no limit)")
+	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file")
+}
+
+// config checks the flags and fills the shared part of a match config.
+// pairs is how many openings the games need.
+func (f *gameFlags) config(pairs int) (match.Config, error) {
+	cfg := match.Config{Concurrency: f.Concurrency, RandomPlies: f.RandomPlies, Seed: f.Seed, Depth: f.Depth,
+		Nodes: f.Nodes, MoveTime: time.Duration(f.MoveTimeMS) * time.Millisecond, MoveTimeout: f.MoveTimeout,
+		TimeMargin: f.TimeMargin, MaxMoves: f.MaxMoves}
+	switch {
+	case f.Concurrency < 1:
+		return cfg, usagef("--concurrency must be at least 1, got %d", f.Concurrency)
+	case f.Depth < 0 || f.Nodes < 0 || f.MoveTimeMS < 0 || f.MaxMoves < 0 || f.RandomPlies < 0:
+		return cfg, usagef("--depth, --nodes, --movetime, --max-moves and --random-plies must not be negative")
+	case f.TC != "" && f.MoveTimeMS > 0:
+		return cfg, usagef("--tc and --movetime both set the time per move; give one")
+	}
+	if f.TC != "" {
+		tc, err := match.ParseTimeControl(f.TC)
+		if err != nil {
+			return cfg, usagef("--tc: %v", err)
+		}
+		cfg.TimeControl = &tc
+	}
+	if cfg.TimeControl == nil && f.Depth == 0 && f.Nodes == 0 && f.MoveTimeMS == 0 {
+		cfg.Depth = defaultDepth
+	}
+	if f.DrawAdj != "" {
+		d, err := match.ParseDrawAdjudication(f.DrawAdj)
+		if err != nil {
+			return cfg, usagef("--draw-adjudication: %v", err)
+		}
+		cfg.Draw = &d
+	}
+	if f.ResignAdj != "" {
+		r, err := match.ParseResignAdjudication(f.ResignAdj)
+		if err != nil {
+			return cfg, usagef("--resign-adjudication: %v", err)
+		}
+		cfg.Resign = &r
+	}
+	var random bool
+	switch f.OpeningsOrder {
+	case "sequential":
+	case "random":
+		random = true
+	default:
+		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
+	}
+	if f.Openings != "" {
+		list, err := match.LoadOpenings(f.Openings)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Openings = match.PickOpenings(list, pairs, random, f.Seed)
+	}
+	return cfg, nil
+}
+
+// limitText describes the move limits for messages.
+func (f *gameFlags) limitText(cfg match.Config) string {
+	var parts []string
+	if cfg.TimeControl != nil {
+		parts = append(parts, "tc "+cfg.TimeControl.String())
+	}
+	if cfg.Depth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", cfg.Depth))
+	}
+	if cfg.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
+	}
+	if cfg.MoveTime > 0 {
+		parts = append(parts, fmt.Sprintf("%v/move", cfg.MoveTime))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// openPGN creates the --pgn file; close flushes it.
+func openPGN(path string) (w *bufio.Writer, closeFn func() error, err error) {
+	if path == "" {
+		return nil, func() error { return nil }, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--pgn: %w", err)
+	}
+	w = bufio.NewWriter(f)
+	return w, func() error {
+		if err := w.Flush(); err != nil {
+			f.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return f.Close()
+	}, nil
+}
+
+// entrantFromFlag parses a SPEC flag; a malformed spec is a usage error.
+func entrantFromFlag(flag, spec string) (match.Entrant, error) {
+	if spec == "" {
+		return match.Entrant{}, usagef("--%s is required (a player SPEC such as heuristic, random or uci:/usr/games/stockfish)", flag)
+	}
+	s, err := player.ParseSpec(spec)
+	if err != nil {
+		return match.Entrant{}, usagef("--%s: %v", flag, err)
+	}
+	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
+}
+
+type matchOptions struct {
+	A, B        string
+	Games       int
+	SPRT        string
+	ReportEvery int
+	JSON        bool
+	gameFlags
+}
+
+func newMatchCmd(s *IOStreams) *cobra.Command {
+	opts := &matchOptions{}
+	cmd := &cobra.Command{
+		Use:   "match --a SPEC --b SPEC",
+		Short: "Play an engine match and report the Elo difference",
+		Long: `Plays games between two players. Each opening is played twice with colours swapped, so
+results also count as game pairs (pentanomial). Without --openings, openings are
+generated from --random-plies random legal moves, so no file is needed. Without
+--tc, --depth, --nodes or --movetime every move is searched to depth 4.
+
+An illegal move, a crash, a stall (no move within --move-timeout) or a loss on time
+loses that game; the reason is in the report and the PGN, and a crashed engine is
+restarted for the next game. With --sprt the match stops as soon as the test decides.
+
+Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
+a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
+weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them.`,
+		Example: `  dchess match --a heuristic --b random --games 20
+  dchess match --a heuristic:depth=3 --b "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350" \
+      --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn
+  dchess match --a cnn --b heuristic --openings book.epd --openings-order random \
+      --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --games 2000 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMatch(cmd.Context(), opts, s) },
+	}
+	cmd.Flags().StringVar(&opts.A, "a", "", "first player SPEC (results are from its side)")
+	cmd.Flags().StringVar(&opts.B, "b", "", "second player SPEC")
+	cmd.Flags().IntVar(&opts.Games, "games", 20, "number of games (pairs of two with colours swapped)")
+	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
+	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	opts.gameFlags.add(cmd)
+	return cmd
+}
+
+func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	a, err := entrantFromFlag("a", opts.A)
+	if err != nil {
+		return err
+	}
+	b, err := entrantFromFlag("b", opts.B)
+	if err != nil {
+		return err
+	}
+	if opts.Games < 1 {
+		return usagef("--games must be at least 1, got %d", opts.Games)
+	}
+	if opts.ReportEvery < 0 {
+		return usagef("--report-every must not be negative")
+	}
+	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
+	if err != nil {
+		return err
+	}
+	cfg.A, cfg.B, cfg.Games = a, b, opts.Games
+	if opts.SPRT != "" {
+		test, err := elo.ParseSPRT(opts.SPRT)
+		if err != nil {
+			return usagef("--sprt: %v", err)
+		}
+		cfg.SPRT = &test
+	}
+	pgn, closePGN, err := openPGN(opts.PGN)
+	if err != nil {
+		return err
+	}
+	if pgn != nil {
+		cfg.PGN = pgn
+	}
+
+	var bar *progressbar.ProgressBar
+	if s.ShowProgress() {
+		bar = progressbar.NewOptions(opts.Games, progressbar.OptionSetWriter(s.ErrOut),
+			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, opts.Games, opts.gameFlags.limitText(cfg))
+	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
+		if bar != nil {
+			bar.Add(1)
+		}
+		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
+			if bar != nil {
+				bar.Clear()
+			}
+			for _, line := range rep.InterimLines() {
+				fmt.Fprintln(s.ErrOut, line)
+			}
+		}
+	}
+	rep, runErr := match.Run(ctx, cfg)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err := closePGN(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if rep == nil {
+		return runErr
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprint(s.Out, rep.Text())
+	}
+	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) {
+			return fmt.Errorf("match interrupted after %d games", rep.Games)
+		}
+		return runErr
+	}
+	return nil
+}

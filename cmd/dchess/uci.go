@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/search/player"
+	"github.com/dchess/dchess/search/uciengine"
+)
+
+func init() { register(newUCICmd) }
+
+type uciOptions struct {
+	Player string
+}
+
+func newUCICmd(s *IOStreams) *cobra.Command {
+	opts := &uciOptions{}
+	cmd := &cobra.Command{
+		Use:   "uci --player SPEC",
+		Short: "Run a player as a UCI engine on standard input and output",
+		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
+(cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
+uci, isready, setoption (Hash, Depth), ucinewgame, position startpos|fen ... moves ...,
+go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.`,
+		Example: `  dchess uci --player heuristic
+  cutechess-cli -engine cmd="dchess uci --player cnn:runs/cnn/model.dcw" -engine cmd=stockfish ...
+  printf 'uci\nposition startpos\ngo depth 5\n' | dchess uci --player heuristic`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runUCI(cmd.Context(), opts, s) },
+	}
+	cmd.Flags().StringVar(&opts.Player, "player", "heuristic", "player SPEC to run")
+	return cmd
+}
+
+func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	spec, err := player.ParseSpec(opts.Player)
+	if err != nil {
+		return usagef("--player: %v", err)
+	}
+	// Make the player once now, so a bad spec fails at start with a clear
+	// error rather than as an "info string" a GUI may hide.
+	p, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return err
+	}
+	p.Close()
+	return uciengine.Run(ctx, s.In, s.Out, spec, version)
+}
