@@ -225,7 +225,8 @@ func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info
 }
 
 // checkStop is called at every node. Node limits are exact; the clock and
-// ctx are read every 1024 nodes, which is a few hundred microseconds.
+// ctx are read every 256 nodes: a fraction of a millisecond with the
+// heuristic evaluator, tens of milliseconds with a slow network.
 func (e *Engine) checkStop() bool {
 	if e.stopped {
 		return true
@@ -234,7 +235,7 @@ func (e *Engine) checkStop() bool {
 		e.stopped = true
 		return true
 	}
-	if e.nodes&1023 == 0 {
+	if e.nodes&255 == 0 {
 		select {
 		case <-e.done:
 			e.stopped = true
