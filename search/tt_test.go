@@ -1,0 +1,76 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/dchess/dchess/search/board"
+)
+
+func TestTranspositionTableReplacement(t *testing.T) {
+	tt := newTranspositionTable(1)
+	if len(tt.buckets) != 1<<20/bucketBytes {
+		t.Fatalf("1 MB gives %d buckets", len(tt.buckets))
+	}
+	tt.age = 1
+	// Three keys in one bucket: the deep entry keeps slot 0, the newest
+	// shallow one takes slot 1 and pushes the older shallow one out.
+	deep, shallow1, shallow2 := uint64(5), uint64(5+1<<40), uint64(5+2<<40)
+	tt.store(deep, board.Move(1), 10, 8, 0, boundExact)
+	tt.store(shallow1, board.Move(2), 20, 2, 0, boundLower)
+	tt.store(shallow2, board.Move(3), 30, 1, 0, boundUpper)
+	if e, ok := tt.probe(deep); !ok || e.depth != 8 || e.move != 1 {
+		t.Errorf("deep entry lost: %+v %v", e, ok)
+	}
+	if _, ok := tt.probe(shallow1); ok {
+		t.Error("older shallow entry survived in the always-replace slot")
+	}
+	if e, ok := tt.probe(shallow2); !ok || e.score != 30 || e.bound != boundUpper {
+		t.Errorf("newest entry %+v %v", e, ok)
+	}
+	// A new search may replace the old deep entry.
+	tt.age = 2
+	tt.store(shallow1, board.Move(4), 40, 1, 0, boundExact)
+	if e, ok := tt.probe(shallow1); !ok || tt.buckets[deep&tt.mask][0].key != shallow1 || e.move != 4 {
+		t.Errorf("stale deep entry not replaced: %+v", tt.buckets[deep&tt.mask])
+	}
+	// Storing without a move keeps the known one.
+	tt.store(shallow1, board.NullMove, 41, 2, 0, boundLower)
+	if e, _ := tt.probe(shallow1); e.move != 4 || e.score != 41 {
+		t.Errorf("update lost the move: %+v", e)
+	}
+	tt.clear()
+	if _, ok := tt.probe(shallow1); ok {
+		t.Error("clear left entries")
+	}
+}
+
+func TestMateScoresAreStoredRelativeToTheNode(t *testing.T) {
+	// Mate in 3 plies from a node at ply 4 is MateScore-7 at the root.
+	root := MateScore - 7
+	stored := scoreToTT(root, 4)
+	if stored != MateScore-3 {
+		t.Errorf("stored %d", stored)
+	}
+	// Reached again at ply 6, the same mate is 9 plies from the root.
+	if got := scoreFromTT(stored, 6); got != MateScore-9 {
+		t.Errorf("read back at ply 6: %d", got)
+	}
+	if got := scoreFromTT(scoreToTT(-root, 4), 6); got != -(MateScore - 9) {
+		t.Errorf("mated score read back: %d", got)
+	}
+	if scoreToTT(150, 9) != 150 || scoreFromTT(-150, 9) != -150 {
+		t.Error("ordinary scores changed")
+	}
+	if MateIn(MateScore-1) != 1 || MateIn(MateScore-3) != 2 || MateIn(-(MateScore-2)) != -1 || MateIn(500) != 0 {
+		t.Error("MateIn")
+	}
+}
+
+func TestInsufficientMaterialInsideTree(t *testing.T) {
+	// Any move leaves king and knight against king: a dead draw whatever
+	// the evaluator thinks of the knight.
+	res := search(t, AlphaBeta, "7k/8/8/8/8/8/8/KN6 w - - 0 1", Limits{Depth: 3})
+	if res.Score != 0 {
+		t.Errorf("score %d, want 0", res.Score)
+	}
+}
