@@ -1,0 +1,196 @@
+package label
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/uci"
+)
+
+// MaxAttempts is how often a position is tried, with a fresh engine after
+// each crash or timeout, before it is given up as LabelFailed.
+const MaxAttempts = 3
+
+// MatedCP is the centipawn score of a position whose side to move is
+// already checkmated (Mate 0 would mean "CP holds the score"). It is
+// Stockfish's VALUE_MATE; WinProbability of it is 0.
+const MatedCP = -32000
+
+// job is one input record to label.
+type job struct {
+	index uint64
+	key   uint64
+	fen   string
+}
+
+// result is a worker's answer for a job. skipped means the run was
+// interrupted before the job was done: it is not journalled. fatal means the
+// engine could not be (re)started; the run stops.
+type result struct {
+	entry   entry
+	skipped bool
+	fatal   error
+}
+
+// worker owns one engine process and labels jobs with it.
+type worker struct {
+	cfg      *config
+	engine   *uci.Engine
+	restarts int
+}
+
+func (w *worker) start(ctx context.Context) error {
+	var err error
+	for attempt := 1; attempt <= MaxAttempts; attempt++ {
+		w.engine, err = uci.Start(ctx, w.cfg.stockfish, uci.StartOptions{
+			Options: map[string]string{"Threads": "1", "Hash": strconv.Itoa(w.cfg.hash)},
+			// A search past the generous position timeout is restarted
+			// anyway, so waiting long for its answer to "stop" buys nothing.
+			StopTimeout: 500 * time.Millisecond,
+		})
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+func (w *worker) close() {
+	if w.engine != nil {
+		w.engine.Close()
+		w.engine = nil
+	}
+}
+
+// label labels one position; stop ends retries early when the run is
+// interrupted (the search in progress is allowed to finish).
+func (w *worker) label(stop context.Context, j job) result {
+	e := entry{Index: j.index, Key: j.key}
+	b, err := board.FromFEN(j.fen)
+	if err != nil {
+		e.Label = dataset.Label{Status: dataset.LabelFailed, Error: err.Error()}
+		return result{entry: e}
+	}
+	if len(b.LegalMoves()) == 0 {
+		// Mate or stalemate: there is nothing to search, and engines
+		// disagree on how to report it.
+		e.Label = dataset.Label{Status: dataset.LabelOK, WinProb: 0.5}
+		if b.InCheck() {
+			e.Label.CP, e.Label.WinProb = MatedCP, 0
+		}
+		return result{entry: e}
+	}
+	fen := b.FEN()
+	var lastErr error
+	for attempt := 1; attempt <= MaxAttempts; attempt++ {
+		if stop.Err() != nil {
+			return result{entry: e, skipped: true}
+		}
+		if w.engine == nil {
+			if err := w.start(stop); err != nil {
+				if stop.Err() != nil {
+					return result{entry: e, skipped: true}
+				}
+				return result{fatal: fmt.Errorf("restarting the engine: %w", err)}
+			}
+			w.restarts++
+		}
+		lab, err := w.search(fen)
+		if err == nil {
+			e.Label = lab
+			return result{entry: e}
+		}
+		lastErr = err
+		// Crashed, hung or confused: never trust this process again.
+		w.close()
+	}
+	e.Label = dataset.Label{Status: dataset.LabelFailed, Error: fmt.Sprintf("%d attempts failed, last: %v", MaxAttempts, lastErr)}
+	return result{entry: e}
+}
+
+func (w *worker) search(fen string) (dataset.Label, error) {
+	// Not the run's context: on Ctrl-C the search in progress completes,
+	// bounded by the per-position timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), w.cfg.timeout)
+	defer cancel()
+	// A fresh hash and history for every position makes labels independent
+	// of the order positions reach a worker, so --nodes labels repeat exactly.
+	if err := w.engine.NewGame(ctx); err != nil {
+		return dataset.Label{}, timeoutOr(err, w.cfg.timeout)
+	}
+	res, err := w.engine.Go(ctx, uci.Position{FEN: fen}, w.cfg.limits, nil)
+	if err != nil {
+		return dataset.Label{}, timeoutOr(err, w.cfg.timeout)
+	}
+	return labelFromResult(res, w.cfg.pv)
+}
+
+func timeoutOr(err error, limit time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("no answer within %v", limit)
+	}
+	return err
+}
+
+// labelFromResult turns the engine's verdict into a label (Engine is filled
+// in later from the journal's settings).
+func labelFromResult(res uci.SearchResult, pvLen int) (dataset.Label, error) {
+	if len(res.Lines) == 0 {
+		return dataset.Label{}, errors.New("engine gave no score")
+	}
+	if res.BestMove == "" {
+		return dataset.Label{}, errors.New("engine gave no best move in a position with legal moves")
+	}
+	main := res.Lines[0]
+	l := dataset.Label{
+		Status:   dataset.LabelOK,
+		BestMove: res.BestMove,
+		PV:       head(main.PV, pvLen),
+		Depth:    uint16(min(main.Depth, 65535)),
+		Nodes:    res.Nodes,
+	}
+	l.Mate, l.CP = scoreOf(main.Score)
+	l.WinProb = dataset.WinProbability(l.CP, l.Mate)
+	for _, line := range res.Lines[1:] {
+		mate, cp := scoreOf(line.Score)
+		l.MultiPV = append(l.MultiPV, dataset.PVLine{Mate: mate, CP: cp, PV: head(line.PV, pvLen)})
+	}
+	return l, nil
+}
+
+func scoreOf(s uci.Score) (mate, cp int32) {
+	if s.Kind == uci.ScoreMate {
+		return s.Value, 0
+	}
+	return 0, s.Value
+}
+
+func head(moves []string, n int) []string {
+	if n <= 0 || len(moves) == 0 {
+		return nil
+	}
+	return append([]string(nil), moves[:min(n, len(moves))]...)
+}
+
+// positionTimeout is how long one search may take before the engine is
+// deemed hung. It is generous (a shared, loaded machine is slow) and grows
+// with the limit: depth costs roughly 1.5x per ply beyond 12.
+func positionTimeout(depth int, nodes int64, moveTime time.Duration) time.Duration {
+	switch {
+	case moveTime > 0:
+		return 3*moveTime + 10*time.Second
+	case nodes > 0:
+		// Even a loaded machine searches more than 20k nodes per second.
+		return 10*time.Second + time.Duration(nodes/20_000)*time.Second
+	}
+	d := 10 * time.Second
+	for ply := 12; ply < depth && d < 2*time.Hour; ply++ {
+		d = d * 3 / 2
+	}
+	return min(d, 2*time.Hour)
+}
