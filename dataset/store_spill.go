@@ -126,6 +126,11 @@ type partitionVisitor interface {
 	abandon() error
 	// end is called when a partition is done; set holds its distinct keys.
 	end(set *keySet) error
+	// splitDone is called after all sub-partitions of a split partition are
+	// done; it lets the drop writer merge their files into one, so the
+	// final merge never has more files open than there are partitions.
+	splitStart() int
+	splitDone(mark int) error
 }
 
 // visit processes every partition with set, splitting a partition whose
@@ -161,13 +166,14 @@ func visitPartition(path string, pairs int64, level int, set *keySet, v partitio
 	if err != nil {
 		return err
 	}
+	mark := v.splitStart()
 	for i, sub := range subPaths {
 		if err := visitPartition(sub, subPairs[i], level+1, set, v); err != nil {
 			return err
 		}
 		os.Remove(sub)
 	}
-	return nil
+	return v.splitDone(mark)
 }
 
 // tryPartition streams one partition file; it returns false, having
@@ -275,6 +281,8 @@ type distinctCounter struct {
 func (c *distinctCounter) begin() error        { return nil }
 func (c *distinctCounter) repeat(uint64) error { return nil }
 func (c *distinctCounter) abandon() error      { return nil }
+func (c *distinctCounter) splitStart() int     { return 0 }
+func (c *distinctCounter) splitDone(int) error { return nil }
 func (c *distinctCounter) end(set *keySet) error {
 	c.n += int64(set.len())
 	if c.onFirst != nil {
@@ -302,11 +310,12 @@ func (s *keySpill) duplicates(dropDir string) (*seqMerger, error) {
 // dropWriter writes each partition's repeats to its own file. Pairs within a
 // partition come in added order, so each file is sorted by sequence number.
 type dropWriter struct {
-	dir   string
-	paths []string
-	file  *os.File
-	buf   *bufio.Writer
-	word  [8]byte
+	dir     string
+	created int
+	paths   []string
+	file    *os.File
+	buf     *bufio.Writer
+	word    [8]byte
 }
 
 func (d *dropWriter) begin() error { return nil }
@@ -315,7 +324,7 @@ func (d *dropWriter) repeat(seq uint64) error {
 	if d.file == nil {
 		// The first repeat of a partition opens its file; partitions
 		// without repeats leave none.
-		path := filepath.Join(d.dir, fmt.Sprintf("drops-%06d", len(d.paths)))
+		path := d.newPath()
 		f, err := os.Create(path)
 		if err != nil {
 			return err
@@ -354,6 +363,62 @@ func (d *dropWriter) end(*keySet) error {
 	}
 	d.file = nil
 	return err
+}
+
+// newPath names a new drop file; names are never reused, so a merged file
+// cannot collide with one of the files it is merged from.
+func (d *dropWriter) newPath() string {
+	d.created++
+	return filepath.Join(d.dir, fmt.Sprintf("drops-%06d", d.created))
+}
+
+func (d *dropWriter) splitStart() int { return len(d.paths) }
+
+// splitDone merges the drop files written since mark into one sorted file.
+func (d *dropWriter) splitDone(mark int) error {
+	parts := d.paths[mark:]
+	if len(parts) <= 1 {
+		return nil
+	}
+	merger, err := openSeqMerger(parts)
+	if err != nil {
+		return err
+	}
+	defer merger.close()
+	path := d.newPath()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 16<<10)
+	var word [8]byte
+	for {
+		seq, err := merger.next()
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if seq == noMoreSeq {
+			break
+		}
+		binary.LittleEndian.PutUint64(word[:], seq)
+		if _, err := bw.Write(word[:]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	err = bw.Flush()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		os.Remove(p)
+	}
+	d.paths = append(d.paths[:mark], path)
+	return nil
 }
 
 // seqMerger yields the union of sorted files of sequence numbers in

@@ -308,11 +308,16 @@ func TestKeySpillRecursiveSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	merger, err := s.duplicates(t.TempDir())
+	dropDir := t.TempDir()
+	merger, err := s.duplicates(dropDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer merger.close()
+	// The sub-partitions' drop files are merged back into one per partition.
+	if entries, _ := os.ReadDir(dropDir); len(entries) != 1 {
+		t.Errorf("%d drop files for one partition, want 1", len(entries))
+	}
 	var got []uint64
 	for {
 		seq, err := merger.next()
