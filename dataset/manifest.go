@@ -224,7 +224,7 @@ func writeManifest(dir string, m *Manifest) error {
 		return fmt.Errorf("dataset %s: encoding manifest: %w", dir, err)
 	}
 	data = append(data, '\n')
-	tmp, err := os.CreateTemp(dir, "."+ManifestFile+".tmp-*")
+	tmp, err := createTempFile(dir, "."+ManifestFile+".tmp-")
 	if err != nil {
 		return fmt.Errorf("dataset %s: %w", dir, err)
 	}

@@ -118,7 +118,7 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	tmp, err := os.MkdirTemp(parent, "."+base+".tmp-")
+	tmp, err := makeTempDir(parent, "."+base+".tmp-")
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}

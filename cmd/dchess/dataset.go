@@ -463,6 +463,10 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 		if err != nil {
 			return fmt.Errorf("export: %w", err)
 		}
+		// CreateTemp makes the file 0600; the export is an ordinary file.
+		if err := file.Chmod(0o644); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
 		defer func() {
 			if file != nil {
 				file.Close()
