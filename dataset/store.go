@@ -115,6 +115,9 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if parent == "" {
 		parent = "."
 	}
+	if base == "." || base == ".." || base == "" {
+		return nil, fmt.Errorf("dataset %s: give the dataset's own folder name, not the current or parent folder", dir)
+	}
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}

@@ -26,7 +26,7 @@ func replaceDir(tmp, dir string) error {
 		if err := syncDir(filepath.Dir(dir)); err != nil {
 			return err
 		}
-		return os.RemoveAll(tmp)
+		return removeOld(tmp, dir)
 	}
 	old := tmp + ".old"
 	if err := os.Rename(dir, old); err != nil {
@@ -40,7 +40,16 @@ func replaceDir(tmp, dir string) error {
 	if err := syncDir(filepath.Dir(dir)); err != nil {
 		return err
 	}
-	return os.RemoveAll(old)
+	return removeOld(old, dir)
+}
+
+// removeOld deletes the replaced dataset; failing that, the new one is in
+// place all the same, and the error says so.
+func removeOld(old, dir string) error {
+	if err := os.RemoveAll(old); err != nil {
+		return fmt.Errorf("the new dataset is in place, but the old copy at %s could not be removed: %w", old, err)
+	}
+	return nil
 }
 
 // makeTempDir creates a new folder parent/prefix<random> with mode 0777

@@ -407,6 +407,36 @@ func TestAbortLeavesPreviousDataset(t *testing.T) {
 	if len(entries) != 1 {
 		t.Errorf("aborted writers left files beside the dataset: %v", entries)
 	}
+
+	// A writer that never gets to Close or Abort (its process was killed)
+	// has touched nothing but its own temporary folder.
+	w, err := Create(dir, WriteOptions{Shard: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for _, r := range sampleRecords(95, 5) {
+		w.Write(r)
+	}
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scanAll(t, d, AllSplits); len(got) != len(old) {
+		t.Fatalf("while another writer is busy the dataset has %d records, want %d", len(got), len(old))
+	}
+	if err := d.Verify(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCreateRefusesDotFolders(t *testing.T) {
+	for _, dir := range []string{".", "..", "/"} {
+		if w, err := Create(dir, WriteOptions{}); err == nil {
+			w.Abort()
+			t.Errorf("Create(%q) succeeded", dir)
+		}
+	}
 }
 
 func TestCloseReplacesDataset(t *testing.T) {
