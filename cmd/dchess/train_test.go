@@ -40,8 +40,9 @@ func labelledDataset(t *testing.T, n int) string {
 func TestTrainAndExportCommands(t *testing.T) {
 	data := labelledDataset(t, 500)
 	run := filepath.Join(t.TempDir(), "run")
-	var out bytes.Buffer
-	s := &IOStreams{Out: &out, ErrOut: &bytes.Buffer{}}
+	var out, progress bytes.Buffer
+	// A terminal on ErrOut makes the command draw its progress bar.
+	s := &IOStreams{Out: &out, ErrOut: &progress, ErrIsTerminal: true}
 	opts := &trainOptions{Model: "cnn", Data: data, Out: run, JSON: true, Epochs: 2,
 		Config: filepath.Join(testenv.RepoRoot(), "configs", "test", "cnn.yaml")}
 	if err := runTrain(context.Background(), opts, s); err != nil {
@@ -56,6 +57,9 @@ func TestTrainAndExportCommands(t *testing.T) {
 	}
 	if _, err := cnn.Load(res.Model); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), "samples") {
+		t.Fatalf("no progress bar drawn: %q", progress.String())
 	}
 
 	// Resuming asks for the run's family and extends it.
