@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
@@ -14,6 +15,9 @@ import (
 )
 
 func init() { register(newIngestCmd) }
+
+// ingestMemoryLimit is the Go heap size ingest's collector aims to stay under.
+const ingestMemoryLimit = 160 << 20
 
 type ingestOptions struct {
 	Inputs []string
@@ -95,7 +99,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		Format: format, ScoreView: ingest.ScoreView(opts.ScoreView), Horizon: opts.Horizon,
 		MinPly: opts.MinPly, MaxPly: opts.MaxPly, PositionsPerGame: opts.PositionsPerGame,
 		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxGames: opts.MaxGames, Seed: opts.Seed,
-		Strict: opts.Strict, Workers: opts.Workers,
+		Strict: opts.Strict, Workers: opts.Workers, Dedupe: true,
 	}
 	if err := iopts.Check(); err != nil {
 		return usagef("%v", err)
@@ -128,6 +132,12 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 			bar.Set64(p.Bytes)
 		}
 	}
+	// Ingest allocates many short-lived strings while its live heap stays
+	// small (bounded batches): collecting less often saves CPU, and the
+	// soft memory limit makes the collector catch up before the heap
+	// passes it, so memory stays flat.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
 	sum, runErr := ingest.Run(ctx, inputs, s.In, iopts, w)
 	if bar != nil {
 		bar.Finish()
@@ -148,7 +158,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		return err
 	}
 	st := w.Stats()
-	sum.Duplicates = st.Duplicates
+	sum.Duplicates += st.Duplicates
 	if opts.JSON {
 		enc := json.NewEncoder(s.Out)
 		enc.SetIndent("", "  ")
@@ -163,7 +173,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if format == ingest.FormatPGN && skipped > 0 {
 		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out)", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
 	}
-	fmt.Fprintf(s.Out, "\n%d positions written, %d duplicates dropped, %d stored in %s\n", sum.Positions, st.Duplicates, st.Records, opts.Out)
+	fmt.Fprintf(s.Out, "\n%d positions written, %d duplicates dropped, %d stored in %s\n", sum.Positions, sum.Duplicates, st.Records, opts.Out)
 	if sum.StoppedAtMaxGames {
 		fmt.Fprintf(s.Out, "stopped after --max-games %d\n", opts.MaxGames)
 	}

@@ -70,26 +70,36 @@ func (c *gameConverter) appendFEN(buf []byte, b *board.Board) []byte {
 			}
 		}
 	}
+	// The placement is at most 71 bytes; writing it into a fixed array
+	// and appending once avoids a capacity check per square.
+	var out [72]byte
+	n := 0
 	for r := 7; r >= 0; r-- {
+		row := (*[8]byte)(grid[r*8 : r*8+8])
 		empty := byte(0)
-		for _, p := range grid[r*8 : r*8+8] {
+		for _, p := range row {
 			if p == 0 {
 				empty++
 				continue
 			}
 			if empty > 0 {
-				buf = append(buf, '0'+empty)
+				out[n] = '0' + empty
+				n++
 				empty = 0
 			}
-			buf = append(buf, p)
+			out[n] = p
+			n++
 		}
 		if empty > 0 {
-			buf = append(buf, '0'+empty)
+			out[n] = '0' + empty
+			n++
 		}
 		if r > 0 {
-			buf = append(buf, '/')
+			out[n] = '/'
+			n++
 		}
 	}
+	buf = append(buf, out[:n]...)
 	if b.SideToMove() == board.White {
 		buf = append(buf, " w "...)
 	} else {

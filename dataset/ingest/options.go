@@ -72,6 +72,12 @@ type Options struct {
 	Workers int
 	// ScoreView overrides the labelled formats' score convention.
 	ScoreView ScoreView
+	// Dedupe drops a record whose Key was written recently (a fixed 8 MB
+	// table of keys), before it reaches the sink. Such a record is one a
+	// deduplicating dataset writer would drop anyway, so the dataset is the
+	// same; the writer is spared most repeats (opening positions above all)
+	// and still catches the rest.
+	Dedupe bool
 	// Progress, when set, is called from the writing goroutine after each
 	// batch of games or lines.
 	Progress func(Progress)
@@ -139,9 +145,10 @@ type Summary struct {
 	LinesRead int64 `json:"lines_read"`
 	LinesKept int64 `json:"lines_kept"`
 	LinesBad  int64 `json:"lines_bad"`
-	// Positions is the number of records written to the sink, before dedupe.
+	// Positions counts the records made, duplicates included.
 	Positions int64 `json:"positions_written"`
-	// Duplicates is filled in by the caller from the dataset writer.
+	// Duplicates counts records dropped as repeats: by Options.Dedupe here,
+	// plus what the caller adds from its dataset writer.
 	Duplicates int64 `json:"duplicates_dropped"`
 	// Errors counts every problem reported; FirstErrors holds the first ten.
 	Errors      int64    `json:"errors"`

@@ -21,7 +21,8 @@ const (
 	batchUnits     = 64
 	linesPerBatch  = 1024
 	batchBytes     = 256 << 10
-	batchesPerWork = 4
+	batchesPerWork = 3
+	recentKeys     = 1 << 20 // entries of the Dedupe table (8 MB)
 )
 
 // unit is one game (or one line) inside a batch's text.
@@ -76,6 +77,9 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 	began := time.Now()
 	sum := &Summary{Format: string(opts.Format), Inputs: len(inputs), FirstErrors: []string{}}
 	r := &runner{opts: &opts, sink: sink, sum: sum, prefix: len(inputs) > 1}
+	if opts.Dedupe {
+		r.recent = make([]uint64, recentKeys)
+	}
 	var err error
 	for _, name := range inputs {
 		if err = r.input(ctx, name, stdin); err != nil || r.stopped {
@@ -88,7 +92,9 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 }
 
 type runner struct {
-	opts    *Options
+	opts *Options
+	// recent holds the keys last written, direct-mapped by key, for Dedupe.
+	recent  []uint64
 	sink    Sink
 	sum     *Summary
 	prefix  bool // name the file in error messages
@@ -259,7 +265,16 @@ func (r *runner) take(name string, o *outcome) error {
 		return nil
 	}
 	for i := range o.records {
-		if err := r.sink.Write(&o.records[i]); err != nil {
+		rec := &o.records[i]
+		if r.recent != nil && rec.Key != 0 {
+			slot := &r.recent[rec.Key&(recentKeys-1)]
+			if *slot == rec.Key {
+				s.Duplicates++
+				continue
+			}
+			*slot = rec.Key
+		}
+		if err := r.sink.Write(rec); err != nil {
 			return err
 		}
 	}
