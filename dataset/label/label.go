@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
@@ -162,20 +163,17 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	}
 	probe.Abort()
 
-	workers := make([]*worker, cfg.workers)
+	total := in.Manifest().Counts.Records
+	workers, err := startWorkers(ctx, &cfg, int(min(int64(cfg.workers), max(total, 1))))
 	defer func() {
 		for _, w := range workers {
-			if w != nil {
-				w.close()
-			}
+			w.close()
 		}
 	}()
-	workers[0] = &worker{cfg: &cfg}
-	if err := workers[0].start(ctx); err != nil {
+	if err != nil {
 		return Summary{}, err
 	}
 	engineName := workers[0].engine.Name()
-	total := in.Manifest().Counts.Records
 	settings := journalSettings{
 		Version:          journalVersion,
 		InputFingerprint: fingerprint(in.Manifest()),
@@ -196,20 +194,13 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	defer j.close()
 
 	sum := Summary{Input: opts.Input, Output: opts.Output, Engine: engineName, Records: total, Resumed: j.resumed}
-	// Start the other engines only when there is work for them.
-	remaining := total - j.resumed
-	for i := 1; i < len(workers) && int64(i) < remaining; i++ {
-		workers[i] = &worker{cfg: &cfg}
-		if err := workers[i].start(ctx); err != nil {
-			return sum, err
-		}
+	// Engines beyond the work left would only idle.
+	remaining := max(total-j.resumed, 1)
+	for int64(len(workers)) > remaining {
+		workers[len(workers)-1].close()
+		workers = workers[:len(workers)-1]
 	}
-	active := workers[:0:0]
-	for _, w := range workers {
-		if w != nil {
-			active = append(active, w)
-		}
-	}
+	active := workers
 
 	labelStart := time.Now()
 	stats, runErr := dispatch(ctx, in, j, active, progress)
@@ -253,6 +244,27 @@ type interruptedError struct {
 
 func (e *interruptedError) Error() string { return e.msg }
 func (e *interruptedError) Unwrap() error { return e.cause }
+
+// startWorkers starts n engines at once: Stockfish takes a noticeable
+// fraction of a second to load its network, and a short run should not pay
+// that n times over.
+func startWorkers(ctx context.Context, cfg *config, n int) ([]*worker, error) {
+	workers := make([]*worker, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range workers {
+		workers[i] = &worker{cfg: cfg}
+		wg.Go(func() { errs[i] = workers[i].start(ctx) })
+	}
+	wg.Wait()
+	// The first failure is enough: the others are usually the same one.
+	for _, err := range errs {
+		if err != nil {
+			return workers, err
+		}
+	}
+	return workers, nil
+}
 
 // dispatchStats are what dispatch counted.
 type dispatchStats struct {

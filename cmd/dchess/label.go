@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/dchess/dchess/dataset/label"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+)
+
+func init() { register(newLabelCmd) }
+
+type labelOptions struct {
+	Stockfish  string
+	Input      string
+	Output     string
+	Depth      int
+	Nodes      int64
+	MoveTimeMs int64
+	Workers    int
+	Hash       int
+	PV         int
+	MultiPV    int
+	Timeout    time.Duration
+	JSON       bool
+	// Command is the argv recorded in the output manifest.
+	Command []string
+}
+
+func newLabelCmd(s *IOStreams) *cobra.Command {
+	opts := &labelOptions{}
+	cmd := &cobra.Command{
+		Use:   "label --stockfish PATH -i DATASET -o DATASET [--depth D | --nodes N | --movetime MS]",
+		Short: "Score every position of a dataset with Stockfish",
+		Long: `label runs several single-threaded Stockfish processes over a dataset and writes a copy
+whose records carry the score (centipawns or mate, side to move), win probability, best move,
+principal variation, depth and node count. Give at most one limit; the default is --depth 8.
+With --nodes the labels are the same on every run.
+
+Progress is journalled in OUTPUT.partial: after Ctrl-C, a kill or a crash, the same command
+continues where it stopped. The output dataset appears only when every position is labelled.
+An engine that crashes or hangs is restarted; a position that fails 3 times is stored with a
+failed label.`,
+		Example: `  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --depth 8
+  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --nodes 20000 --workers 2 --pv 12
+  dchess label --stockfish /usr/games/stockfish -i data/games -o data/multipv --depth 10 --multipv 3 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Command = os.Args
+			return runLabel(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Stockfish, "stockfish", "", "path of the Stockfish binary (Debian: /usr/games/stockfish)")
+	f.StringVarP(&opts.Input, "input", "i", "", "dataset to label")
+	f.StringVarP(&opts.Output, "output", "o", "", "dataset to write (replaced if it exists)")
+	f.IntVar(&opts.Depth, "depth", 0, fmt.Sprintf("search depth (default %d when no limit is given)", label.DefaultDepth))
+	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position (reproducible labels)")
+	f.Int64Var(&opts.MoveTimeMs, "movetime", 0, "milliseconds per position")
+	f.IntVar(&opts.Workers, "workers", runtime.NumCPU(), "Stockfish processes, each with one thread")
+	f.IntVar(&opts.Hash, "hash", 16, "hash table of each process in MB")
+	f.IntVar(&opts.PV, "pv", 8, "keep the principal variation up to this many moves (0: none)")
+	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
+	f.DurationVar(&opts.Timeout, "timeout", 0, "restart an engine that takes longer than this on one position (default: derived from the limit)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
+	limits := 0
+	for _, set := range []bool{opts.Depth != 0, opts.Nodes != 0, opts.MoveTimeMs != 0} {
+		if set {
+			limits++
+		}
+	}
+	switch {
+	case opts.Stockfish == "":
+		return usagef("label needs --stockfish PATH (Debian's stockfish package installs /usr/games/stockfish)")
+	case opts.Input == "" || opts.Output == "":
+		return usagef("label needs an input dataset (-i) and an output dataset (-o)")
+	case limits > 1:
+		return usagef("give at most one of --depth, --nodes and --movetime")
+	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMs < 0:
+		return usagef("--depth, --nodes and --movetime must be positive")
+	case opts.Workers < 1:
+		return usagef("--workers must be at least 1, got %d", opts.Workers)
+	case opts.Hash < 1:
+		return usagef("--hash must be at least 1 MB, got %d", opts.Hash)
+	case opts.PV < 0:
+		return usagef("--pv must not be negative, got %d", opts.PV)
+	case opts.MultiPV < 1:
+		return usagef("--multipv must be at least 1, got %d", opts.MultiPV)
+	case opts.Timeout < 0:
+		return usagef("--timeout must not be negative")
+	}
+
+	var bar *progressbar.ProgressBar
+	progress := func(p label.Progress) {
+		if !s.ShowProgress() {
+			return
+		}
+		if bar == nil {
+			bar = progressbar.NewOptions64(p.Total-p.Resumed,
+				progressbar.OptionSetWriter(s.ErrOut),
+				progressbar.OptionShowCount(),
+				progressbar.OptionShowIts(),
+				progressbar.OptionSetItsString("pos"),
+				progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(200*time.Millisecond),
+				progressbar.OptionClearOnFinish())
+			if p.Resumed > 0 {
+				s.Infof("resuming: %d of %d positions were labelled before\n", p.Resumed, p.Total)
+			}
+		}
+		bar.Describe(fmt.Sprintf("labelling (%d failed)", p.Failed))
+		bar.Set64(p.Done - p.Resumed)
+	}
+	sum, err := label.Run(ctx, label.Options{
+		Stockfish: opts.Stockfish,
+		Input:     opts.Input,
+		Output:    opts.Output,
+		Depth:     opts.Depth,
+		Nodes:     opts.Nodes,
+		MoveTime:  time.Duration(opts.MoveTimeMs) * time.Millisecond,
+		Workers:   opts.Workers,
+		Hash:      opts.Hash,
+		PV:        opts.PV,
+		MultiPV:   opts.MultiPV,
+		Timeout:   opts.Timeout,
+		Command:   opts.Command,
+	}, progress)
+	if bar != nil {
+		if err == nil {
+			bar.Finish()
+		} else {
+			// Keep the bar's last state and start the error on a new line.
+			bar.Exit()
+			fmt.Fprintln(s.ErrOut)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprintf(s.Out, "labelled %d positions into %s with %s: %d new, %d resumed, %d failed, %d engine restarts; %.1f s, %.0f positions/s\n",
+		sum.Records, sum.Output, sum.Engine, sum.Labelled, sum.Resumed, sum.Failed, sum.Restarts, sum.Seconds, sum.PositionsPerSecond)
+	return nil
+}
