@@ -160,6 +160,7 @@ func TestTrainLowersLossAndExports(t *testing.T) {
 			if eval.Evaluate(up) <= eval.Evaluate(down) {
 				t.Fatalf("a queen up scores %d, a queen down %d", eval.Evaluate(up), eval.Evaluate(down))
 			}
+			playsAndBeatsRandom(t, family+":"+exported+"?depth=2")
 		})
 	}
 }
