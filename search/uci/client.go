@@ -301,7 +301,7 @@ func parseOption(line string) (Option, bool) {
 	return opt, opt.Name != "" && opt.Type != ""
 }
 
-// Name returns the engine's "id name", or its file name when it sent none.
+// Name returns the engine's "id name", or its path when it sent none.
 func (e *Engine) Name() string {
 	if e.name != "" {
 		return e.name
