@@ -16,7 +16,7 @@ unit:
 	$(GO) test -count=1 -timeout 20m ./...
 
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME on top of its committed seed corpus.
-FUZZ_TARGETS := ./dataset/pgn:FuzzReader
+FUZZ_TARGETS := ./dataset/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
