@@ -474,3 +474,46 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		t.Error("1 and 3 workers wrote different records")
 	}
 }
+
+// Options.Dedupe only drops records the dataset writer would drop, so the
+// stored dataset is the same with and without it.
+func TestEarlyDedupeKeepsTheDatasetTheSame(t *testing.T) {
+	text := kasparovHead(t, 100)
+	text += text // every game twice
+	var stored [][]*dataset.Record
+	var dropped []int64
+	for _, early := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "ds")
+		w, err := dataset.Create(dir, dataset.WriteOptions{Dedupe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := DefaultOptions()
+		opts.Dedupe = early
+		sum, err := Run(context.Background(), []string{Stdin}, strings.NewReader(text), opts, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		dropped = append(dropped, sum.Duplicates+w.Stats().Duplicates)
+		d, err := dataset.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []*dataset.Record
+		d.Scan(context.Background(), dataset.AllSplits, func(r *dataset.Record) error {
+			c := *r
+			recs = append(recs, &c)
+			return nil
+		})
+		stored = append(stored, recs)
+	}
+	if len(stored[0]) == 0 || !reflect.DeepEqual(stored[0], stored[1]) {
+		t.Errorf("datasets differ: %d and %d records", len(stored[0]), len(stored[1]))
+	}
+	if dropped[0] != dropped[1] {
+		t.Errorf("duplicates counted %d without early dedupe, %d with", dropped[0], dropped[1])
+	}
+}
