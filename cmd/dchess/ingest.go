@@ -51,8 +51,9 @@ the game's result, the ply and both Elos. Positions are deduplicated (the first 
 With --format lichess-evals, csv or epd it imports positions already scored by Stockfish
 as labelled records: the Lichess evaluation export (JSON lines; the deepest evaluation's
 first line is taken), FEN,Evaluation CSV (+56, -120, #+3, #-2) and EPD with ce or dm, bm
-and pv. Lichess and CSV scores are from White's point of view and are turned to the side
-to move; EPD's ce already is. --score-view overrides that.
+and pv; an EPD line with no ce or dm (a test suite, an opening book) gives an unlabelled
+position for dchess label. Lichess and CSV scores are from White's point of view and are
+turned to the side to move; EPD's ce already is. --score-view overrides that.
 
 Malformed games and bad lines are skipped, counted and the first ten reported with their
 line; the run still succeeds unless --strict is given.`,

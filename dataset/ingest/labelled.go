@@ -39,6 +39,9 @@ type parsed struct {
 	pv       []string
 	depth    int
 	nodes    uint64
+	// unscored marks an EPD line with no ce or dm (a test suite, an opening
+	// book): the position is kept unlabelled, ready for `dchess label`.
+	unscored bool
 }
 
 func (d *lineDecoder) decode(b *batch, u *unit) outcome {
@@ -72,6 +75,9 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	d.fen = p.board.AppendFEN(d.fen[:0])
 	fen := string(d.fen)
 	key := positionKey(fen)
+	if p.unscored {
+		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key}}}
+	}
 	rec := dataset.Record{
 		FEN:    fen,
 		Key:    key,
@@ -249,6 +255,7 @@ func parseCSV(line string) (*parsed, error) {
 
 // parseEPD reads an EPD line: four FEN fields, then operations. ce is in
 // centipawns from the side to move, dm a mate in moves, bm and pv are SAN.
+// A line with neither ce nor dm gives an unlabelled position.
 func parseEPD(line string) (*parsed, error) {
 	fields := strings.Fields(line)
 	if len(fields) < 4 {
@@ -284,7 +291,8 @@ func parseEPD(line string) (*parsed, error) {
 		}
 		p.cp = int32(n)
 	default:
-		return nil, fmt.Errorf("no ce or dm score")
+		p.unscored = true
+		return p, nil
 	}
 	if v, ok := ops["acd"]; ok && len(v) > 0 {
 		p.depth, _ = strconv.Atoi(v[0])

@@ -94,10 +94,10 @@ func TestEPD(t *testing.T) {
 		`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 35; bm e4; pv e4 e5 Nf3; acd 12; acn 5000; id "a;b";` + "\n" +
 		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce -20; bm Nf6;\n" +
 		"6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 1; bm Ra8#;\n" +
-		"6k1/5ppp/8/8/8/8/8/R5K1 w - - bm Ra8#;\n" +
+		"4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"unscored\";\n" +
 		"6k1/5ppp/8/8/8/8/8/R5K1 w - - ce 10; bm Ke9;\n"
 	recs, sum := labelledRun(t, FormatEPD, ViewDefault, text)
-	if len(recs) != 3 || sum.LinesRead != 5 || sum.LinesBad != 2 {
+	if len(recs) != 4 || sum.LinesRead != 5 || sum.LinesBad != 1 {
 		t.Fatalf("%d records, summary %+v", len(recs), sum)
 	}
 	checkLabel(t, recs[0], 35, 0, "e2e4")
@@ -107,7 +107,11 @@ func TestEPD(t *testing.T) {
 	// ce is already from the side to move (Black here): kept as is.
 	checkLabel(t, recs[1], -20, 0, "g8f6")
 	checkLabel(t, recs[2], 0, 1, "a1a8")
-	if len(sum.FirstErrors) != 2 || sum.FirstErrors[0] != "line 5: no ce or dm score" || sum.FirstErrors[1] != `line 6: bm: illegal SAN "Ke9"` {
+	// A line without ce or dm (a test suite, a book) is kept unlabelled, for `dchess label`.
+	if recs[3].Label != nil || recs[3].FEN != "4k3/8/8/8/8/8/8/4K2R w K - 0 1" {
+		t.Errorf("unscored line gave %+v", recs[3])
+	}
+	if len(sum.FirstErrors) != 1 || sum.FirstErrors[0] != `line 6: bm: illegal SAN "Ke9"` {
 		t.Errorf("errors %q", sum.FirstErrors)
 	}
 }

@@ -19,7 +19,7 @@ const (
 	FormatPGN          Format = "pgn"
 	FormatLichessEvals Format = "lichess-evals" // Lichess evaluation export, JSON lines
 	FormatCSV          Format = "csv"           // FEN,Evaluation (the Kaggle Stockfish set)
-	FormatEPD          Format = "epd"           // EPD with ce/dm, bm, pv operations
+	FormatEPD          Format = "epd"           // EPD with ce/dm, bm, pv operations (unscored lines stay unlabelled)
 )
 
 // ParseFormat reads a format name; "" means PGN.
