@@ -55,14 +55,14 @@ error bar relative to the anchor.`,
 
 // tournamentPlayer is one entrant with its tally over all its games.
 type tournamentPlayer struct {
-	Rank   int         `json:"rank"`
-	Name   string      `json:"name"`
-	Spec   string      `json:"spec"`
-	Elo    match.Float `json:"elo"`
-	Error  match.Float `json:"error"`
-	Games  int         `json:"games"`
-	Points float64     `json:"points"`
-	Score  float64     `json:"score"`
+	Rank   int       `json:"rank"`
+	Name   string    `json:"name"`
+	Spec   string    `json:"spec"`
+	Elo    elo.Float `json:"elo"`
+	Error  elo.Float `json:"error"`
+	Games  int       `json:"games"`
+	Points float64   `json:"points"`
+	Score  float64   `json:"score"`
 }
 
 type tournamentPair struct {
@@ -207,7 +207,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	rep.FiniteMLE = elo.HasFiniteMLE(results, len(specs))
 	rep.Anchor.Name, rep.Anchor.Elo = names[anchor], anchorElo
 	for i := range specs {
-		tp := tournamentPlayer{Name: names[i], Spec: specs[i].Raw, Elo: match.Float(ratings[i].Elo), Error: match.Float(ratings[i].Error)}
+		tp := tournamentPlayer{Name: names[i], Spec: specs[i].Raw, Elo: elo.Float(ratings[i].Elo), Error: elo.Float(ratings[i].Error)}
 		for _, r := range results {
 			switch i {
 			case r.A:

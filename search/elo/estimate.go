@@ -193,23 +193,23 @@ func PairBucket(first, second Outcome) int {
 	return int(first) + int(second)
 }
 
-// estimateJSON is Estimate's wire form; jsonFloat carries ±Inf as strings.
+// estimateJSON is Estimate's wire form.
 type estimateJSON struct {
-	Games       int       `json:"games"`
-	Score       jsonFloat `json:"score"`
-	ScoreStdErr jsonFloat `json:"score_stderr"`
-	Elo         jsonFloat `json:"elo"`
-	ErrorMargin jsonFloat `json:"error_margin"`
-	LOS         jsonFloat `json:"los"`
-	DrawRatio   jsonFloat `json:"draw_ratio"`
+	Games       int   `json:"games"`
+	Score       Float `json:"score"`
+	ScoreStdErr Float `json:"score_stderr"`
+	Elo         Float `json:"elo"`
+	ErrorMargin Float `json:"error_margin"`
+	LOS         Float `json:"los"`
+	DrawRatio   Float `json:"draw_ratio"`
 }
 
 // MarshalJSON writes finite values as numbers and ±Inf as "+inf"/"-inf".
 func (e Estimate) MarshalJSON() ([]byte, error) {
 	return json.Marshal(estimateJSON{
-		Games: e.Games, Score: jsonFloat(e.Score), ScoreStdErr: jsonFloat(e.ScoreStdErr),
-		Elo: jsonFloat(e.Elo), ErrorMargin: jsonFloat(e.ErrorMargin),
-		LOS: jsonFloat(e.LOS), DrawRatio: jsonFloat(e.DrawRatio),
+		Games: e.Games, Score: Float(e.Score), ScoreStdErr: Float(e.ScoreStdErr),
+		Elo: Float(e.Elo), ErrorMargin: Float(e.ErrorMargin),
+		LOS: Float(e.LOS), DrawRatio: Float(e.DrawRatio),
 	})
 }
 
@@ -227,9 +227,11 @@ func (e *Estimate) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-type jsonFloat float64
+// Float is a number that may be infinite (an Elo margin with no games or a
+// 100 % score); its JSON form carries ±Inf as "+inf"/"-inf".
+type Float float64
 
-func (f jsonFloat) MarshalJSON() ([]byte, error) {
+func (f Float) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	switch {
 	case math.IsInf(v, 1):
@@ -242,19 +244,19 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 	return json.Marshal(v)
 }
 
-func (f *jsonFloat) UnmarshalJSON(data []byte) error {
+func (f *Float) UnmarshalJSON(data []byte) error {
 	switch string(data) {
 	case `"+inf"`, `"inf"`:
-		*f = jsonFloat(math.Inf(1))
+		*f = Float(math.Inf(1))
 		return nil
 	case `"-inf"`:
-		*f = jsonFloat(math.Inf(-1))
+		*f = Float(math.Inf(-1))
 		return nil
 	}
 	var v float64
 	if err := json.Unmarshal(data, &v); err != nil {
 		return fmt.Errorf("elo: want a number, \"+inf\" or \"-inf\", got %s", data)
 	}
-	*f = jsonFloat(v)
+	*f = Float(v)
 	return nil
 }

@@ -2,30 +2,11 @@ package match
 
 import (
 	"fmt"
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/dchess/dchess/search/elo"
 )
-
-// Float is a number that may be infinite (an Elo margin with no games, or
-// with a 100 % score); JSON carries ±Inf as "+inf"/"-inf", as search/elo does.
-type Float float64
-
-func (f Float) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsInf(v, 1):
-		return []byte(`"+inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-inf"`), nil
-	case math.IsNaN(v):
-		return []byte("null"), nil
-	}
-	return strconv.AppendFloat(nil, v, 'f', -1, 64), nil
-}
 
 // SPRTReport is the state of the sequential test.
 type SPRTReport struct {
@@ -38,24 +19,24 @@ type SPRTReport struct {
 
 // Report is a match's result from A's side.
 type Report struct {
-	A      string `json:"a"`
-	B      string `json:"b"`
-	Games  int    `json:"games"`
-	Wins   int    `json:"wins"`
-	Losses int    `json:"losses"`
-	Draws  int    `json:"draws"`
-	Score  Float  `json:"score"`
+	A      string    `json:"a"`
+	B      string    `json:"b"`
+	Games  int       `json:"games"`
+	Wins   int       `json:"wins"`
+	Losses int       `json:"losses"`
+	Draws  int       `json:"draws"`
+	Score  elo.Float `json:"score"`
 	// Elo, EloError, LOS and DrawRatio are the trinomial (per-game)
 	// estimate cutechess prints; LOS and DrawRatio are fractions.
-	Elo       Float `json:"elo"`
-	EloError  Float `json:"elo_error"`
-	LOS       Float `json:"los"`
-	DrawRatio Float `json:"draw_ratio"`
+	Elo       elo.Float `json:"elo"`
+	EloError  elo.Float `json:"elo_error"`
+	LOS       elo.Float `json:"los"`
+	DrawRatio elo.Float `json:"draw_ratio"`
 	// Pentanomial counts finished game pairs by A's points: LL, LD, WL+DD,
 	// WD, WW; PentanomialElo is the estimate over pairs.
-	Pentanomial         [5]int `json:"pentanomial"`
-	PentanomialElo      Float  `json:"pentanomial_elo"`
-	PentanomialEloError Float  `json:"pentanomial_elo_error"`
+	Pentanomial         [5]int    `json:"pentanomial"`
+	PentanomialElo      elo.Float `json:"pentanomial_elo"`
+	PentanomialEloError elo.Float `json:"pentanomial_elo_error"`
 	// SPRT is null when no test was asked for.
 	SPRT *SPRTReport `json:"sprt"`
 	// Terminations counts games by how they ended (the Term* keys).
@@ -103,9 +84,9 @@ func (r *Report) add(g GameResult) {
 
 func (r *Report) update() {
 	tri := elo.FromWDL(r.Wins, r.Losses, r.Draws)
-	r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio = Float(tri.Score), Float(tri.Elo), Float(tri.ErrorMargin), Float(tri.LOS), Float(tri.DrawRatio)
+	r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio = elo.Float(tri.Score), elo.Float(tri.Elo), elo.Float(tri.ErrorMargin), elo.Float(tri.LOS), elo.Float(tri.DrawRatio)
 	penta := elo.FromPentanomial(r.Pentanomial)
-	r.PentanomialElo, r.PentanomialEloError = Float(penta.Elo), Float(penta.ErrorMargin)
+	r.PentanomialElo, r.PentanomialEloError = elo.Float(penta.Elo), elo.Float(penta.ErrorMargin)
 	if r.sprt != nil {
 		st := r.sprt.Status(r.Wins, r.Losses, r.Draws)
 		r.SPRT = &SPRTReport{Test: r.sprt.String(), LLR: st.LLR, Lower: st.Lower, Upper: st.Upper, Result: st.Result}
