@@ -399,12 +399,11 @@ func (n *Net) LogitBoard(b *board.Board) float32 {
 	return n.Logit(n.input)
 }
 
-// Evaluator scores positions with a Net; like Net it is not safe for
-// concurrent use (Clone one per goroutine).
-type Evaluator struct{ net *Net }
+// Evaluator scores positions with a Net (search.Evaluator); Clone one per goroutine.
+type Evaluator = nn.Evaluator[*Net]
 
 // NewEvaluator wraps a Net.
-func NewEvaluator(n *Net) *Evaluator { return &Evaluator{net: n} }
+func NewEvaluator(n *Net) *Evaluator { return nn.NewEvaluator(n) }
 
 // Load reads a .dcw file of the cnn family.
 func Load(path string) (*Evaluator, error) {
@@ -418,15 +417,3 @@ func Load(path string) (*Evaluator, error) {
 	}
 	return NewEvaluator(n), nil
 }
-
-// Evaluate returns the side to move's score in centipawns (search.Evaluator).
-func (e *Evaluator) Evaluate(b *board.Board) int { return nn.Centipawns(e.net.LogitBoard(b)) }
-
-// WinProbability returns the network's win probability for the side to move.
-func (e *Evaluator) WinProbability(b *board.Board) float32 { return nn.Sigmoid(e.net.LogitBoard(b)) }
-
-// Clone returns an Evaluator with its own buffers, for another goroutine.
-func (e *Evaluator) Clone() *Evaluator { return &Evaluator{net: e.net.Clone()} }
-
-// Net returns the evaluator's network.
-func (e *Evaluator) Net() *Net { return e.net }

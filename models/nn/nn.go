@@ -238,3 +238,31 @@ func InitLimit(activation string, fanIn, fanOut int) float64 {
 func NewRand(seed int64) *rand.Rand {
 	return rand.New(rand.NewPCG(uint64(seed), 0x9e3779b97f4a7c15))
 }
+
+// Network is a family's pure-Go forward pass: the logit of the side to
+// move's win probability, with scratch buffers owned by the network.
+type Network[N any] interface {
+	LogitBoard(b *board.Board) float32
+	Clone() N
+}
+
+// Evaluator scores positions with a Network (search.Evaluator). Like the
+// network it is not safe for concurrent use: Clone one per goroutine.
+type Evaluator[N Network[N]] struct{ net N }
+
+// NewEvaluator wraps a network.
+func NewEvaluator[N Network[N]](n N) *Evaluator[N] { return &Evaluator[N]{net: n} }
+
+// Evaluate returns the side to move's score in centipawns.
+func (e *Evaluator[N]) Evaluate(b *board.Board) int { return Centipawns(e.net.LogitBoard(b)) }
+
+// WinProbability returns the network's win probability for the side to move.
+func (e *Evaluator[N]) WinProbability(b *board.Board) float32 {
+	return Sigmoid(e.net.LogitBoard(b))
+}
+
+// Clone returns an Evaluator with its own buffers, for another goroutine.
+func (e *Evaluator[N]) Clone() *Evaluator[N] { return &Evaluator[N]{net: e.net.Clone()} }
+
+// Net returns the evaluator's network.
+func (e *Evaluator[N]) Net() N { return e.net }
