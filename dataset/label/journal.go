@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/shard"
 )
 
 // The journal keeps finished labels while a run is in progress, in the
@@ -334,7 +335,10 @@ func openJournal(dir string, want journalSettings) (*journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", dir, err)
 	}
-	unlock, err := lockDir(filepath.Join(dir, lockFile))
+	unlock, err := shard.Lock(filepath.Join(dir, lockFile))
+	if errors.Is(err, shard.ErrLocked) {
+		return nil, fmt.Errorf("journal %s: another dchess label is writing this journal", dir)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", dir, err)
 	}
@@ -446,23 +450,7 @@ func writeFileAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return shard.WriteFileAtomic(path, append(data, '\n'))
 }
 
 // labelLookup finds the label of input record i while the input is read in
