@@ -265,7 +265,32 @@ func (w *worker) play(ctx context.Context, n int) (GameResult, error) {
 	if !g.aIsWhite {
 		g.seats = [2]*seat{w.b, w.a}
 	}
-	return g.play(ctx)
+	res, err := g.play(ctx)
+	if err != nil {
+		return res, err
+	}
+	return res, w.notify(ctx, res)
+}
+
+// notify tells players that learn from their games (player.GameObserver)
+// how the game ended. A finished game is recorded even when the match is
+// being stopped, so a learner never misses a game it played to the end.
+func (w *worker) notify(ctx context.Context, res GameResult) error {
+	moves := make([]string, len(res.Moves))
+	for i, m := range res.Moves {
+		moves[i] = m.UCI
+	}
+	game := player.FinishedGame{Position: player.Position{StartFEN: res.Opening.FEN, Moves: moves},
+		Result: res.Result, Termination: res.Termination}
+	for _, s := range []*seat{w.a, w.b} {
+		if s.broken {
+			continue
+		}
+		if err := player.NotifyGameOver(context.WithoutCancel(ctx), s.p, game); err != nil {
+			return fmt.Errorf("%s could not record game %d: %w", s.name, res.Number, err)
+		}
+	}
+	return nil
 }
 
 func (w *worker) close() {

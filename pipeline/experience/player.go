@@ -1,0 +1,255 @@
+package experience
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/player"
+)
+
+func init() { player.Register("experience", newPlayerFromSpec) }
+
+// Settings of the experience player (experience:DB?SETTINGS).
+const (
+	DefaultMinVisits = 1
+	DefaultMinScore  = 0.0
+)
+
+// Rule is how the player picks among known moves.
+type Rule struct {
+	// MinVisits: a known move counts only when at least this many games
+	// played it.
+	MinVisits int64
+	// MinScore: the best known move is played only when its score for the
+	// mover is at least this; otherwise the fallback plays. 0 is the
+	// seed's rule (always the best known move); 0.5 treats an untried
+	// move as worth a draw, so a line that lost more than it won is left.
+	MinScore float64
+}
+
+// Choose returns the known move the rule plays: among the moves that are
+// legal (legal reports it) and were played in at least MinVisits games,
+// the best score for the side that moved (wins plus half the draws, over
+// games); ties go to the move with more games, then to the first in UCI
+// order, so the choice is the same on every run. ok is false when no
+// move qualifies or the best scores below MinScore.
+func (r Rule) Choose(edges []Edge, legal func(uci string) bool) (best Edge, ok bool) {
+	for _, e := range edges {
+		if e.Visits() < max(r.MinVisits, 1) || !legal(e.Move) {
+			continue
+		}
+		if !ok || better(e, best) {
+			best, ok = e, true
+		}
+	}
+	if ok && best.Score() < r.MinScore {
+		return Edge{}, false
+	}
+	return best, ok
+}
+
+func better(a, b Edge) bool {
+	// Compare scores as exact fractions: wins+draws/2 over visits.
+	sa, sb := 2*ownWins(a)+a.Draws, 2*ownWins(b)+b.Draws
+	if l, r := sa*b.Visits(), sb*a.Visits(); l != r {
+		return l > r
+	}
+	if a.Visits() != b.Visits() {
+		return a.Visits() > b.Visits()
+	}
+	return a.Move < b.Move
+}
+
+func ownWins(e Edge) int64 {
+	if e.Player == board.Black {
+		return e.BlackWins
+	}
+	return e.WhiteWins
+}
+
+// Player is Deep Red: in a position it knows it plays its best known move
+// (Rule); elsewhere its fallback (random by default) plays. With learning
+// on, every game it finishes is added to the tree in one transaction.
+type Player struct {
+	name     string
+	db       *DB
+	rule     Rule
+	fallback player.Player
+	learn    bool
+	// explore is the chance of a uniformly random legal move instead of
+	// the tree or the fallback, so learning games try new lines.
+	explore float64
+	seed    uint64
+	rng     *rand.Rand
+
+	// TreeMoves and FallbackMoves count where this player's moves came from.
+	TreeMoves, FallbackMoves, RandomMoves int64
+}
+
+// Options configure NewPlayer.
+type Options struct {
+	Name     string
+	Rule     Rule
+	Fallback player.Player // nil: random
+	Learn    bool
+	Explore  float64
+	Seed     uint64
+}
+
+// NewPlayer returns an experience player over the database at path (made
+// when missing). Players of one process share the open database.
+func NewPlayer(ctx context.Context, path string, opts Options) (*Player, error) {
+	if !(opts.Explore >= 0 && opts.Explore <= 1) {
+		return nil, fmt.Errorf("player experience: explore=%v is not between 0 and 1", opts.Explore)
+	}
+	db, err := acquire(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	p := &Player{name: opts.Name, db: db, rule: opts.Rule, fallback: opts.Fallback, learn: opts.Learn,
+		explore: opts.Explore, seed: opts.Seed, rng: rand.New(rand.NewPCG(opts.Seed, 1))}
+	if p.fallback == nil {
+		p.fallback = player.NewRandom("random", opts.Seed)
+	}
+	if p.name == "" {
+		p.name = "experience"
+	}
+	return p, nil
+}
+
+// newPlayerFromSpec reads experience:DB?minvisits=N,minscore=X,fallback=SPEC,
+// learn=true,explore=P,seed=N. A fallback SPEC with settings of its own has
+// its "," "&" ":" and "=" %-escaped: fallback=heuristic%3Adepth%3D1.
+func newPlayerFromSpec(ctx context.Context, spec player.Spec) (player.Player, error) {
+	if err := spec.CheckSettings("minvisits", "minscore", "fallback", "learn", "explore", "seed"); err != nil {
+		return nil, err
+	}
+	if spec.Path == "" {
+		return nil, errors.New("player experience needs a database: experience:FILE.db (made by `dchess experience build` or by learn=true)")
+	}
+	minVisits, err := spec.Int("minvisits", DefaultMinVisits)
+	if err != nil {
+		return nil, err
+	}
+	minScore, err := specFloat(spec, "minscore", DefaultMinScore)
+	if err != nil {
+		return nil, err
+	}
+	explore, err := specFloat(spec, "explore", 0)
+	if err != nil {
+		return nil, err
+	}
+	seed, err := spec.Int("seed", 0)
+	if err != nil {
+		return nil, err
+	}
+	var learn bool
+	switch v := strings.ToLower(spec.Get("learn", "false")); v {
+	case "true", "1", "yes":
+		learn = true
+	case "false", "0", "no":
+	default:
+		return nil, fmt.Errorf("player experience: learn=%q is not true or false", v)
+	}
+	var fallback player.Player
+	if fb := spec.Get("fallback", ""); fb != "" {
+		fs, err := player.ParseSpec(fb)
+		if err != nil {
+			return nil, fmt.Errorf("player experience: fallback: %w", err)
+		}
+		if fs.Family == "experience" {
+			return nil, errors.New("player experience: the fallback cannot be another experience player")
+		}
+		if fallback, err = player.NewFromSpec(ctx, fs); err != nil {
+			return nil, fmt.Errorf("player experience: fallback: %w", err)
+		}
+	}
+	p, err := NewPlayer(ctx, spec.Path, Options{Name: spec.DisplayName(), Rule: Rule{MinVisits: minVisits, MinScore: minScore},
+		Fallback: fallback, Learn: learn, Explore: explore, Seed: uint64(seed)})
+	if err != nil && fallback != nil {
+		fallback.Close()
+	}
+	return p, err
+}
+
+func specFloat(spec player.Spec, key string, def float64) (float64, error) {
+	v := spec.Get(key, "")
+	if v == "" {
+		return def, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f >= 0 && f <= 1) {
+		return 0, fmt.Errorf("player experience: %s=%q is not a number between 0 and 1", key, v)
+	}
+	return f, nil
+}
+
+func (p *Player) Name() string { return p.name }
+
+// DB is the player's database.
+func (p *Player) DB() *DB { return p.db }
+
+// SeedGame reseeds the exploration draws and a random fallback.
+func (p *Player) SeedGame(seed uint64) {
+	p.rng = rand.New(rand.NewPCG(p.seed, seed))
+	if s, ok := p.fallback.(player.GameSeeder); ok {
+		s.SeedGame(seed)
+	}
+}
+
+func (p *Player) NewGame(ctx context.Context) error { return p.fallback.NewGame(ctx) }
+
+func (p *Player) Move(ctx context.Context, pos player.Position, lim player.Limits) (player.MoveInfo, error) {
+	b, err := player.Board(pos)
+	if err != nil {
+		return player.MoveInfo{}, err
+	}
+	legal := b.LegalMoves()
+	if len(legal) == 0 {
+		return player.MoveInfo{}, errors.New("no legal move")
+	}
+	if p.explore > 0 && p.rng.Float64() < p.explore {
+		p.RandomMoves++
+		return player.MoveInfo{Move: board.UCI(legal[p.rng.IntN(len(legal))])}, nil
+	}
+	edges, err := p.db.Children(ctx, b.Key())
+	if err != nil {
+		return player.MoveInfo{}, fmt.Errorf("experience %s: %w", p.db.path, err)
+	}
+	isLegal := func(uci string) bool {
+		// A key collision could name a move of another position.
+		_, err := b.ParseUCI(uci)
+		return err == nil
+	}
+	if best, ok := p.rule.Choose(edges, isLegal); ok {
+		p.TreeMoves++
+		return player.MoveInfo{Move: best.Move, PV: []string{best.Move}}, nil
+	}
+	p.FallbackMoves++
+	return p.fallback.Move(ctx, pos, lim)
+}
+
+// GameOver records a finished game when learning is on.
+func (p *Player) GameOver(ctx context.Context, g player.FinishedGame) error {
+	if !p.learn {
+		return nil
+	}
+	return p.db.Record(ctx, Game{StartFEN: g.Position.StartFEN, Moves: g.Position.Moves, Result: g.Result, Source: "learn:" + p.name})
+}
+
+// Close releases the database and the fallback.
+func (p *Player) Close() error {
+	err := p.fallback.Close()
+	if p.db != nil {
+		if e := release(p.db); err == nil {
+			err = e
+		}
+		p.db = nil
+	}
+	return err
+}
