@@ -123,7 +123,7 @@ func TestCompareValues(t *testing.T) {
 func TestMirrorFEN(t *testing.T) {
 	cases := map[string]string{
 		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1": "rnbqkbnr/pppp1ppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
-		"4k2r/8/8/8/8/8/8/R3K3 w Qk - 3 20":                            "r3k3/8/8/8/8/8/8/4K2R b Kq - 3 20",
+		"4k2r/8/8/8/8/8/8/R3K3 w Qk - 3 20":                           "r3k3/8/8/8/8/8/8/4K2R b Kq - 3 20",
 	}
 	for in, want := range cases {
 		if got := MirrorFEN(in); got != want {
