@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/search/match"
+)
+
+func init() { register(newSelfPlayCmd) }
+
+type selfPlayOptions struct {
+	A, B         string
+	Games        int
+	Out          string
+	BalanceCP    int
+	BalanceDepth int
+	RandomRate   float64
+	RandomWindow int
+	JSON         bool
+	// pairs are the global game-pair numbers to play; nil plays all of
+	// --games. A --shard i/n flag (dataset/shard) fills it with the task's
+	// share, so each task's openings are those of the whole job.
+	pairs []int
+	gameFlags
+}
+
+func newSelfPlayCmd(s *IOStreams) *cobra.Command {
+	opts := &selfPlayOptions{}
+	cmd := &cobra.Command{
+		Use:   "selfplay --a SPEC [--b SPEC] --games N -o GAMES.pgn",
+		Short: "Play games between dchess's own players and write them as PGN",
+		Long: `selfplay plays --games games of --a against --b (itself when --b is not given) through
+the match runner and writes them, with results and start positions, to a PGN file that
+dchess ingest and dchess experience build read. The file appears only when every game
+is played.
+
+Each opening is played twice with colours swapped. Without --openings they are generated:
+--random-plies random legal moves, kept only when the heuristic searching --balance-depth
+plies scores the position within ±--balance centipawns, so games do not start lost.
+--random-rate makes that share of each player's moves (in the first --random-rate-plies
+plies; 0: all) a random legal move, so a player against itself does not replay one game.`,
+		Example: `  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --concurrency 2
+  dchess selfplay --a heuristic:depth=2 --b heuristic:depth=3 --games 1000 --random-rate 0.05 -o games.pgn
+  dchess selfplay --a cnn --b "experience:exp.db?learn=true" --openings book.epd --games 100 -o learn.pgn --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runSelfPlay(cmd.Context(), opts, s) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.A, "a", "", "player SPEC (required)")
+	f.StringVar(&opts.B, "b", "", "opponent SPEC (default: the same as --a)")
+	f.IntVar(&opts.Games, "games", 100, "number of games")
+	f.StringVarP(&opts.Out, "out", "o", "", "PGN file to write (required)")
+	f.IntVar(&opts.BalanceCP, "balance", pipeline.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
+	f.IntVar(&opts.BalanceDepth, "balance-depth", pipeline.DefaultBalanceDepth, "search depth of the --balance check")
+	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
+	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	opts.gameFlags.add(cmd)
+	// Self-play openings are longer than a match's by default: more variety.
+	if fl := f.Lookup("random-plies"); fl != nil {
+		fl.DefValue = fmt.Sprint(pipeline.DefaultOpeningPlies)
+		_ = fl.Value.Set(fl.DefValue)
+	}
+	// The games go to -o; --pgn belongs to match and tournament.
+	_ = f.MarkHidden("pgn")
+	return cmd
+}
+
+func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch {
+	case opts.A == "":
+		return usagef("--a is required (a player SPEC such as heuristic:depth=2)")
+	case opts.Out == "":
+		return usagef("selfplay needs an output file: -o GAMES.pgn")
+	case opts.PGN != "":
+		return usagef("selfplay writes its games to -o FILE, not --pgn")
+	case opts.Games < 1 && opts.pairs == nil:
+		return usagef("--games must be at least 1, got %d", opts.Games)
+	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
+		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
+	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0:
+		return usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
+	}
+	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
+		if spec == "" {
+			continue
+		}
+		if _, err := entrantFromFlag(flag, spec); err != nil {
+			return err
+		}
+	}
+	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
+	if err != nil {
+		return err
+	}
+	games := opts.Games
+	if opts.pairs != nil {
+		games = 2 * len(opts.pairs)
+	}
+	var bar *progressbar.ProgressBar
+	if s.ShowProgress() {
+		bar = progressbar.NewOptions(games, progressbar.OptionSetWriter(s.ErrOut),
+			progressbar.OptionSetDescription("selfplay"), progressbar.OptionShowCount(), progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	b := opts.B
+	if b == "" {
+		b = opts.A
+	}
+	s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, opts.gameFlags.limitText(cfg))
+	res, err := pipeline.SelfPlay(ctx, pipeline.SelfPlayOptions{
+		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games, Pairs: opts.pairs,
+		OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
+		RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Output: opts.Out,
+		OnGame: func(match.GameResult, *match.Report) {
+			if bar != nil {
+				bar.Add(1)
+			}
+		},
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) && res != nil {
+			return fmt.Errorf("selfplay interrupted after %d games; %s was not written", res.Games, opts.Out)
+		}
+		return err
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			*pipeline.SelfPlayResult
+			GamesPerSecond float64 `json:"games_per_second"`
+		}{res, res.GamesPerSecond()})
+	}
+	var terms []string
+	for k, v := range res.Terminated {
+		terms = append(terms, fmt.Sprintf("%s %d", k, v))
+	}
+	sort.Strings(terms)
+	fmt.Fprintf(s.Out, "played %d games in %.1fs (%.2f games/s): 1-0 %d, 0-1 %d, draws %d; %.0f plies a game\n",
+		res.Games, res.Seconds, res.GamesPerSecond(), res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
+	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
+	return nil
+}
