@@ -58,13 +58,16 @@ type journalSettings struct {
 	// journal's record indices only mean something for the same input.
 	InputFingerprint string `json:"input_fingerprint"`
 	InputRecords     int64  `json:"input_records"`
-	Engine           string `json:"engine"`
-	Depth            int    `json:"depth"`
-	Nodes            int64  `json:"nodes"`
-	MoveTimeMs       int64  `json:"movetime_ms"`
-	Hash             int    `json:"hash_mb"`
-	PV               int    `json:"pv"`
-	MultiPV          int    `json:"multipv"`
+	// Shard is the task ("3/64") of a sharded run: its record indices
+	// count only the records that shard owns.
+	Shard      string `json:"shard,omitempty"`
+	Engine     string `json:"engine"`
+	Depth      int    `json:"depth"`
+	Nodes      int64  `json:"nodes"`
+	MoveTimeMs int64  `json:"movetime_ms"`
+	Hash       int    `json:"hash_mb"`
+	PV         int    `json:"pv"`
+	MultiPV    int    `json:"multipv"`
 	// Window is fixed when the journal is created, since the merge relies on
 	// every run having dispatched within it.
 	Window int64 `json:"window"`
@@ -82,6 +85,7 @@ func (s journalSettings) difference(now journalSettings) string {
 		diffs = append(diffs, "the input dataset's contents changed")
 	}
 	add("engine", fmt.Sprintf("%q", s.Engine), fmt.Sprintf("%q", now.Engine))
+	add("--shard", fmt.Sprintf("%q", s.Shard), fmt.Sprintf("%q", now.Shard))
 	add("--depth", s.Depth, now.Depth)
 	add("--nodes", s.Nodes, now.Nodes)
 	add("--movetime", s.MoveTimeMs, now.MoveTimeMs)

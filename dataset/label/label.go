@@ -6,16 +6,17 @@ package label
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sync"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/shard"
 	"github.com/dchess/dchess/search/uci"
 )
 
@@ -44,6 +45,13 @@ type Options struct {
 	Timeout time.Duration
 	// Command is the argv recorded in the output manifest.
 	Command []string
+	// Shard, when its Count is above 0, labels one task's share of the
+	// input: the records whose position key it owns (shard.Spec.Owns), in
+	// input order. Output is then that task's folder (shard.Name), and its
+	// manifest records a shard.Info under settings "shard" for
+	// dataset.MergeShards. A finished shard with the same settings is not
+	// labelled again. The zero Spec labels the whole input as before.
+	Shard shard.Spec
 }
 
 // Progress is reported after every finished position.
@@ -64,6 +72,10 @@ type Summary struct {
 	Resumed  int64  `json:"resumed"`  // labels taken from an interrupted run's journal
 	Failed   int64  `json:"failed"`   // records with LabelFailed in the output
 	Restarts int    `json:"engine_restarts"`
+	// Shard is "i/n" for a sharded run; Skipped says that its output was
+	// already finished with the same settings, so nothing was done.
+	Shard   string `json:"shard,omitempty"`
+	Skipped bool   `json:"skipped,omitempty"`
 	// Seconds is the wall time of this run, PositionsPerSecond the rate of
 	// the labels it computed.
 	Seconds            float64 `json:"seconds"`
@@ -129,14 +141,92 @@ func sameDir(a, b string) bool {
 }
 
 // fingerprint identifies the input's contents by its shard checksums.
-func fingerprint(m *dataset.Manifest) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\n", m.Counts.Records)
-	for _, sh := range m.Shards {
-		fmt.Fprintf(h, "%s %d %s\n", sh.File, sh.Records, sh.SHA256)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+func fingerprint(m *dataset.Manifest) string { return dataset.Fingerprint(m) }
+
+// source is the part of the input a run labels: all of it, or the records
+// one shard owns.
+type source struct {
+	in      *dataset.Dataset
+	shard   shard.Spec
+	records int64 // records in the part
 }
+
+func newSource(ctx context.Context, in *dataset.Dataset, spec shard.Spec) (*source, error) {
+	src := &source{in: in, shard: spec, records: in.Manifest().Counts.Records}
+	if spec.Whole() {
+		return src, nil
+	}
+	src.records = 0
+	err := src.scan(ctx, func(*dataset.Record, uint64) error {
+		src.records++
+		return nil
+	})
+	return src, err
+}
+
+// scan calls fn with each record of the part and its position key, in
+// input order.
+func (s *source) scan(ctx context.Context, fn func(r *dataset.Record, key uint64) error) error {
+	return s.in.Scan(ctx, dataset.AllSplits, func(r *dataset.Record) error {
+		key := r.Key
+		if key == 0 {
+			key = dataset.PositionKey(r.FEN)
+		}
+		if !s.shard.Owns(key) {
+			return nil
+		}
+		return fn(r, key)
+	})
+}
+
+// shardSettings are what a shard's labels depend on, for its settings
+// hash: every shard of one job must agree on them.
+func shardSettings(cfg *config, inputFingerprint string, inputRecords int64, count int) map[string]any {
+	return map[string]any{
+		"input_sha256":  inputFingerprint,
+		"input_records": inputRecords,
+		"depth":         cfg.limits.Depth,
+		"nodes":         cfg.limits.Nodes,
+		"movetime_ms":   cfg.limits.MoveTime,
+		"hash_mb":       cfg.hash,
+		"threads":       1,
+		"pv":            cfg.pv,
+		"multipv":       cfg.limits.MultiPV,
+		"tasks":         count,
+	}
+}
+
+// finishedShard returns the manifest of a finished shard at dir with this
+// settings hash, or nil.
+func finishedShard(dir string, spec shard.Spec, hash string) *dataset.Manifest {
+	d, err := dataset.Open(dir)
+	if err != nil {
+		return nil
+	}
+	m := d.Manifest()
+	info, err := shard.InfoFrom(m.Settings["shard"])
+	if err != nil || info.SettingsHash != hash || info.Index != spec.Index || info.Count != spec.Count {
+		return nil
+	}
+	return m
+}
+
+// benchSignature runs the engine's "bench 16 1 6" (Stockfish's command
+// line benchmark: hash 16 MB, one thread, depth 6) and returns its node
+// count as a signature of the search: shards labelled by builds that
+// search differently do not merge. Engines without it give "".
+func benchSignature(ctx context.Context, path string) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, path, "bench", "16", "1", "6").CombinedOutput()
+	m := benchNodes.FindSubmatch(out)
+	if m == nil {
+		return ""
+	}
+	return "bench 16 1 6: " + string(m[1]) + " nodes"
+}
+
+var benchNodes = regexp.MustCompile(`Nodes searched\s*:\s*([0-9]+)`)
 
 // Run labels every record of opts.Input into opts.Output, resuming the
 // journal of an interrupted run with the same settings. progress, if not
@@ -156,6 +246,21 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	if err != nil {
 		return Summary{}, err
 	}
+	sharded := opts.Shard.Count > 0
+	var info shard.Info
+	if sharded {
+		settings := shardSettings(&cfg, fingerprint(in.Manifest()), in.Manifest().Counts.Records, opts.Shard.Count)
+		info = shard.NewInfo(opts.Shard, opts.Command, settings)
+		info.Inputs = []shard.Input{{Path: opts.Input, SHA256: fingerprint(in.Manifest())}}
+		if m := finishedShard(opts.Output, opts.Shard, info.SettingsHash); m != nil {
+			return Summary{Input: opts.Input, Output: opts.Output, Records: m.Counts.Records, Failed: m.Counts.Failed,
+				Shard: opts.Shard.String(), Skipped: true, Seconds: time.Since(started).Seconds()}, nil
+		}
+	}
+	src, err := newSource(ctx, in, opts.Shard)
+	if err != nil {
+		return Summary{}, err
+	}
 	// Fail now, not after hours of labelling, if the output cannot be written.
 	probe, err := dataset.Create(opts.Output, dataset.WriteOptions{})
 	if err != nil {
@@ -163,7 +268,11 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	}
 	probe.Abort()
 
-	total := in.Manifest().Counts.Records
+	total := src.records
+	bench := make(chan string, 1)
+	if sharded {
+		go func() { bench <- benchSignature(ctx, cfg.stockfish) }()
+	}
 	workers, err := startWorkers(ctx, &cfg, int(min(int64(cfg.workers), max(total, 1))))
 	defer func() {
 		for _, w := range workers {
@@ -178,6 +287,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 		Version:          journalVersion,
 		InputFingerprint: fingerprint(in.Manifest()),
 		InputRecords:     total,
+		Shard:            shardText(opts.Shard),
 		Engine:           engineName,
 		Depth:            int(cfg.limits.Depth),
 		Nodes:            cfg.limits.Nodes,
@@ -193,7 +303,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	}
 	defer j.close()
 
-	sum := Summary{Input: opts.Input, Output: opts.Output, Engine: engineName, Records: total, Resumed: j.resumed}
+	sum := Summary{Input: opts.Input, Output: opts.Output, Engine: engineName, Records: total, Resumed: j.resumed, Shard: shardText(opts.Shard)}
 	// Engines beyond the work left would only idle.
 	remaining := max(total-j.resumed, 1)
 	for int64(len(workers)) > remaining {
@@ -203,7 +313,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	active := workers
 
 	labelStart := time.Now()
-	stats, runErr := dispatch(ctx, in, j, active, progress)
+	stats, runErr := dispatch(ctx, src, j, active, progress)
 	sum.Labelled, sum.Failed = stats.labelled, stats.failed
 	for _, w := range active {
 		sum.Restarts += w.restarts
@@ -227,12 +337,27 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	for _, w := range active {
 		w.close()
 	}
-	if err := writeOutput(ctx, in, j, opts, engineName); err != nil {
+	var shardInfo *shard.Info
+	if sharded {
+		info.Engines = []string{engineName}
+		info.Bench = <-bench
+		shardInfo = &info
+	}
+	if err := writeOutput(ctx, src, j, opts, engineName, shardInfo); err != nil {
 		finish()
 		return sum, err
 	}
 	finish()
 	return sum, nil
+}
+
+// shardText is the journal's and summary's record of a shard, "" for an
+// unsharded run.
+func shardText(s shard.Spec) string {
+	if s.Count == 0 {
+		return ""
+	}
+	return s.String()
 }
 
 // interruptedError reads as a short how-to-resume line but still matches
@@ -284,9 +409,9 @@ const (
 // dispatch reads the input in order, hands unlabelled records to the
 // workers within the journal's window and journals their labels. It owns
 // all bookkeeping in one goroutine.
-func dispatch(ctx context.Context, in *dataset.Dataset, j *journal, workers []*worker, progress func(Progress)) (dispatchStats, error) {
+func dispatch(ctx context.Context, src *source, j *journal, workers []*worker, progress func(Progress)) (dispatchStats, error) {
 	stats := dispatchStats{failed: j.failed}
-	total := in.Manifest().Counts.Records
+	total := src.records
 	report := func() {
 		if progress != nil {
 			progress(Progress{Done: j.resumed + stats.labelled, Total: total, Failed: stats.failed, Resumed: j.resumed})
@@ -303,15 +428,11 @@ func dispatch(ctx context.Context, in *dataset.Dataset, j *journal, workers []*w
 	go func() {
 		defer close(records)
 		var index uint64
-		err := in.Scan(readCtx, dataset.AllSplits, func(r *dataset.Record) error {
+		err := src.scan(readCtx, func(r *dataset.Record, key uint64) error {
 			i := index
 			index++
 			if j.done.has(i) {
 				return nil
-			}
-			key := r.Key
-			if key == 0 {
-				key = dataset.PositionKey(r.FEN)
 			}
 			select {
 			case records <- job{index: i, key: key, fen: r.FEN}:
@@ -466,21 +587,21 @@ func dispatch(ctx context.Context, in *dataset.Dataset, j *journal, workers []*w
 		// A normal end: the reader has finished, so seen is final.
 		stats.seen = seen
 		if stats.seen != total {
-			return stats, fmt.Errorf("input %s holds %d records, its manifest says %d", in.Dir(), stats.seen, total)
+			return stats, fmt.Errorf("input %s holds %d records to label, it held %d when the run began", src.in.Dir(), stats.seen, total)
 		}
 	}
 	return stats, failure
 }
 
 // writeOutput writes the output dataset from the input and the journal,
-// then removes the journal.
-func writeOutput(ctx context.Context, in *dataset.Dataset, j *journal, opts Options, engineName string) error {
+// then removes the journal. A shard's info goes into its settings.
+func writeOutput(ctx context.Context, src *source, j *journal, opts Options, engineName string, info *shard.Info) error {
 	lookup, err := newLabelLookup(j.file.Name(), j.settings.Window)
 	if err != nil {
 		return err
 	}
 	defer lookup.close()
-	m := in.Manifest()
+	m := src.in.Manifest()
 	settings := map[string]any{}
 	for k, v := range m.Settings {
 		settings[k] = v
@@ -496,19 +617,18 @@ func writeOutput(ctx context.Context, in *dataset.Dataset, j *journal, opts Opti
 		"pv":          j.settings.PV,
 		"multipv":     j.settings.MultiPV,
 	}
+	if info != nil {
+		settings["shard"] = info
+	}
 	w, err := dataset.Create(opts.Output, dataset.WriteOptions{Command: opts.Command, Settings: settings, Sources: m.Sources})
 	if err != nil {
 		return err
 	}
 	var index uint64
-	err = in.Scan(ctx, dataset.AllSplits, func(r *dataset.Record) error {
+	err = src.scan(ctx, func(r *dataset.Record, key uint64) error {
 		e, err := lookup.find(index)
 		if err != nil {
 			return err
-		}
-		key := r.Key
-		if key == 0 {
-			key = dataset.PositionKey(r.FEN)
 		}
 		if e.Key != key {
 			return fmt.Errorf("journal %s: label %d belongs to another position (was the input changed?)", j.dir, index)
