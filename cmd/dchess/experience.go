@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/dataset/ingest"
+	"github.com/dchess/dchess/pipeline/experience"
+)
+
+func init() { register(newExperienceCmd) }
+
+func newExperienceCmd(s *IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "experience",
+		Short: "Build and inspect Deep Red's experience tree (SQLite)",
+		Long: `The experience tree is Deep Red's memory (seed 002): one row per move from a parent
+position to a child position, with the side that moved and the White-win, Black-win
+and draw counts of the games that played it. It is a SQLite file: the experience:FILE
+player reads it, and the sqlite3 shell can query it (schema in the README).`,
+		Example: `  dchess experience build ../shared/data/pgn/Kasparov.pgn --db exp.db
+  dchess experience stats --db exp.db
+  sqlite3 exp.db "SELECT move, white_wins, black_wins, draws FROM moves ORDER BY white_wins+black_wins+draws DESC LIMIT 5"`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newExperienceBuildCmd(s), newExperienceStatsCmd(s))
+	return cmd
+}
+
+type experienceBuildOptions struct {
+	Inputs []string
+	DB     string
+	JSON   bool
+}
+
+func newExperienceBuildCmd(s *IOStreams) *cobra.Command {
+	opts := &experienceBuildOptions{}
+	cmd := &cobra.Command{
+		Use:   "build GAMES.pgn... --db FILE",
+		Short: "Add PGN games to an experience tree",
+		Long: `build adds every game with a result (1-0, 0-1, 1/2-1/2) to the tree, creating the file
+if needed; games already in it are counted again, so importing a file twice doubles its
+counts. Inputs are PGN files, globs, or - for stdin (zcat a compressed file into it).
+Games with "*" or an illegal move are skipped and counted. Games go in 2000 per transaction: an
+interrupted build keeps whole batches, never part of a game.`,
+		Example: `  dchess experience build games.pgn --db exp.db
+  dchess experience build '../shared/data/pgn/*.pgn' --db masters.db --json`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Inputs = args
+			return runExperienceBuild(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", "", "experience database file (required; made when missing)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+// experienceBuildJSON is build's --json output.
+type experienceBuildJSON struct {
+	experience.ImportSummary
+	DB             string  `json:"db"`
+	GamesPerSecond float64 `json:"games_per_second"`
+}
+
+func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.DB == "" {
+		return usagef("experience build needs a database: --db FILE")
+	}
+	if len(opts.Inputs) == 0 {
+		return usagef("experience build needs at least one PGN file (or - for stdin)")
+	}
+	inputs, err := ingest.ExpandInputs(opts.Inputs)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	db, err := experience.Open(ctx, opts.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var bar *progressbar.ProgressBar
+	if s.ShowProgress() {
+		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.ErrOut), progressbar.OptionSetDescription("importing"),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	var total experience.ImportSummary
+	for _, in := range inputs {
+		r, closeIn, err := openPGNInput(in, s.In)
+		if err != nil {
+			return err
+		}
+		done := total.Games
+		sum, err := experience.Import(ctx, db, r, filepath.Base(in), func(p experience.ImportSummary) {
+			if bar != nil {
+				bar.Set64(done + p.Games)
+			}
+		})
+		closeIn()
+		total.Games += sum.Games
+		total.Skipped += sum.Skipped
+		total.NoResult += sum.NoResult
+		total.Plies += sum.Plies
+		total.Seconds += sum.Seconds
+		for _, e := range sum.FirstErrors {
+			if len(total.FirstErrors) < 10 {
+				total.FirstErrors = append(total.FirstErrors, e)
+			}
+		}
+		if err != nil {
+			if bar != nil {
+				bar.Exit()
+				fmt.Fprintln(s.ErrOut)
+			}
+			return fmt.Errorf("%w (%d games of %s were added before)", err, sum.Games, in)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	for _, e := range total.FirstErrors {
+		fmt.Fprintln(s.ErrOut, e)
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond()})
+	}
+	fmt.Fprintf(s.Out, "added %d games (%d plies) to %s in %.1fs (%.0f games/s); skipped %d (%d without a result)\n",
+		total.Games, total.Plies, opts.DB, total.Seconds, total.GamesPerSecond(), total.Skipped, total.NoResult)
+	return nil
+}
+
+// openPGNInput opens a file, or stdin for "-".
+func openPGNInput(name string, stdin io.Reader) (io.Reader, func() error, error) {
+	if name == ingest.Stdin {
+		if stdin == nil {
+			return nil, nil, errors.New("no stdin to read")
+		}
+		return stdin, func() error { return nil }, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bufio.NewReaderSize(f, 1<<16), f.Close, nil
+}
+
+type experienceStatsOptions struct {
+	DB   string
+	Top  int
+	JSON bool
+}
+
+func newExperienceStatsCmd(s *IOStreams) *cobra.Command {
+	opts := &experienceStatsOptions{}
+	cmd := &cobra.Command{
+		Use:   "stats --db FILE",
+		Short: "Summarise an experience tree",
+		Long: `stats prints the games in the tree (by result, and how many a learning player
+recorded), its moves and positions, and the moves known from the standard start with
+their games, results and score for the side that played them.`,
+		Example: `  dchess experience stats --db exp.db
+  dchess experience stats --db exp.db --top 0 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runExperienceStats(cmd.Context(), opts, s) },
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", "", "experience database file (required)")
+	cmd.Flags().IntVar(&opts.Top, "top", 10, "start moves to list (0: all)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.DB == "" {
+		return usagef("experience stats needs --db FILE")
+	}
+	if opts.Top < 0 {
+		return usagef("--top must not be negative")
+	}
+	// Stats must not create a database where none is.
+	if _, err := os.Stat(opts.DB); err != nil {
+		return fmt.Errorf("experience stats: %w", err)
+	}
+	db, err := experience.Open(ctx, opts.DB)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := db.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.Top > 0 && len(st.StartMoves) > opts.Top {
+		st.StartMoves = st.StartMoves[:opts.Top]
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(st)
+	}
+	fmt.Fprintf(s.Out, "%s: %d games (1-0 %d, 0-1 %d, 1/2-1/2 %d; %d learnt in play), %d moves from %d positions\n",
+		st.Path, st.Games, st.WhiteWins, st.BlackWins, st.Draws, st.Learnt, st.Moves, st.Positions)
+	if len(st.StartMoves) > 0 {
+		fmt.Fprintln(s.Out, "From the start position:")
+		fmt.Fprintf(s.Out, "  %-7s %8s %7s %7s %7s %7s\n", "move", "games", "1-0", "1/2", "0-1", "score")
+		for _, m := range st.StartMoves {
+			fmt.Fprintf(s.Out, "  %-7s %8d %7d %7d %7d %6.1f%%\n", m.Move, m.Games, m.WhiteWins, m.Draws, m.BlackWins, 100*m.Score)
+		}
+	}
+	return nil
+}
