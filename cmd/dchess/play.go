@@ -1,0 +1,358 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
+)
+
+func init() { register(newPlayCmd) }
+
+type playOptions struct {
+	Player     string
+	Color      string
+	FEN        string
+	PGN        string
+	Depth      int
+	MoveTimeMS int
+	Seed       uint64
+	Name       string
+}
+
+func newPlayCmd(s *IOStreams) *cobra.Command {
+	opts := &playOptions{}
+	cmd := &cobra.Command{
+		Use:   "play --player SPEC [--color white|black]",
+		Short: "Play a game against any player in the terminal",
+		Long: `play is seed 002's player-versus-computer mode. The board is drawn with Unicode pieces
+from your side; type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).
+Illegal input is answered with the legal moves. Commands: moves (list the legal moves),
+undo (take back your last move and the reply), resign, quit.
+
+When the game ends it is appended to --pgn. With an experience player that learns
+(experience:FILE.db?learn=true) the finished game is added to its tree.`,
+		Example: `  dchess play --player heuristic:depth=3
+  dchess play --player "experience:exp.db?learn=true&fallback=heuristic%3Adepth%3D2" --color black
+  dchess play --player cnn --fen "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runPlay(cmd.Context(), opts, s) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Player, "player", "", "the opponent's SPEC (required)")
+	f.StringVar(&opts.Color, "color", "white", "your side: white or black")
+	f.StringVar(&opts.FEN, "fen", "", "start position (default: the standard start)")
+	f.StringVar(&opts.PGN, "pgn", "play.pgn", "PGN file the finished game is appended to")
+	f.IntVar(&opts.Depth, "depth", 0, "search depth of the opponent's moves (default: its own)")
+	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per opponent move")
+	f.Uint64Var(&opts.Seed, "seed", 0, "seed of a random opponent (default: from the clock)")
+	f.StringVar(&opts.Name, "name", "You", "your name in the PGN")
+	return cmd
+}
+
+// playGame is the state of one game in the terminal.
+type playGame struct {
+	b      *board.Board
+	start  string
+	moves  []match.PlayedMove
+	human  board.Color
+	opp    player.Player
+	out    io.Writer
+	limits player.Limits
+}
+
+func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.Player == "" {
+		return usagef("--player is required (a SPEC such as heuristic:depth=3)")
+	}
+	var human board.Color
+	switch strings.ToLower(opts.Color) {
+	case "white", "w":
+		human = board.White
+	case "black", "b":
+		human = board.Black
+	default:
+		return usagef("--color must be white or black, got %q", opts.Color)
+	}
+	if opts.Depth < 0 || opts.MoveTimeMS < 0 {
+		return usagef("--depth and --movetime must not be negative")
+	}
+	spec, err := player.ParseSpec(opts.Player)
+	if err != nil {
+		return usagef("--player: %v", err)
+	}
+	start := opts.FEN
+	if start == "" {
+		start = board.StartFEN
+	}
+	b, err := board.FromFEN(start)
+	if err != nil {
+		return usagef("--fen: %v", err)
+	}
+	if b.Status() != board.NotOver {
+		return usagef("--fen: the game is already over (%v)", b.Status())
+	}
+	opp, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer opp.Close()
+	seed := opts.Seed
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	if seeder, ok := opp.(player.GameSeeder); ok {
+		seeder.SeedGame(seed)
+	}
+	if err := opp.NewGame(ctx); err != nil {
+		return err
+	}
+	g := &playGame{b: b, start: b.FEN(), human: human, opp: opp, out: s.Out,
+		limits: player.Limits{Depth: opts.Depth, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
+	fmt.Fprintf(s.Out, "You play %s against %s. Type a move (e4, Nf3, g1f3), moves, undo, resign or quit.\n", human, opp.Name())
+
+	in := bufio.NewScanner(s.In)
+	began := time.Now()
+	result, term, reason := "", "", ""
+	for result == "" {
+		if st := g.b.Status(); st != board.NotOver {
+			result, term, reason = gameEnd(g.b, st)
+			break
+		}
+		if g.b.SideToMove() != human {
+			if err := g.opponentMoves(ctx); err != nil {
+				return err
+			}
+			continue
+		}
+		g.draw()
+		fmt.Fprintf(s.Out, "Your move (%s): ", human)
+		if !in.Scan() {
+			fmt.Fprintln(s.Out)
+			break
+		}
+		text := strings.TrimSpace(in.Text())
+		switch strings.ToLower(text) {
+		case "":
+			continue
+		case "quit", "exit":
+			result = "*"
+			continue
+		case "moves", "help", "?":
+			fmt.Fprintf(s.Out, "Legal moves: %s\n", strings.Join(g.legalSAN(), " "))
+			continue
+		case "undo":
+			g.undo()
+			continue
+		case "resign":
+			result, term, reason = winnerResult(human.Other()), "resignation", fmt.Sprintf("%s resigns", colorWord(human))
+			continue
+		}
+		m, ok := g.parse(text)
+		if !ok {
+			fmt.Fprintf(s.Out, "%q is not a legal move here. Legal moves: %s\n", text, strings.Join(g.legalSAN(), " "))
+			continue
+		}
+		g.make(m, player.MoveInfo{Move: board.UCI(m)})
+	}
+	if err := in.Err(); err != nil {
+		return err
+	}
+	if result == "" || result == "*" {
+		fmt.Fprintln(s.Out, "Game left unfinished; nothing saved.")
+		return nil
+	}
+	g.draw()
+	fmt.Fprintf(s.Out, "%s: %s\n", result, reason)
+
+	white, black := opts.Name, opp.Name()
+	if human == board.Black {
+		white, black = black, white
+	}
+	res := match.GameResult{Number: 1, Opening: match.Opening{FEN: g.start}, White: white, Black: black,
+		AIsWhite: human == board.White, Result: result, Termination: term, Reason: reason, Moves: g.moves, Start: began}
+	if err := appendPGN(opts.PGN, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "Saved to %s\n", opts.PGN)
+	uci := make([]string, len(g.moves))
+	for i, m := range g.moves {
+		uci[i] = m.UCI
+	}
+	return player.NotifyGameOver(ctx, opp, player.FinishedGame{
+		Position: player.Position{StartFEN: g.start, Moves: uci}, Result: result, Termination: term})
+}
+
+func (g *playGame) opponentMoves(ctx context.Context) error {
+	fmt.Fprintf(g.out, "%s is thinking...\n", g.opp.Name())
+	uci := make([]string, len(g.moves))
+	for i, m := range g.moves {
+		uci[i] = m.UCI
+	}
+	info, err := g.opp.Move(ctx, player.Position{StartFEN: g.start, Moves: uci}, g.limits)
+	if err != nil {
+		return fmt.Errorf("%s failed: %w", g.opp.Name(), err)
+	}
+	m, err := g.b.ParseUCI(info.Move)
+	if err != nil {
+		return fmt.Errorf("%s played an illegal move: %s", g.opp.Name(), info.Move)
+	}
+	san := g.b.SAN(m)
+	g.make(m, info)
+	fmt.Fprintf(g.out, "%s plays %s\n", g.opp.Name(), san)
+	return nil
+}
+
+func (g *playGame) make(m board.Move, info player.MoveInfo) {
+	g.moves = append(g.moves, match.PlayedMove{UCI: board.UCI(m), SAN: g.b.SAN(m), Info: info})
+	g.b.Make(m)
+}
+
+// undo takes back the human's last move and the reply to it.
+func (g *playGame) undo() {
+	first := 0 // index of the human's first move
+	if start, _ := board.FromFEN(g.start); start.SideToMove() != g.human {
+		first = 1
+	}
+	if len(g.moves) <= first {
+		fmt.Fprintln(g.out, "Nothing to take back.")
+		return
+	}
+	n := 0
+	for len(g.moves) > first {
+		g.b.Unmake()
+		g.moves = g.moves[:len(g.moves)-1]
+		n++
+		if g.b.SideToMove() == g.human {
+			break
+		}
+	}
+	fmt.Fprintf(g.out, "Took back %d plies.\n", n)
+}
+
+// parse reads SAN (with check marks and annotations) or UCI.
+func (g *playGame) parse(text string) (board.Move, bool) {
+	if m, err := g.b.ParseUCI(strings.ToLower(text)); err == nil {
+		return m, true
+	}
+	san := strings.TrimRight(text, "+#!?")
+	san = strings.ReplaceAll(san, "0-0", "O-O")
+	if m, err := g.b.ParseSAN(san); err == nil {
+		return m, true
+	}
+	return 0, false
+}
+
+func (g *playGame) legalSAN() []string {
+	moves := g.b.LegalMoves()
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = g.b.SAN(m)
+	}
+	return out
+}
+
+// unicodePieces are the glyphs of [colour][piece].
+var unicodePieces = [2][7]string{
+	board.White: {board.Pawn: "♙", board.Knight: "♘", board.Bishop: "♗", board.Rook: "♖", board.Queen: "♕", board.King: "♔"},
+	board.Black: {board.Pawn: "♟", board.Knight: "♞", board.Bishop: "♝", board.Rook: "♜", board.Queen: "♛", board.King: "♚"},
+}
+
+// draw prints the board from the human's side, with the last move.
+func (g *playGame) draw() {
+	var sb strings.Builder
+	sb.WriteByte('\n')
+	for row := range 8 {
+		rank := 7 - row
+		if g.human == board.Black {
+			rank = row
+		}
+		fmt.Fprintf(&sb, "%d ", rank+1)
+		for col := range 8 {
+			file := col
+			if g.human == board.Black {
+				file = 7 - col
+			}
+			p, c := g.b.PieceAt(uint8(rank*8 + file))
+			if p == board.NoPiece {
+				sb.WriteString("·")
+			} else {
+				sb.WriteString(unicodePieces[c][p])
+			}
+			sb.WriteByte(' ')
+		}
+		sb.WriteByte('\n')
+	}
+	if g.human == board.White {
+		sb.WriteString("  a b c d e f g h\n")
+	} else {
+		sb.WriteString("  h g f e d c b a\n")
+	}
+	if n := len(g.moves); n > 0 {
+		fmt.Fprintf(&sb, "Last move: %s\n", g.moves[n-1].SAN)
+	}
+	if g.b.InCheck() {
+		sb.WriteString("Check!\n")
+	}
+	io.WriteString(g.out, sb.String())
+}
+
+// gameEnd names the result of a game the rules ended.
+func gameEnd(b *board.Board, st board.Outcome) (result, term, reason string) {
+	switch st {
+	case board.Checkmate:
+		winner := b.SideToMove().Other()
+		return winnerResult(winner), match.TermCheckmate, colorWord(winner) + " mates"
+	case board.Stalemate:
+		return "1/2-1/2", match.TermStalemate, "Draw by stalemate"
+	case board.FiftyMoves:
+		return "1/2-1/2", match.TermFiftyMoves, "Draw by fifty moves rule"
+	case board.Repetition:
+		return "1/2-1/2", match.TermRepetition, "Draw by 3-fold repetition"
+	default:
+		return "1/2-1/2", match.TermInsufficient, "Draw by insufficient mating material"
+	}
+}
+
+func winnerResult(c board.Color) string {
+	if c == board.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+func colorWord(c board.Color) string {
+	if c == board.White {
+		return "White"
+	}
+	return "Black"
+}
+
+// appendPGN adds the game to the end of path.
+func appendPGN(path string, g match.GameResult) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("--pgn: %w", err)
+	}
+	if err := match.WritePGN(f, g, "dchess play", "-"); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return errors.Join(fmt.Errorf("writing %s", path), err)
+	}
+	return nil
+}
