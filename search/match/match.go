@@ -72,6 +72,12 @@ type Config struct {
 	// OnGame is called after every counted game with the report so far,
 	// from one goroutine at a time.
 	OnGame func(GameResult, *Report)
+
+	// GameNumbers, when not nil, are the only games played: 1-based numbers
+	// of the whole match of Games games, in increasing order, as one task
+	// of a sharded match plays them (see RunShard). Each keeps the opening,
+	// colours and seed it has in the whole match.
+	GameNumbers []int
 }
 
 func (c *Config) fillDefaults() error {
@@ -84,10 +90,22 @@ func (c *Config) fillDefaults() error {
 	if c.Games < 0 {
 		return fmt.Errorf("match: games must be positive, got %d", c.Games)
 	}
+	if c.GameNumbers == nil {
+		c.GameNumbers = make([]int, c.Games)
+		for i := range c.GameNumbers {
+			c.GameNumbers[i] = i + 1
+		}
+	}
+	for i, n := range c.GameNumbers {
+		if n < 1 || n > c.Games || (i > 0 && n <= c.GameNumbers[i-1]) {
+			return fmt.Errorf("match: game numbers must increase within 1..%d, got %d after %v", c.Games, n, c.GameNumbers[:i])
+		}
+	}
 	if c.Concurrency <= 0 {
 		c.Concurrency = 1
 	}
-	c.Concurrency = min(c.Concurrency, c.Games)
+	// At least one slot, so the first player instances are always closed.
+	c.Concurrency = max(min(c.Concurrency, len(c.GameNumbers)), 1)
 	if c.TimeControl == nil && c.Depth <= 0 && c.Nodes <= 0 && c.MoveTime <= 0 {
 		return errors.New("match: no limit: give a time control, depth, nodes or move time")
 	}
@@ -179,9 +197,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for n := range cfg.Games {
+		for _, number := range cfg.GameNumbers {
 			select {
-			case jobs <- n:
+			case jobs <- number - 1:
 			case <-runCtx.Done():
 				return
 			}
@@ -193,7 +211,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}()
 
 	rep := newReport(nameA, nameB, cfg.SPRT)
-	pgn := &pgnSink{w: cfg.PGN, cfg: &cfg, pending: map[int]GameResult{}, next: 1}
+	pgn := &pgnSink{w: cfg.PGN, cfg: &cfg, pending: map[int]GameResult{}, order: cfg.GameNumbers}
 	var pgnErr error
 	for res := range results {
 		if runCtx.Err() != nil {

@@ -16,7 +16,8 @@ type pgnSink struct {
 	w       io.Writer
 	cfg     *Config
 	pending map[int]GameResult
-	next    int
+	order   []int // the game numbers in the order they are written
+	next    int   // index in order of the next game to write
 }
 
 func (s *pgnSink) add(g GameResult) error {
@@ -24,17 +25,18 @@ func (s *pgnSink) add(g GameResult) error {
 		return nil
 	}
 	s.pending[g.Number] = g
-	for {
-		g, ok := s.pending[s.next]
+	for s.next < len(s.order) {
+		g, ok := s.pending[s.order[s.next]]
 		if !ok {
 			return nil
 		}
-		delete(s.pending, s.next)
+		delete(s.pending, g.Number)
 		s.next++
 		if err := WritePGN(s.w, g, s.cfg.Event, s.timeControl()); err != nil {
 			return err
 		}
 	}
+	return nil
 }
 
 // flush writes the games left waiting behind one that was never counted
@@ -43,12 +45,13 @@ func (s *pgnSink) flush() error {
 	if s.w == nil {
 		return nil
 	}
-	for len(s.pending) > 0 {
-		if _, ok := s.pending[s.next]; !ok {
+	for len(s.pending) > 0 && s.next < len(s.order) {
+		g, ok := s.pending[s.order[s.next]]
+		if !ok {
 			s.next++
 			continue
 		}
-		if err := s.add(s.pending[s.next]); err != nil {
+		if err := s.add(g); err != nil {
 			return err
 		}
 	}

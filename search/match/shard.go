@@ -1,0 +1,515 @@
+package match
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/elo"
+)
+
+// A sharded match splits its game pairs among the tasks of a job array,
+// as Fishtest splits a test among workers: each task plays whole pairs
+// (an opening with colours swapped) and keeps only what the statistics
+// need, and the Elo, pentanomial and SPRT figures are computed once, when
+// the shards are merged. Task i of n with output NAME writes the folder
+// NAME-IIII-of-NNNN:
+//
+//	manifest.json  ShardManifest; written last, so a folder without it is unfinished
+//	games.pgn      the task's games in game order
+//	journal.jsonl  while the task runs: one finished game a line, so a
+//	               rerun of a killed task continues where it stopped
+//	lock           while the task runs
+const (
+	ShardManifestFile = "manifest.json"
+	ShardPGNFile      = "games.pgn"
+	shardJournalFile  = "journal.jsonl"
+	shardLockFile     = "lock"
+
+	shardFormat        = "dchess-match-shard"
+	shardFormatVersion = 1
+)
+
+// ShardGame is what a shard keeps of one game: what the report counts.
+type ShardGame struct {
+	Number      int    `json:"n"`
+	Result      string `json:"result"`
+	AIsWhite    bool   `json:"a_white"`
+	Termination string `json:"termination"`
+	FaultySide  string `json:"faulty,omitempty"`
+	// PGNBytes is the game's length in games.pgn, where games follow each
+	// other in Number order.
+	PGNBytes int `json:"pgn_bytes"`
+}
+
+func shardGameOf(g GameResult) ShardGame {
+	return ShardGame{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide}
+}
+
+// result is the part of a GameResult the report reads.
+func (g ShardGame) result() GameResult {
+	return GameResult{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide}
+}
+
+// ShardManifest describes one finished task of a sharded match.
+type ShardManifest struct {
+	Format        string    `json:"format"`
+	FormatVersion int       `json:"format_version"`
+	CreatedAt     time.Time `json:"created_at"`
+	// Shard has the command, the settings and their hash, the input
+	// hashes, and as engines the two players' names.
+	Shard shard.Info `json:"shard"`
+	A     string     `json:"a"`
+	B     string     `json:"b"`
+	// Games is the number of games of the whole match, Pairs the 0-based
+	// game pairs this task played (pair p is games 2p+1 and 2p+2).
+	Games int   `json:"games"`
+	Pairs []int `json:"pairs"`
+	// SPRT is the test the merge evaluates, "" for none.
+	SPRT    string      `json:"sprt,omitempty"`
+	Results []ShardGame `json:"results"`
+	Seconds float64     `json:"seconds"`
+}
+
+// ShardOptions describe one task of a sharded match.
+type ShardOptions struct {
+	// Config is the whole match: Games counts every task's games. Its SPRT
+	// is recorded for the merge and does not stop the task; PGN is unused
+	// (the games go to the shard's games.pgn).
+	Config Config
+	Shard  shard.Spec
+	// Output is the task's folder, shard.Name(NAME, Shard).
+	Output  string
+	Command []string
+	// Settings are what the games depend on (players, limits, openings'
+	// hash, adjudication...), the same for every task; Inputs the files
+	// they come from. Their hash seeds the assignment of pairs to tasks.
+	Settings map[string]any
+	Inputs   []shard.Input
+}
+
+// ShardSummary is what a task did.
+type ShardSummary struct {
+	Output   string         `json:"output"`
+	Shard    string         `json:"shard"`
+	Skipped  bool           `json:"skipped"` // finished before with the same settings
+	Resumed  int            `json:"resumed"` // games taken from a killed run's journal
+	Played   int            `json:"played"`  // games played by this run
+	Manifest *ShardManifest `json:"-"`
+	// Report covers this task's games only.
+	Report *Report `json:"report"`
+}
+
+// shardNumbers are the game numbers of pairs (0-based) in a match of games.
+func shardNumbers(pairs []int, games int) []int {
+	var numbers []int
+	for _, p := range pairs {
+		for _, n := range []int{2*p + 1, 2*p + 2} {
+			if n <= games {
+				numbers = append(numbers, n)
+			}
+		}
+	}
+	return numbers
+}
+
+// searchBench is the signature of dchess's own search and evaluation,
+// which the built-in players use: tasks built from other code do not merge.
+var searchBench = fmt.Sprintf("dchess bench: %d nodes", search.BenchNodes)
+
+// RunShard plays one task's share of a match: the game pairs
+// shard.Spec.Indices assigns it, seeded by the settings hash, with the
+// openings, colours and seeds those games have in the whole match. A
+// finished task with the same settings is skipped; a killed one continues
+// from its journal. When ctx ends, the finished games stay in the journal
+// and the error says to run the same command again.
+func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
+	started := time.Now()
+	cfg := opts.Config
+	sum := ShardSummary{Output: opts.Output, Shard: opts.Shard.String()}
+	if opts.Output == "" {
+		return sum, errors.New("match: a shard needs an output folder")
+	}
+	if cfg.Games <= 0 {
+		return sum, fmt.Errorf("match: games must be positive, got %d", cfg.Games)
+	}
+	info := shard.NewInfo(opts.Shard, opts.Command, opts.Settings)
+	info.Inputs = append(info.Inputs, opts.Inputs...)
+	info.Bench = searchBench
+	pairs := opts.Shard.Indices((cfg.Games+1)/2, shard.Seed(info.SettingsHash))
+	numbers := shardNumbers(pairs, cfg.Games)
+
+	manifestPath := filepath.Join(opts.Output, ShardManifestFile)
+	if m, err := readShardManifest(opts.Output); err == nil {
+		if m.Shard.SettingsHash == info.SettingsHash && m.Shard.Index == opts.Shard.Index && m.Shard.Count == info.Count {
+			sum.Skipped, sum.Manifest = true, m
+			sum.Report = replay(m.A, m.B, nil, m.Results)
+			return sum, nil
+		}
+		// A finished task of other settings: replaced, as -o replaces.
+		if err := os.Remove(manifestPath); err != nil {
+			return sum, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return sum, err
+	}
+	if err := os.MkdirAll(opts.Output, 0o755); err != nil {
+		return sum, err
+	}
+	unlock, err := shard.Lock(filepath.Join(opts.Output, shardLockFile))
+	if errors.Is(err, shard.ErrLocked) {
+		return sum, fmt.Errorf("%s: another dchess is playing this shard", opts.Output)
+	}
+	if err != nil {
+		return sum, err
+	}
+	defer unlock()
+	j, err := openShardJournal(filepath.Join(opts.Output, shardJournalFile), info.SettingsHash)
+	if err != nil {
+		return sum, err
+	}
+	defer j.file.Close()
+	sum.Resumed = len(j.games)
+
+	var remaining []int
+	for _, n := range numbers {
+		if _, done := j.games[n]; !done {
+			remaining = append(remaining, n)
+		}
+	}
+	var sprt string
+	if cfg.SPRT != nil {
+		sprt = cfg.SPRT.String()
+	}
+	cfg.GameNumbers, cfg.SPRT, cfg.PGN = remaining, nil, nil
+	if remaining == nil {
+		cfg.GameNumbers = []int{}
+	}
+	tc := "-"
+	if cfg.TimeControl != nil {
+		tc = cfg.TimeControl.String()
+	}
+	event := cfg.Event
+	if event == "" {
+		event = "dchess match"
+	}
+	var writeErr error
+	onGame := cfg.OnGame
+	cfg.OnGame = func(g GameResult, rep *Report) {
+		if writeErr == nil {
+			writeErr = j.add(rep.A, rep.B, g, event, tc)
+		}
+		sum.Played++
+		if onGame != nil {
+			onGame(g, rep)
+		}
+	}
+	rep, err := Run(ctx, cfg)
+	if err == nil && writeErr != nil {
+		err = fmt.Errorf("journal %s: %w", j.path, writeErr)
+	}
+	if err != nil {
+		if rep != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return sum, &shardInterrupted{cause: err, msg: fmt.Sprintf(
+				"interrupted with %d of %d games of shard %s played, kept in %s: run the same command again to continue",
+				len(j.games), len(numbers), opts.Shard, opts.Output)}
+		}
+		return sum, err
+	}
+	for n, line := range j.games {
+		if line.A != rep.A || line.B != rep.B {
+			return sum, fmt.Errorf("%s: game %d was played by %s and %s, this run's players are %s and %s; delete %s to start the shard over",
+				opts.Output, n, line.A, line.B, rep.A, rep.B, opts.Output)
+		}
+	}
+
+	var pgn bytes.Buffer
+	results := make([]ShardGame, 0, len(numbers))
+	for _, n := range numbers {
+		line, ok := j.games[n]
+		if !ok {
+			return sum, fmt.Errorf("match: shard %s lacks game %d after its run", opts.Shard, n)
+		}
+		line.Game.PGNBytes = len(line.PGN)
+		results = append(results, line.Game)
+		pgn.WriteString(line.PGN)
+	}
+	info.Engines = []string{rep.A, rep.B}
+	m := &ShardManifest{Format: shardFormat, FormatVersion: shardFormatVersion, CreatedAt: time.Now().UTC().Truncate(time.Second),
+		Shard: info, A: rep.A, B: rep.B, Games: cfg.Games, Pairs: pairs, SPRT: sprt, Results: results,
+		Seconds: time.Since(started).Seconds()}
+	if m.Pairs == nil {
+		m.Pairs = []int{}
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return sum, err
+	}
+	if err := shard.WriteFileAtomic(filepath.Join(opts.Output, ShardPGNFile), pgn.Bytes()); err != nil {
+		return sum, err
+	}
+	// The manifest marks the shard finished, so it goes last.
+	if err := shard.WriteFileAtomic(manifestPath, append(data, '\n')); err != nil {
+		return sum, err
+	}
+	j.file.Close()
+	os.Remove(j.path)
+	os.Remove(filepath.Join(opts.Output, shardLockFile))
+	sum.Manifest, sum.Report = m, replay(m.A, m.B, nil, m.Results)
+	return sum, nil
+}
+
+// shardInterrupted reads as a how-to-continue line but matches the
+// context's error under errors.Is.
+type shardInterrupted struct {
+	msg   string
+	cause error
+}
+
+func (e *shardInterrupted) Error() string { return e.msg }
+func (e *shardInterrupted) Unwrap() error { return e.cause }
+
+// replay counts games into a report in game order, as one run that
+// played them would have.
+func replay(a, b string, sprt *elo.SPRT, games []ShardGame) *Report {
+	sorted := slices.Clone(games)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Number < sorted[j].Number })
+	rep := newReport(a, b, sprt)
+	for _, g := range sorted {
+		rep.add(g.result())
+	}
+	return rep
+}
+
+// shardJournalLine is one finished game in a task's journal.
+type shardJournalLine struct {
+	SettingsHash string    `json:"settings_hash"`
+	A            string    `json:"a"`
+	B            string    `json:"b"`
+	Game         ShardGame `json:"game"`
+	PGN          string    `json:"pgn"`
+}
+
+// shardJournal holds a task's finished games, keyed by game number.
+type shardJournal struct {
+	path  string
+	hash  string
+	file  *os.File
+	games map[int]shardJournalLine
+}
+
+// openShardJournal reads the games a killed run finished. A torn last
+// line (the kill came while it was written) is cut off; a journal of other
+// settings is refused.
+func openShardJournal(path, hash string) (*shardJournal, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	j := &shardJournal{path: path, hash: hash, file: f, games: map[int]shardJournalLine{}}
+	r := bufio.NewReader(f)
+	var good int64
+	for {
+		line, err := r.ReadBytes('\n')
+		if err == io.EOF {
+			break // a torn line has no newline yet
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		var l shardJournalLine
+		if json.Unmarshal(line, &l) != nil {
+			break
+		}
+		if l.SettingsHash != hash {
+			f.Close()
+			return nil, fmt.Errorf("cannot continue: %s holds games of other settings; run with the same settings or delete %s to start over",
+				path, filepath.Dir(path))
+		}
+		j.games[l.Game.Number] = l
+		good += int64(len(line))
+	}
+	if err := f.Truncate(good); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return j, nil
+}
+
+// add journals a finished game; a game is worth a sync.
+func (j *shardJournal) add(a, b string, g GameResult, event, timeControl string) error {
+	var pgn strings.Builder
+	if err := WritePGN(&pgn, g, event, timeControl); err != nil {
+		return err
+	}
+	l := shardJournalLine{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), PGN: pgn.String()}
+	data, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if _, err := j.file.Write(append(data, '\n')); err != nil {
+		return err
+	}
+	j.games[g.Number] = l
+	return j.file.Sync()
+}
+
+func readShardManifest(dir string) (*ShardManifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, ShardManifestFile))
+	if err != nil {
+		return nil, err
+	}
+	m := &ShardManifest{}
+	if err := json.Unmarshal(data, m); err != nil || m.Format != shardFormat {
+		return nil, fmt.Errorf("%s: %s is not a dchess match shard manifest", dir, ShardManifestFile)
+	}
+	if m.FormatVersion > shardFormatVersion {
+		return nil, fmt.Errorf("%s: shard format %d is newer than this dchess reads (%d); upgrade dchess", dir, m.FormatVersion, shardFormatVersion)
+	}
+	return m, nil
+}
+
+// MergedMatch is a sharded match put back together.
+type MergedMatch struct {
+	// Report is what one run of all the games reports: the same counts,
+	// Elo, pentanomial and SPRT.
+	Report *Report
+	Shards []*ShardManifest // in task order
+	Paths  []string
+}
+
+// MergeShards reads the task folders NAME-IIII-of-NNNN of base, checks
+// that every task is present and finished, from one job (settings hash,
+// players, bench signature) and played exactly the pairs the job assigns
+// it, and counts all games into one report in game order. sprt, when not
+// nil, replaces the test the tasks recorded. Errors name the shard at
+// fault.
+func MergeShards(base string, sprt *elo.SPRT) (*MergedMatch, error) {
+	found, err := shard.Find(base)
+	if err != nil {
+		return nil, err
+	}
+	count, err := shard.Complete(base, found)
+	if err != nil {
+		return nil, err
+	}
+	mm := &MergedMatch{Shards: make([]*ShardManifest, count), Paths: make([]string, count)}
+	names := make([]string, count)
+	infos := make([]shard.Info, count)
+	for i, f := range found {
+		names[i], mm.Paths[i] = filepath.Base(f.Path), f.Path
+		m, err := readShardManifest(f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s is unfinished (no %s): its task is still running or was stopped; run task %d of %d again",
+				names[i], ShardManifestFile, i, count)
+		}
+		if err != nil {
+			return nil, err
+		}
+		mm.Shards[i], infos[i] = m, m.Shard
+	}
+	if err := shard.Consistent(names, infos); err != nil {
+		return nil, err
+	}
+	first := mm.Shards[0]
+	assigned := shard.Split((first.Games+1)/2, count, shard.Seed(first.Shard.SettingsHash))
+	var games []ShardGame
+	for i, m := range mm.Shards {
+		if m.Games != first.Games || m.SPRT != first.SPRT {
+			return nil, fmt.Errorf("%s does not match %s: %d games and SPRT %q, not %d and %q", names[i], names[0], m.Games, m.SPRT, first.Games, first.SPRT)
+		}
+		if !slices.Equal(m.Pairs, assigned[i]) {
+			return nil, fmt.Errorf("%s played other game pairs than the job assigns it", names[i])
+		}
+		want := shardNumbers(assigned[i], first.Games)
+		got := make([]int, len(m.Results))
+		for k, g := range m.Results {
+			got[k] = g.Number
+		}
+		if !slices.Equal(got, want) {
+			return nil, fmt.Errorf("%s holds results of games %s, the job assigns it %s", names[i], numberList(got), numberList(want))
+		}
+		games = append(games, m.Results...)
+	}
+	if sprt == nil && first.SPRT != "" {
+		test, err := elo.ParseSPRT(first.SPRT)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", names[0], err)
+		}
+		sprt = &test
+	}
+	mm.Report = replay(first.A, first.B, sprt, games)
+	return mm, nil
+}
+
+// numberList shortens a list of game numbers for a message.
+func numberList(ns []int) string {
+	if len(ns) > 8 {
+		return strings.Trim(fmt.Sprint(ns[:8]), "[]") + " ..."
+	}
+	return strings.Trim(fmt.Sprint(ns), "[]")
+}
+
+// WritePGN writes every task's games to w in game order, as one run's
+// --pgn file would hold them.
+func (mm *MergedMatch) WritePGN(w io.Writer) error {
+	type piece struct {
+		number, shard int
+		offset, size  int64
+	}
+	var pieces []piece
+	files := make([]*os.File, len(mm.Shards))
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	for i, m := range mm.Shards {
+		path := filepath.Join(mm.Paths[i], ShardPGNFile)
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		files[i] = f
+		var offset int64
+		for _, g := range m.Results {
+			pieces = append(pieces, piece{g.Number, i, offset, int64(g.PGNBytes)})
+			offset += int64(g.PGNBytes)
+		}
+		if st, err := f.Stat(); err != nil || st.Size() != offset {
+			return fmt.Errorf("%s does not hold the %d bytes of games its manifest lists", path, offset)
+		}
+	}
+	sort.Slice(pieces, func(a, b int) bool { return pieces[a].number < pieces[b].number })
+	var buf []byte
+	for _, p := range pieces {
+		buf = slices.Grow(buf[:0], int(p.size))[:p.size]
+		if _, err := files[p.shard].ReadAt(buf, p.offset); err != nil {
+			return err
+		}
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,209 @@
+package match_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/match"
+)
+
+// shardedConfig is a small match at fixed depth whose games repeat
+// exactly: 13 games, so the last pair has one game.
+func shardedConfig(t *testing.T) match.Config {
+	test, err := elo.ParseSPRT("elo0=-400,elo1=400,alpha=0.001,beta=0.001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return match.Config{A: specEntrant(t, "heuristic:depth=1"), B: specEntrant(t, "random"), Games: 13, Depth: 1,
+		MaxMoves: 40, Seed: 7, RandomPlies: 4, SPRT: &test}
+}
+
+func shardedSettings(depth int) map[string]any {
+	return map[string]any{"a": "heuristic:depth=1", "b": "random", "games": 13, "depth": depth, "max_moves": 40, "seed": 7}
+}
+
+func runShard(t *testing.T, cfg match.Config, base string, spec shard.Spec, settings map[string]any) match.ShardSummary {
+	t.Helper()
+	sum, err := match.RunShard(context.Background(), match.ShardOptions{Config: cfg, Shard: spec, Output: shard.Name(base, spec),
+		Command: []string{"dchess", "match"}, Settings: settings})
+	if err != nil {
+		t.Fatalf("shard %v: %v", spec, err)
+	}
+	return sum
+}
+
+// counts are the figures a merged report must share with one run.
+func counts(r *match.Report) []any {
+	return []any{r.A, r.B, r.Games, r.Wins, r.Losses, r.Draws, r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio,
+		r.Pentanomial, r.PentanomialElo, r.PentanomialEloError, r.SPRT, r.Terminations, r.Faults}
+}
+
+// TestShardsMergeToTheWholeMatch plays a match as three tasks and as one
+// (--shard 0/1), and as a plain run, and checks that the merged reports
+// and PGN are the plain run's, count for count and game for game.
+func TestShardsMergeToTheWholeMatch(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "m")
+	var played []int
+	for i := range 3 {
+		sum := runShard(t, shardedConfig(t), base, shard.Spec{Index: i, Count: 3}, shardedSettings(1))
+		if sum.Skipped || sum.Played != len(sum.Manifest.Results) || sum.Report.Games != sum.Played || sum.Report.SPRT != nil {
+			t.Fatalf("shard %d: %+v", i, sum)
+		}
+		for _, g := range sum.Manifest.Results {
+			played = append(played, g.Number)
+		}
+		if got := len(sum.Manifest.Pairs); got < 2 || got > 3 {
+			t.Fatalf("shard %d plays %d of 7 pairs", i, got)
+		}
+	}
+	if len(played) != 13 {
+		t.Fatalf("the shards played games %v", played)
+	}
+	merged, err := match.MergeShards(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := filepath.Join(dir, "one")
+	runShard(t, shardedConfig(t), one, shard.Spec{Index: 0, Count: 1}, shardedSettings(1))
+	single, err := match.MergeShards(one, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pgn bytes.Buffer
+	cfg := shardedConfig(t)
+	cfg.SPRT = nil // nothing stops the plain run early either
+	cfg.PGN = &pgn
+	plain, err := match.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test := shardedConfig(t).SPRT
+	st := test.Status(plain.Wins, plain.Losses, plain.Draws)
+	plain.SPRT = &match.SPRTReport{Test: test.String(), LLR: st.LLR, Lower: st.Lower, Upper: st.Upper, Result: st.Result}
+	if !reflect.DeepEqual(counts(merged.Report), counts(single.Report)) || !reflect.DeepEqual(counts(merged.Report), counts(plain)) {
+		t.Fatalf("merged %v\n--shard 0/1 %v\nplain run %v", counts(merged.Report), counts(single.Report), counts(plain))
+	}
+	if merged.Report.Text() != plain.Text() {
+		t.Fatalf("merged report\n%s\nplain run\n%s", merged.Report.Text(), plain.Text())
+	}
+	var mergedPGN bytes.Buffer
+	if err := merged.WritePGN(&mergedPGN); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := dateTag.ReplaceAllString(mergedPGN.String(), ""), dateTag.ReplaceAllString(pgn.String(), ""); got != want {
+		t.Fatalf("merged PGN differs from the plain run's:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestFinishedMatchShardIsSkipped reruns a finished task with players that
+// cannot start: nothing needs them.
+func TestFinishedMatchShardIsSkipped(t *testing.T) {
+	base := filepath.Join(t.TempDir(), "m")
+	spec := shard.Spec{Index: 1, Count: 2}
+	first := runShard(t, shardedConfig(t), base, spec, shardedSettings(1))
+	cfg := shardedConfig(t)
+	cfg.A = specEntrant(t, "uci:/nonexistent")
+	again := runShard(t, cfg, base, spec, shardedSettings(1))
+	if !again.Skipped || again.Played != 0 || !reflect.DeepEqual(counts(again.Report), counts(first.Report)) {
+		t.Fatalf("rerun %+v", again)
+	}
+}
+
+// TestKilledMatchShardContinues stops a task after three games, tears the
+// journal's last line as a kill would, and checks that the rerun plays only
+// the rest and ends with the uninterrupted task's results.
+func TestKilledMatchShardContinues(t *testing.T) {
+	dir := t.TempDir()
+	spec := shard.Spec{Index: 0, Count: 2}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := shardedConfig(t)
+	cfg.OnGame = func(_ match.GameResult, r *match.Report) {
+		if r.Games == 3 {
+			cancel()
+		}
+	}
+	out := shard.Name(filepath.Join(dir, "m"), spec)
+	_, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Settings: shardedSettings(1)})
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again") {
+		t.Fatalf("got %v", err)
+	}
+	journal := filepath.Join(out, "journal.jsonl")
+	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"settings_hash":"torn`)
+	f.Close()
+	sum := runShard(t, shardedConfig(t), filepath.Join(dir, "m"), spec, shardedSettings(1))
+	if sum.Resumed != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
+		t.Fatalf("resumed %d, played %d of %d", sum.Resumed, sum.Played, len(sum.Manifest.Results))
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Fatalf("journal left after the task finished: %v", err)
+	}
+	whole := runShard(t, shardedConfig(t), filepath.Join(dir, "ref"), spec, shardedSettings(1))
+	if !reflect.DeepEqual(sum.Manifest.Results, whole.Manifest.Results) {
+		t.Fatalf("continued task %+v\nuninterrupted %+v", sum.Manifest.Results, whole.Manifest.Results)
+	}
+}
+
+// TestMatchMergeRefusesAndNamesTheCulprit breaks one shard at a time.
+func TestMatchMergeRefusesAndNamesTheCulprit(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good")
+	for i := range 3 {
+		runShard(t, shardedConfig(t), good, shard.Spec{Index: i, Count: 3}, shardedSettings(1))
+	}
+	copyTree := func(t *testing.T, base string) {
+		for i := range 3 {
+			from := shard.Name(good, shard.Spec{Index: i, Count: 3})
+			to := shard.Name(base, shard.Spec{Index: i, Count: 3})
+			os.MkdirAll(to, 0o755)
+			for _, name := range []string{match.ShardManifestFile, match.ShardPGNFile} {
+				data, _ := os.ReadFile(filepath.Join(from, name))
+				os.WriteFile(filepath.Join(to, name), data, 0o644)
+			}
+		}
+	}
+	cases := map[string]struct {
+		breakIt func(t *testing.T, base string)
+		want    string
+	}{
+		"missing": {func(t *testing.T, base string) { os.RemoveAll(shard.Name(base, shard.Spec{Index: 1, Count: 3})) },
+			"missing 1 of 3 shards: b-0001-of-0003"},
+		"unfinished": {func(t *testing.T, base string) {
+			os.Remove(filepath.Join(shard.Name(base, shard.Spec{Index: 2, Count: 3}), match.ShardManifestFile))
+		}, "b-0002-of-0003 is unfinished"},
+		"other settings": {func(t *testing.T, base string) {
+			cfg := shardedConfig(t)
+			cfg.Depth = 2
+			os.RemoveAll(shard.Name(base, shard.Spec{Index: 2, Count: 3}))
+			runShard(t, cfg, base, shard.Spec{Index: 2, Count: 3}, shardedSettings(2))
+		}, "b-0002-of-0003 does not match b-0000-of-0003: depth 2, not 1"},
+		"results edited": {func(t *testing.T, base string) {
+			path := filepath.Join(shard.Name(base, shard.Spec{Index: 1, Count: 3}), match.ShardManifestFile)
+			data, _ := os.ReadFile(path)
+			os.WriteFile(path, regexp.MustCompile(`"n": \d+`).ReplaceAll(data, []byte(`"n": 99`)), 0o644)
+		}, "b-0001-of-0003 holds results of games 99"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := filepath.Join(t.TempDir(), "b")
+			copyTree(t, base)
+			c.breakIt(t, base)
+			if _, err := match.MergeShards(base, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+}
