@@ -31,13 +31,14 @@ to JSON lines or CSV, and check it for damage. The format is in docs/dataset-for
 		Example: `  dchess dataset info data/games
   dchess dataset split data/labelled --val 0.05 --test 0.05 --seed 1
   dchess dataset export data/labelled --format csv --split test -o test.csv
-  dchess dataset verify data/labelled`,
+  dchess dataset verify data/labelled
+  dchess dataset merge data/labelled -o data/labelled-all`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return usagef("dataset needs a subcommand: info, split, export or verify (see dchess dataset --help)")
+			return usagef("dataset needs a subcommand: info, split, export, verify or merge (see dchess dataset --help)")
 		},
 	}
-	cmd.AddCommand(newDatasetInfoCmd(s), newDatasetSplitCmd(s), newDatasetExportCmd(s), newDatasetVerifyCmd(s))
+	cmd.AddCommand(newDatasetInfoCmd(s), newDatasetSplitCmd(s), newDatasetExportCmd(s), newDatasetVerifyCmd(s), newDatasetMergeCmd(s))
 	return cmd
 }
 
@@ -623,5 +624,73 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 	if !opts.JSON {
 		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", len(m.Shards), datasetCount(total), opts.Dir)
 	}
+	return nil
+}
+
+// ---- merge ----
+
+type datasetMergeOptions struct {
+	Base    string
+	Output  string
+	Input   string
+	JSON    bool
+	Command []string
+}
+
+func newDatasetMergeCmd(s *IOStreams) *cobra.Command {
+	opts := &datasetMergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge NAME -o DATASET",
+		Short: "Join the task shards of a sharded label run (NAME-0000-of-0064 ...) into one dataset",
+		Long: `merge joins the datasets that "dchess label --shard i/n -o NAME" wrote, NAME-IIII-of-NNNN,
+into one. Every task must be there and come from the same job: same settings hash, input,
+engine and bench signature; otherwise merge writes nothing and names the missing or
+mismatched shard. It reads the input dataset again to put the records back in its order,
+so the result is what one unsharded run writes; --input gives it if it has moved.`,
+		Example: `  dchess dataset merge data/labelled -o data/labelled-all
+  dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("dataset merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
+			}
+			opts.Base = args[0]
+			opts.Command = os.Args
+			return runDatasetMerge(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "merged dataset to write")
+	cmd.Flags().StringVar(&opts.Input, "input", "", "the dataset the shards were labelled from (default: the path they recorded)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	return cmd
+}
+
+func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.Output == "" {
+		return usagef("dataset merge needs an output dataset (-o)")
+	}
+	var bar *progressbar.ProgressBar
+	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command,
+		Progress: func(done, total int64) {
+			if bar == nil {
+				bar = datasetProgress(s, total, "merge")
+			}
+			if bar != nil {
+				bar.Set64(done)
+			}
+		}})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return datasetWriteJSON(s.Out, sum)
+	}
+	fmt.Fprintf(s.Out, "merged %d shards of %s into %s: %s records (%s labelled, %s failed) in the order of %s; %.1f s\n",
+		sum.Shards, opts.Base, sum.Output, datasetCount(sum.Records), datasetCount(sum.Labelled), datasetCount(sum.Failed), sum.Input, sum.Seconds)
 	return nil
 }

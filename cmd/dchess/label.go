@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset/label"
+	"github.com/dchess/dchess/dataset/shard"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
@@ -27,6 +28,7 @@ type labelOptions struct {
 	PV         int
 	MultiPV    int
 	Timeout    time.Duration
+	Shard      string
 	JSON       bool
 	// Command is the argv recorded in the output manifest.
 	Command []string
@@ -45,10 +47,18 @@ With --nodes the labels are the same on every run.
 Progress is journalled in OUTPUT.partial: after Ctrl-C, a kill or a crash, the same command
 continues where it stopped. The output dataset appears only when every position is labelled.
 An engine that crashes or hangs is restarted; a position that fails 3 times is stored with a
-failed label.`,
+failed label.
+
+With --shard i/n the command is task i of a job array of n: it labels the positions whose
+key hashes to it (copies of a position meet in one task) and writes NAME-000i-of-000n
+for -o NAME, with the settings, input hash, engine and bench signature in its manifest.
+--shard auto/n takes i from JOB_COMPLETION_INDEX (Kubernetes), SLURM_ARRAY_TASK_ID,
+AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when run again;
+"dchess dataset merge NAME -o OUT" joins the tasks in the input's order.`,
 		Example: `  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --depth 8
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --nodes 20000 --workers 2 --pv 12
-  dchess label --stockfish /usr/games/stockfish -i data/games -o data/multipv --depth 10 --multipv 3 --json`,
+  dchess label --stockfish /usr/games/stockfish -i data/games -o data/multipv --depth 10 --multipv 3 --json
+  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --nodes 20000 --workers 1 --shard auto/64`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.Command = os.Args
@@ -67,6 +77,7 @@ failed label.`,
 	f.IntVar(&opts.PV, "pv", 8, "keep the principal variation up to this many moves (0: none)")
 	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "restart an engine that takes longer than this on one position (default: derived from the limit)")
+	f.StringVar(&opts.Shard, "shard", "", "label task i of n of a job array (i/n, or auto/n from the batch system's task index) into -o NAME-000i-of-000n")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
 }
@@ -98,6 +109,15 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	case opts.Timeout < 0:
 		return usagef("--timeout must not be negative")
 	}
+	var spec shard.Spec
+	output := opts.Output
+	if opts.Shard != "" {
+		var err error
+		if spec, err = shard.Parse(opts.Shard, nil); err != nil {
+			return usagef("--shard: %v", err)
+		}
+		output = shard.Name(opts.Output, spec)
+	}
 
 	var bar *progressbar.ProgressBar
 	progress := func(p label.Progress) {
@@ -123,7 +143,7 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	sum, err := label.Run(ctx, label.Options{
 		Stockfish: opts.Stockfish,
 		Input:     opts.Input,
-		Output:    opts.Output,
+		Output:    output,
 		Depth:     opts.Depth,
 		Nodes:     opts.Nodes,
 		MoveTime:  time.Duration(opts.MoveTimeMs) * time.Millisecond,
@@ -133,6 +153,7 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		MultiPV:   opts.MultiPV,
 		Timeout:   opts.Timeout,
 		Command:   opts.Command,
+		Shard:     spec,
 	}, progress)
 	if bar != nil {
 		if err == nil {
@@ -150,6 +171,10 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		enc := json.NewEncoder(s.Out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(sum)
+	}
+	if sum.Skipped {
+		fmt.Fprintf(s.Out, "shard %s is already labelled in %s with these settings (%d positions); nothing to do\n", sum.Shard, sum.Output, sum.Records)
+		return nil
 	}
 	fmt.Fprintf(s.Out, "labelled %d positions into %s with %s: %d new, %d resumed, %d failed, %d engine restarts; %.1f s, %.0f positions/s\n",
 		sum.Records, sum.Output, sum.Engine, sum.Labelled, sum.Resumed, sum.Failed, sum.Restarts, sum.Seconds, sum.PositionsPerSecond)

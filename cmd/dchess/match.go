@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/dataset/shard"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -226,6 +228,10 @@ type matchOptions struct {
 	SPRT        string
 	ReportEvery int
 	JSON        bool
+	// Shard and Output make the run one task of a sharded match.
+	Shard   string
+	Output  string
+	Command []string
 	gameFlags
 }
 
@@ -245,14 +251,28 @@ restarted for the next game. With --sprt the match stops as soon as the test dec
 
 Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
-weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them.`,
+weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them.
+
+With --shard i/n -o NAME the command is task i of a job array of n: it plays the game
+pairs assigned to it (a shuffle seeded by the match settings, dealt round robin) with
+the openings, colours and seeds they have in the whole match, and writes the results
+and games to NAME-000i-of-000n. --shard auto/n takes i from JOB_COMPLETION_INDEX,
+SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A task does not
+stop on --sprt; "dchess match merge NAME" reports Elo, pentanomial and SPRT over all
+tasks' games exactly as one run of them. A finished task is skipped when run again,
+a killed one continues.`,
 		Example: `  dchess match --a heuristic --b random --games 20
   dchess match --a heuristic:depth=3 --b "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350" \
       --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn
   dchess match --a cnn --b heuristic --openings book.epd --openings-order random \
-      --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --games 2000 --json`,
+      --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --games 2000 --json
+  dchess match --a heuristic:depth=5 --b heuristic:depth=4 --games 20000 --shard auto/100 -o /shared/d5-d4
+  dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=10`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runMatch(cmd.Context(), opts, s) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Command = os.Args
+			return runMatch(cmd.Context(), opts, s)
+		},
 	}
 	cmd.Flags().StringVar(&opts.A, "a", "", "first player SPEC (results are from its side)")
 	cmd.Flags().StringVar(&opts.B, "b", "", "second player SPEC")
@@ -260,7 +280,10 @@ weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index); needs -o")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "with --shard: write the task's results and games to NAME-000i-of-000n")
 	opts.gameFlags.add(cmd)
+	cmd.AddCommand(newMatchMergeCmd(s))
 	return cmd
 }
 
@@ -293,6 +316,9 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 			return usagef("--sprt: %v", err)
 		}
 		cfg.SPRT = &test
+	}
+	if opts.Shard != "" || opts.Output != "" {
+		return runMatchShard(ctx, opts, cfg, s)
 	}
 	pgn, closePGN, err := openPGN(opts.PGN)
 	if err != nil {
@@ -347,5 +373,184 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		}
 		return runErr
 	}
+	return nil
+}
+
+// runMatchShard plays one task of a sharded match.
+func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s *IOStreams) error {
+	switch {
+	case opts.Shard == "":
+		return usagef("-o writes one task of a sharded match; give --shard i/n too (--shard 0/1 for the whole match)")
+	case opts.Output == "":
+		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n")
+	case opts.PGN != "":
+		return usagef("with --shard the games go to NAME-000i-of-000n/%s; \"dchess match merge NAME --pgn FILE\" joins them", match.ShardPGNFile)
+	}
+	spec, err := shard.Parse(opts.Shard, nil)
+	if err != nil {
+		return usagef("--shard: %v", err)
+	}
+	settings, inputs, err := matchShardSettings(ctx, opts, cfg, spec)
+	if err != nil {
+		return err
+	}
+	numbers := match.ShardGameNumbers(cfg.Games, spec, settings)
+	var bar *progressbar.ProgressBar
+	if s.ShowProgress() {
+		bar = progressbar.NewOptions(len(numbers), progressbar.OptionSetWriter(s.ErrOut),
+			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(),
+			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
+	}
+	out := shard.Name(opts.Output, spec)
+	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, opts.gameFlags.limitText(cfg), out)
+	cfg.OnGame = func(match.GameResult, *match.Report) {
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
+		Settings: settings, Inputs: inputs})
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Fprint(s.Out, sum.Report.Text())
+	switch {
+	case sum.Skipped:
+		fmt.Fprintf(s.Out, "Task %s was already played into %s with these settings; nothing to do\n", spec, out)
+	default:
+		fmt.Fprintf(s.Out, "Task %s: %d games in %s (%d continued from a stopped run); merge the tasks with: dchess match merge %s\n",
+			spec, sum.Resumed+sum.Played, out, sum.Resumed, opts.Output)
+	}
+	return nil
+}
+
+// matchShardSettings are what a sharded match's games depend on, the same
+// for every task: its settings hash seeds the assignment of pairs and
+// tells the merge which tasks belong together. Files (openings, weights,
+// engine binaries) count by their SHA-256; their paths are only recorded.
+func matchShardSettings(ctx context.Context, opts *matchOptions, cfg match.Config, spec shard.Spec) (map[string]any, []shard.Input, error) {
+	var inputs []shard.Input
+	hashes := map[string]string{}
+	add := func(role, path string) error {
+		sum, err := shard.FileSHA256(path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", role, err)
+		}
+		inputs = append(inputs, shard.Input{Path: path, SHA256: sum})
+		hashes[role] = sum
+		return nil
+	}
+	if opts.Openings != "" {
+		if err := add("openings", opts.Openings); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, side := range [][2]string{{"a", opts.A}, {"b", opts.B}} {
+		role, raw := side[0], side[1]
+		p, err := player.ParseSpec(raw)
+		if err != nil {
+			return nil, nil, usagef("--%s: %v", role, err)
+		}
+		path := p.Path
+		switch {
+		case path != "" && p.Family == "uci":
+			if found, err := exec.LookPath(path); err == nil {
+				path = found
+			}
+		case path == "" && p.Family != "uci" && p.Family != "heuristic" && p.Family != "random":
+			// A bare model name plays the newest weights under runs/.
+			path, _ = newestWeights(ctx, p.Family)
+		}
+		if st, err := os.Stat(path); path != "" && err == nil && st.Mode().IsRegular() {
+			if err := add("player "+role, path); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	settings := map[string]any{
+		"a": opts.A, "b": opts.B, "games": opts.Games, "tasks": spec.Count,
+		"tc": opts.TC, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime_ms": opts.MoveTimeMS,
+		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
+		"draw_adjudication": opts.DrawAdj, "resign_adjudication": opts.ResignAdj, "max_moves": opts.MaxMoves,
+		"openings_order": opts.OpeningsOrder, "random_plies": opts.RandomPlies, "seed": opts.Seed,
+		"sprt": opts.SPRT, "files_sha256": hashes,
+	}
+	return settings, inputs, nil
+}
+
+type matchMergeOptions struct {
+	Base string
+	PGN  string
+	SPRT string
+	JSON bool
+}
+
+func newMatchMergeCmd(s *IOStreams) *cobra.Command {
+	opts := &matchMergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge NAME",
+		Short: "Report a sharded match from its tasks' outputs (NAME-0000-of-0064 ...)",
+		Long: `merge reads the folders that "dchess match --shard i/n -o NAME" wrote, NAME-IIII-of-NNNN,
+checks that every task is there, finished, from the same match (settings hash, players,
+bench signature) and played the pairs assigned to it, and prints the report one run of
+all the games would: score, Elo, LOS, pentanomial counts and the SPRT the tasks were
+given (or --sprt). Otherwise it names the missing or mismatched task.`,
+		Example: `  dchess match merge /shared/d5-d4
+  dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usagef("match merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
+			}
+			opts.Base = args[0]
+			return runMatchMerge(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order, to this PGN file")
+	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the tasks recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	return cmd
+}
+
+func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) error {
+	var test *elo.SPRT
+	if opts.SPRT != "" {
+		t, err := elo.ParseSPRT(opts.SPRT)
+		if err != nil {
+			return usagef("--sprt: %v", err)
+		}
+		test = &t
+	}
+	merged, err := match.MergeShards(opts.Base, test)
+	if err != nil {
+		return err
+	}
+	if opts.PGN != "" {
+		w, closePGN, err := openPGN(opts.PGN)
+		if err != nil {
+			return err
+		}
+		err = merged.WritePGN(w)
+		if cerr := closePGN(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	s.Infof("Merged %d tasks of %s: %d games\n", len(merged.Shards), opts.Base, merged.Report.Games)
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(merged.Report)
+	}
+	fmt.Fprint(s.Out, merged.Report.Text())
 	return nil
 }

@@ -126,6 +126,12 @@ func shardNumbers(pairs []int, games int) []int {
 	return numbers
 }
 
+// ShardGameNumbers are the games (1-based) that task spec plays in a match
+// of games games with these settings: those of the pairs assigned to it.
+func ShardGameNumbers(games int, spec shard.Spec, settings map[string]any) []int {
+	return shardNumbers(spec.Indices((games+1)/2, shard.Seed(shard.Hash(settings))), games)
+}
+
 // searchBench is the signature of dchess's own search and evaluation,
 // which the built-in players use: tasks built from other code do not merge.
 var searchBench = fmt.Sprintf("dchess bench: %d nodes", search.BenchNodes)
