@@ -32,8 +32,21 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# The README's first command: build, make sure Stockfish is there (apt-get
+# installs it when run as root), then the whole pipeline on self-played data.
 quickstart: build
-	./scripts/quickstart.sh
+	@sf="$${DCHESS_STOCKFISH:-$$(command -v stockfish || true)}"; \
+	if [ -z "$$sf" ] && [ -x /usr/games/stockfish ]; then sf=/usr/games/stockfish; fi; \
+	if [ -z "$$sf" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "quickstart: installing Stockfish with apt-get" >&2; \
+			apt-get update -qq && apt-get install -y -qq stockfish >/dev/null || exit 1; \
+		else \
+			echo "quickstart: Stockfish not found: install it (sudo apt-get install stockfish) or set DCHESS_STOCKFISH" >&2; \
+			exit 1; \
+		fi; \
+	fi
+	$(BIN) pipeline run configs/quickstart.yaml
 
 clean:
 	rm -rf bin

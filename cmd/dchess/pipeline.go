@@ -1,0 +1,137 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/pipeline"
+)
+
+func init() { register(newPipelineCmd) }
+
+func newPipelineCmd(s *IOStreams) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pipeline",
+		Short: "Run the whole path from self-play to a tournament report",
+		Example: `  dchess pipeline run configs/quickstart.yaml
+  make quickstart`,
+		Args: cobra.NoArgs,
+	}
+	cmd.AddCommand(newPipelineRunCmd(s))
+	return cmd
+}
+
+type pipelineRunOptions struct {
+	Config string
+	Out    string
+	JSON   bool
+}
+
+func newPipelineRunCmd(s *IOStreams) *cobra.Command {
+	opts := &pipelineRunOptions{}
+	cmd := &cobra.Command{
+		Use:   "run CONFIG.yaml",
+		Short: "Self-play, ingest, label, split, train, export, learn, tournament and report",
+		Long: `run makes everything from nothing but the config: self-play games → positions
+(ingest) → Stockfish labels → a split by game → a trained model → its exported
+weights → Deep Red's experience tree from the games, then more games it learns from →
+a round-robin tournament with Elo ratings → OUT/report/report.md (ratings with error
+bars, training curves, links to every PGN).
+
+Each stage is skipped when its output is complete, so after Ctrl-C or a crash the
+same command resumes; labelling and training also resume inside their stage. Delete a
+stage's output to run it again. Stockfish is found through label.stockfish in the
+config, then $DCHESS_STOCKFISH, PATH and /usr/games/stockfish.`,
+		Example: `  dchess pipeline run configs/quickstart.yaml
+  dchess pipeline run configs/quickstart.yaml --out /tmp/qs --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Config = args[0]
+			return runPipelineRun(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Out, "out", "", "folder for everything the run makes (default: the config's out)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the stages and the report's path as one JSON object")
+	return cmd
+}
+
+func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if opts.Config == "" {
+		return usagef("pipeline run needs a config file, e.g. configs/quickstart.yaml")
+	}
+	if _, err := os.Stat(opts.Config); err != nil {
+		return usagef("pipeline run: %v", err)
+	}
+	cfg, err := pipeline.LoadRunConfig(opts.Config)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if opts.Out != "" {
+		cfg.Out = opts.Out
+	}
+	ropts := pipeline.RunOptions{Tournament: pipelineTournament(s), Command: os.Args}
+	if !s.Quiet {
+		ropts.Log = s.ErrOut
+	}
+	if s.ShowProgress() {
+		ropts.Progress = s.ErrOut
+	}
+	stages, err := pipeline.Run(ctx, cfg, ropts)
+	if err != nil {
+		return err
+	}
+	report := filepath.Join(cfg.Out, pipeline.RunReportDir, pipeline.ReportFile)
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"stages": stages, "report": report})
+	}
+	var ran, skipped int
+	var seconds float64
+	for _, st := range stages {
+		if st.Skipped {
+			skipped++
+		} else {
+			ran++
+			seconds += st.Seconds
+		}
+	}
+	var st pipeline.Standings
+	if data, err := os.ReadFile(filepath.Join(cfg.Out, pipeline.RunTournament)); err == nil && json.Unmarshal(data, &st) == nil {
+		fmt.Fprintf(s.Out, "%-4s %-24s %8s %8s\n", "Rank", "Player", "Elo", "+/-")
+		for _, p := range st.Players {
+			fmt.Fprintf(s.Out, "%-4d %-24s %8.0f %8.0f\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error))
+		}
+	}
+	fmt.Fprintf(s.Out, "%d stages run in %.0fs, %d done before; report: %s\n", ran, seconds, skipped, report)
+	return nil
+}
+
+// pipelineTournament plays the pipeline's tournament with `dchess
+// tournament` itself and reads back its JSON.
+func pipelineTournament(s *IOStreams) pipeline.Tournament {
+	return func(ctx context.Context, req pipeline.TournamentRequest) (*pipeline.Standings, error) {
+		var out bytes.Buffer
+		ts := &IOStreams{In: s.In, Out: &out, ErrOut: s.ErrOut, ErrIsTerminal: s.ErrIsTerminal, Quiet: s.Quiet}
+		opts := &tournamentOptions{Players: req.Players, Anchor: req.Anchor, GamesPerPair: req.GamesPerPair, JSON: true,
+			gameFlags: gameFlags{Concurrency: req.Concurrency, OpeningsOrder: "sequential", RandomPlies: req.RandomPlies,
+				Seed: req.Seed, Depth: req.Depth, MaxMoves: req.MaxMoves, PGN: req.PGN}}
+		if err := runTournament(ctx, opts, ts); err != nil {
+			return nil, err
+		}
+		var st pipeline.Standings
+		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+			return nil, fmt.Errorf("reading the tournament's ratings: %w", err)
+		}
+		return &st, nil
+	}
+}

@@ -1,0 +1,291 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/search/elo"
+)
+
+// Standings are a tournament's fitted ratings, as `dchess tournament
+// --json` prints them.
+type Standings struct {
+	Players []Standing  `json:"players"`
+	Pairs   []PairScore `json:"pairs"`
+	Anchor  struct {
+		Name string  `json:"name"`
+		Elo  float64 `json:"elo"`
+	} `json:"anchor"`
+	// FiniteMLE is false when a player won or lost every game and the fit
+	// needed virtual draws.
+	FiniteMLE bool `json:"finite_mle"`
+}
+
+// Standing is one player's rating, relative to the anchor, with its 95 %
+// error bar.
+type Standing struct {
+	Rank   int       `json:"rank"`
+	Name   string    `json:"name"`
+	Spec   string    `json:"spec"`
+	Elo    EloNumber `json:"elo"`
+	Error  EloNumber `json:"error"`
+	Games  int       `json:"games"`
+	Points float64   `json:"points"`
+	Score  float64   `json:"score"`
+}
+
+// PairScore is one pairing's result from A's side.
+type PairScore struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Wins   int    `json:"wins"`
+	Losses int    `json:"losses"`
+	Draws  int    `json:"draws"`
+}
+
+// EloNumber is an Elo value whose JSON may be "+inf" or "-inf" (elo.Float).
+type EloNumber float64
+
+func (e EloNumber) MarshalJSON() ([]byte, error) { return elo.Float(e).MarshalJSON() }
+
+func (e *EloNumber) UnmarshalJSON(data []byte) error {
+	switch strings.Trim(string(data), `"`) {
+	case "+inf", "inf":
+		*e = EloNumber(math.Inf(1))
+		return nil
+	case "-inf":
+		*e = EloNumber(math.Inf(-1))
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	*e = EloNumber(f)
+	return nil
+}
+
+// ReportFile is the report inside RunReportDir.
+const ReportFile = "report.md"
+
+// WriteReport writes Out/report/report.md from the stages' outputs (and a
+// copy of the training curves) and returns its path. Sections whose stage
+// has not run are left out.
+func WriteReport(ctx context.Context, cfg *RunConfig, timings map[string]float64) (string, error) {
+	dir := cfg.path(RunReportDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# dchess pipeline report\n\nWritten %s from the run in `%s`. Every figure below comes from files in that folder.\n\n",
+		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cfg.Out)
+
+	var st Standings
+	if err := readJSONFile(cfg.path(RunTournament), &st); err == nil {
+		writeRatings(&b, cfg, &st)
+	}
+	writeTraining(&b, cfg, dir)
+	writeData(ctx, &b, cfg)
+	writeGames(&b, cfg)
+	writeTimings(&b, timings)
+
+	path := filepath.Join(dir, ReportFile)
+	tmp := tempName(path)
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
+}
+
+func readJSONFile(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
+}
+
+func eloText(v EloNumber) string {
+	f := float64(v)
+	if math.IsInf(f, 0) {
+		if f > 0 {
+			return "+inf"
+		}
+		return "-inf"
+	}
+	return fmt.Sprintf("%+.0f", f)
+}
+
+func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
+	t := cfg.Tournament
+	fmt.Fprintf(b, "## Ratings\n\nA round robin of %d games per pair (each opening twice, colours swapped; openings of %d random plies, seed %d), "+
+		"every move searched to depth %d at most. Ratings are a maximum-likelihood fit of all games with %s fixed at %g; "+
+		"the error bars are 95 %% intervals relative to it.\n\n",
+		t.GamesPerPair, t.RandomPlies, t.Seed, tournamentDepth(t.Depth), st.Anchor.Name, st.Anchor.Elo)
+	b.WriteString("| Rank | Player | Elo | ± 95 % | Games | Score |\n| ---: | --- | ---: | ---: | ---: | ---: |\n")
+	for _, p := range st.Players {
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %.1f %% |\n", p.Rank, p.Name, eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), p.Games, 100*p.Score)
+	}
+	if !st.FiniteMLE {
+		b.WriteString("\nA player won or lost every game, so the fit added one virtual draw per pair to stay finite.\n")
+	}
+	b.WriteString("\n| Pair | Wins | Losses | Draws | Elo difference (± 95 %) |\n| --- | ---: | ---: | ---: | ---: |\n")
+	for _, p := range st.Pairs {
+		e := elo.FromWDL(p.Wins, p.Losses, p.Draws)
+		fmt.Fprintf(b, "| %s vs %s | %d | %d | %d | %s ± %s |\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
+			eloText(EloNumber(e.Elo)), strings.TrimPrefix(eloText(EloNumber(e.ErrorMargin)), "+"))
+	}
+
+	// The goals: who is clearly above the anchor, and whether learning paid.
+	b.WriteString("\n### Checks\n\n")
+	for _, p := range st.Players {
+		if p.Name == st.Anchor.Name {
+			continue
+		}
+		low := float64(p.Elo) - float64(p.Error)
+		verdict := "not clearly above"
+		if low > st.Anchor.Elo {
+			verdict = "clearly above"
+		}
+		fmt.Fprintf(b, "- %s is %s %s: %s ± %s, so at least %s.\n", p.Name, verdict, st.Anchor.Name,
+			eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), eloText(EloNumber(low)))
+	}
+	before, after := "", ""
+	for _, p := range st.Players {
+		switch {
+		case strings.Contains(p.Spec, cfg.path(RunExperienceFirst)):
+			before = p.Name
+		case strings.Contains(p.Spec, cfg.path(RunExperience)):
+			after = p.Name
+		}
+	}
+	if before == "" || after == "" {
+		return
+	}
+	for _, p := range st.Pairs {
+		var w, l, d int
+		switch {
+		case p.A == after && p.B == before:
+			w, l, d = p.Wins, p.Losses, p.Draws
+		case p.A == before && p.B == after:
+			w, l, d = p.Losses, p.Wins, p.Draws
+		default:
+			continue
+		}
+		e := elo.FromWDL(w, l, d)
+		verdict := "is not clearly stronger than"
+		if e.Elo-e.ErrorMargin > 0 {
+			verdict = "is stronger than"
+		}
+		fmt.Fprintf(b, "- After learning, %s %s before (%s): +%d -%d =%d head to head, %s ± %s Elo, LOS %.1f %%.\n",
+			after, verdict, before, w, l, d, eloText(EloNumber(e.Elo)), strings.TrimPrefix(eloText(EloNumber(e.ErrorMargin)), "+"), 100*e.LOS)
+	}
+	if cfg.Experience.Learner != "" {
+		fmt.Fprintf(b, "\n%s learnt from %d rounds of games against %s on the tournament's own openings. Deep Red's tree "+
+			"generalises nothing: against players that answer the same way every time it replays the lines that won, "+
+			"so its gain here is memorised lines from these openings, not strength elsewhere.\n",
+			after, cfg.Experience.Rounds, strings.Join(cfg.Experience.Opponents, ", "))
+	}
+	b.WriteString("\n")
+}
+
+func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
+	var res TrainResult
+	if err := readJSONFile(cfg.path("train.json"), &res); err != nil {
+		return
+	}
+	fmt.Fprintf(b, "## Training\n\n%s trained for %d epochs (%d steps, %.0f samples/s), stopped by %s. ",
+		res.Family, res.Epochs, res.Steps, res.SamplesSec, res.Stopped)
+	fmt.Fprintf(b, "Last epoch: train loss %.5f, sign agreement %.3f", res.TrainLoss, res.TrainSign)
+	if res.BestEpoch > 0 {
+		fmt.Fprintf(b, "; validation loss %.5f, sign agreement %.3f, within 0.1: %.3f; best validation loss %.5f at epoch %d (the exported weights)",
+			res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+	}
+	b.WriteString(".\n\n")
+	if data, err := os.ReadFile(filepath.Join(cfg.path(RunTrainDir), LossPlotFile)); err == nil {
+		if os.WriteFile(filepath.Join(dir, LossPlotFile), data, 0o644) == nil {
+			b.WriteString("![training and validation loss](loss.png)\n\n")
+		}
+	}
+}
+
+func writeData(ctx context.Context, b *strings.Builder, cfg *RunConfig) {
+	b.WriteString("## Data\n\n")
+	var sp SelfPlayResult
+	if readJSONFile(cfg.path("selfplay.json"), &sp) == nil {
+		fmt.Fprintf(b, "- Self-play: %d games of %s against %s (1-0 %d, 0-1 %d, draws %d; %.0f plies a game).\n",
+			sp.Games, cfg.SelfPlay.A, orSame(cfg.SelfPlay.B, cfg.SelfPlay.A), sp.WhiteWins, sp.BlackWins, sp.Draws, float64(sp.Plies)/float64(max(sp.Games, 1)))
+	}
+	if d, err := dataset.Open(cfg.path(RunPositions)); err == nil {
+		fmt.Fprintf(b, "- Positions: %d from %d games.\n", d.Manifest().Counts.Records, d.Manifest().Counts.Games)
+	}
+	if d, err := dataset.Open(cfg.path(RunLabelled)); err == nil {
+		m := d.Manifest()
+		fmt.Fprintf(b, "- Labelled by Stockfish: %d positions (%d failed)", m.Counts.Records, m.Counts.Failed)
+		if m.Split != nil {
+			fmt.Fprintf(b, "; split by game into train %d, val %d, test %d", m.Split.Records.Train, m.Split.Records.Val, m.Split.Records.Test)
+		}
+		b.WriteString(".\n")
+	}
+	for _, f := range []struct{ name, path string }{
+		{"Experience tree from self-play", cfg.path(RunExperienceFirst)},
+		{"Experience tree after learning", cfg.path(RunExperience)},
+	} {
+		if !exists(f.path) {
+			continue
+		}
+		db, err := experience.Open(ctx, f.path)
+		if err != nil {
+			continue
+		}
+		st, err := db.Stats(ctx)
+		db.Close()
+		if err == nil {
+			fmt.Fprintf(b, "- %s: %d games (%d learnt in play), %d moves from %d positions.\n", f.name, st.Games, st.Learnt, st.Moves, st.Positions)
+		}
+	}
+	b.WriteString("\n")
+}
+
+func orSame(b, a string) string {
+	if b == "" {
+		return a
+	}
+	return b
+}
+
+func writeGames(b *strings.Builder, cfg *RunConfig) {
+	b.WriteString("## Games\n\n")
+	for _, g := range []struct{ what, file string }{
+		{"Self-play games", RunGames}, {"Learning games", RunLearningGames}, {"Tournament games", RunTournamentGames},
+	} {
+		if exists(cfg.path(g.file)) {
+			fmt.Fprintf(b, "- [%s](../%s)\n", g.what, g.file)
+		}
+	}
+	b.WriteString("\n")
+}
+
+func writeTimings(b *strings.Builder, timings map[string]float64) {
+	if len(timings) == 0 {
+		return
+	}
+	order := []string{"selfplay", "ingest", "label", "split", "train", "export", "experience", "learn", "tournament"}
+	b.WriteString("## Time per stage\n\nThe last run of each stage, in seconds of wall time.\n\n| Stage | Seconds |\n| --- | ---: |\n")
+	var total float64
+	for _, name := range order {
+		if s, ok := timings[name]; ok {
+			fmt.Fprintf(b, "| %s | %.1f |\n", name, s)
+			total += s
+		}
+	}
+	fmt.Fprintf(b, "| total | %.1f |\n", total)
+}

@@ -1,0 +1,600 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/ingest"
+	"github.com/dchess/dchess/dataset/label"
+	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
+)
+
+// RunConfig is a `dchess pipeline run` config (configs/quickstart.yaml):
+// self-play → ingest → label → split → train → export → experience tree
+// → learning games → tournament → report, all under Out.
+type RunConfig struct {
+	Out         string `yaml:"out"`
+	Concurrency int    `yaml:"concurrency"`
+	SelfPlay    struct {
+		A               string  `yaml:"a"`
+		B               string  `yaml:"b"`
+		Games           int     `yaml:"games"`
+		OpeningPlies    int     `yaml:"opening_plies"`
+		BalanceCP       int     `yaml:"balance_cp"`
+		RandomRate      float64 `yaml:"random_rate"`
+		RandomRatePlies int     `yaml:"random_rate_plies"`
+		Depth           int     `yaml:"depth"`
+		MaxMoves        int     `yaml:"max_moves"`
+		Seed            uint64  `yaml:"seed"`
+	} `yaml:"selfplay"`
+	Ingest struct {
+		MinPly int `yaml:"min_ply"`
+	} `yaml:"ingest"`
+	Label struct {
+		Stockfish string `yaml:"stockfish"` // "": $DCHESS_STOCKFISH, PATH, /usr/games/stockfish
+		Depth     int    `yaml:"depth"`
+		Nodes     int64  `yaml:"nodes"`
+		PV        int    `yaml:"pv"`
+		Workers   int    `yaml:"workers"`
+	} `yaml:"label"`
+	Split struct {
+		Val  float64 `yaml:"val"`
+		Test float64 `yaml:"test"`
+		Seed uint64  `yaml:"seed"`
+	} `yaml:"split"`
+	Train struct {
+		Model    string `yaml:"model"`
+		Config   string `yaml:"config"` // "": the built-in configs/<model>.yaml; a path is relative to the config file
+		Epochs   int    `yaml:"epochs"`
+		MaxSteps int64  `yaml:"max_steps"`
+		Seed     int64  `yaml:"seed"`
+	} `yaml:"train"`
+	Experience struct {
+		// Learner is the learning player's SPEC; Opponents are whom it
+		// learns against, on the tournament's openings, Rounds times each
+		// with a new seed.
+		Learner   string   `yaml:"learner"`
+		Opponents []string `yaml:"opponents"`
+		Rounds    int      `yaml:"rounds"`
+	} `yaml:"experience"`
+	Tournament struct {
+		Players      []string `yaml:"players"`
+		Anchor       string   `yaml:"anchor"`
+		GamesPerPair int      `yaml:"games_per_pair"`
+		RandomPlies  int      `yaml:"random_plies"`
+		Depth        int      `yaml:"depth"`
+		MaxMoves     int      `yaml:"max_moves"`
+		Seed         uint64   `yaml:"seed"`
+	} `yaml:"tournament"`
+
+	// dir is the config file's folder.
+	dir string
+}
+
+// Placeholders in player SPECs, replaced by the pipeline's own files.
+const (
+	PlaceholderModel            = "{model}"             // the exported weights
+	PlaceholderExperience       = "{experience}"        // the tree after learning
+	PlaceholderExperienceBefore = "{experience_before}" // the tree from self-play only
+)
+
+// LoadRunConfig reads a pipeline config. Unknown keys are errors.
+func LoadRunConfig(path string) (*RunConfig, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cfg := &RunConfig{}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(cfg); err != nil {
+		// yaml lists several problems on several lines; keep one line.
+		return nil, fmt.Errorf("%s: %s", path, strings.Join(strings.Fields(err.Error()), " "))
+	}
+	cfg.dir = filepath.Dir(path)
+	if err := cfg.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+func (c *RunConfig) check() error {
+	switch {
+	case c.Out == "":
+		return errors.New("out: the folder everything goes to is required")
+	case c.Concurrency < 0:
+		return errors.New("concurrency must not be negative")
+	case c.SelfPlay.A == "" || c.SelfPlay.Games < 2:
+		return errors.New("selfplay: a (a player SPEC) and games (at least 2) are required")
+	case c.Train.Model == "":
+		return errors.New("train: model is required")
+	case len(c.Tournament.Players) < 2 || c.Tournament.GamesPerPair < 2 || c.Tournament.RandomPlies < 1:
+		return errors.New("tournament: at least two players, games_per_pair of at least 2 and random_plies of at least 1 are required")
+	case c.Experience.Learner != "" && (len(c.Experience.Opponents) == 0 || c.Experience.Rounds < 1):
+		return errors.New("experience: a learner needs opponents and rounds of at least 1")
+	case c.Split.Val < 0 || c.Split.Test < 0 || c.Split.Val+c.Split.Test >= 1:
+		return errors.New("split: val and test must be fractions that leave some games for training")
+	}
+	if err := CheckFamily(c.Train.Model); err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	specs := append(append([]string{c.SelfPlay.A, c.SelfPlay.B, c.Experience.Learner}, c.Experience.Opponents...), c.Tournament.Players...)
+	for _, s := range specs {
+		if s == "" {
+			continue
+		}
+		if _, err := player.ParseSpec(c.expand(s, "")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Files of a pipeline run under Out.
+const (
+	RunGames           = "games.pgn"
+	RunPositions       = "positions"
+	RunLabelled        = "labelled"
+	RunTrainDir        = "runs/model"
+	RunModel           = "model.dcw"
+	RunExperienceFirst = "experience-before.db"
+	RunExperience      = "experience.db"
+	RunLearningGames   = "learning.pgn"
+	RunTournament      = "tournament.json"
+	RunTournamentGames = "tournament.pgn"
+	RunTimings         = "timings.json"
+	RunReportDir       = "report"
+)
+
+func (c *RunConfig) path(name string) string { return filepath.Join(c.Out, name) }
+
+// expand replaces the placeholders; experience is the tree the learning
+// player writes to ("" for the finished one).
+func (c *RunConfig) expand(spec, experiencePath string) string {
+	if experiencePath == "" {
+		experiencePath = c.path(RunExperience)
+	}
+	return strings.NewReplacer(PlaceholderModel, c.path(RunModel), PlaceholderExperience, experiencePath,
+		PlaceholderExperienceBefore, c.path(RunExperienceFirst)).Replace(spec)
+}
+
+// TournamentRequest is a round robin for a Tournament function to play.
+type TournamentRequest struct {
+	Players      []string
+	Anchor       string // NAME=ELO
+	GamesPerPair int
+	RandomPlies  int
+	Depth        int
+	MaxMoves     int
+	Seed         uint64
+	Concurrency  int
+	PGN          string // where the games go
+}
+
+// Tournament plays a round robin and fits ratings; the cmd layer passes
+// `dchess tournament`'s own.
+type Tournament func(ctx context.Context, req TournamentRequest) (*Standings, error)
+
+// RunOptions are what a run needs besides its config.
+type RunOptions struct {
+	Tournament Tournament
+	// Log receives a line per stage and the stages' own summaries.
+	Log io.Writer
+	// Progress, when set, receives training's progress bar.
+	Progress io.Writer
+	// Command is recorded in the datasets' manifests.
+	Command []string
+}
+
+// StageResult is one stage of a run.
+type StageResult struct {
+	Name    string  `json:"name"`
+	Output  string  `json:"output"`
+	Skipped bool    `json:"skipped"` // its output was already complete
+	Seconds float64 `json:"seconds"`
+}
+
+// Run runs every stage whose output is not complete yet, then writes the
+// report. Stages write their outputs under temporary names and rename them
+// when done (datasets, PGNs, databases), so an interrupted run resumes at
+// the first unfinished stage; labelling and training resume within the
+// stage too.
+func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, error) {
+	if opts.Tournament == nil {
+		return nil, errors.New("pipeline: no tournament function")
+	}
+	if opts.Log == nil {
+		opts.Log = io.Discard
+	}
+	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
+		return nil, err
+	}
+	timings := readTimings(cfg.path(RunTimings))
+	stages := cfg.stages(opts)
+	var results []StageResult
+	for _, st := range stages {
+		res := StageResult{Name: st.name, Output: st.output}
+		if st.done() {
+			res.Skipped = true
+			fmt.Fprintf(opts.Log, "== %s: done before (%s)\n", st.name, st.output)
+			results = append(results, res)
+			continue
+		}
+		fmt.Fprintf(opts.Log, "== %s → %s\n", st.name, st.output)
+		began := time.Now()
+		if err := st.run(ctx); err != nil {
+			return results, fmt.Errorf("pipeline stage %s: %w", st.name, err)
+		}
+		res.Seconds = time.Since(began).Seconds()
+		timings[st.name] = res.Seconds
+		if err := writeJSONFile(cfg.path(RunTimings), timings); err != nil {
+			return results, err
+		}
+		fmt.Fprintf(opts.Log, "   %s took %.1fs\n", st.name, res.Seconds)
+		results = append(results, res)
+	}
+	report, err := WriteReport(ctx, cfg, timings)
+	if err != nil {
+		return results, fmt.Errorf("pipeline report: %w", err)
+	}
+	fmt.Fprintf(opts.Log, "== report: %s\n", report)
+	return results, nil
+}
+
+type stage struct {
+	name, output string
+	done         func() bool
+	run          func(ctx context.Context) error
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+func (c *RunConfig) stages(opts RunOptions) []stage {
+	datasetDone := func(dir string) func() bool {
+		return func() bool { return exists(filepath.Join(dir, dataset.ManifestFile)) }
+	}
+	return []stage{
+		{"selfplay", c.path(RunGames), func() bool { return exists(c.path(RunGames)) }, c.selfPlay(opts)},
+		{"ingest", c.path(RunPositions), datasetDone(c.path(RunPositions)), c.ingest(opts)},
+		{"label", c.path(RunLabelled), datasetDone(c.path(RunLabelled)), c.label(opts)},
+		{"split", c.path(RunLabelled), c.splitDone, c.split(opts)},
+		{"train", c.path(RunTrainDir), func() bool { return exists(filepath.Join(c.path(RunTrainDir), ModelFile)) }, c.train(opts)},
+		{"export", c.path(RunModel), func() bool { return exists(c.path(RunModel)) }, c.export(opts)},
+		{"experience", c.path(RunExperienceFirst), func() bool { return exists(c.path(RunExperienceFirst)) }, c.buildExperience(opts)},
+		{"learn", c.path(RunExperience), func() bool { return c.Experience.Learner == "" || exists(c.path(RunExperience)) }, c.learn(opts)},
+		{"tournament", c.path(RunTournament), func() bool { return exists(c.path(RunTournament)) }, c.tournament(opts)},
+	}
+}
+
+func (c *RunConfig) concurrency() int { return max(c.Concurrency, 1) }
+
+func (c *RunConfig) selfPlay(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		sp := c.SelfPlay
+		res, err := SelfPlay(ctx, SelfPlayOptions{
+			Match: match.Config{Concurrency: c.concurrency(), Depth: max(sp.Depth, 1), MaxMoves: sp.MaxMoves, Seed: sp.Seed},
+			A:     sp.A, B: sp.B, Games: sp.Games, OpeningPlies: sp.OpeningPlies, BalanceCP: sp.BalanceCP,
+			BalanceDepth: DefaultBalanceDepth, RandomRate: sp.RandomRate, RandomPlies: sp.RandomRatePlies, Output: c.path(RunGames),
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d games (1-0 %d, 0-1 %d, draws %d), %.0f plies a game\n",
+			res.Games, res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
+		return writeJSONFile(c.path("selfplay.json"), res)
+	}
+}
+
+func (c *RunConfig) ingest(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		in := []string{c.path(RunGames)}
+		sources, err := ingest.HashSources(in)
+		if err != nil {
+			return err
+		}
+		iopts := ingest.DefaultOptions()
+		iopts.MinPly, iopts.Dedupe = c.Ingest.MinPly, true
+		w, err := dataset.Create(c.path(RunPositions), dataset.WriteOptions{Command: opts.Command, Sources: sources, Dedupe: true,
+			Settings: map[string]any{"format": "pgn", "min_ply": c.Ingest.MinPly, "horizon": iopts.Horizon}})
+		if err != nil {
+			return err
+		}
+		sum, err := ingest.Run(ctx, in, nil, iopts, w)
+		if err != nil {
+			w.Abort()
+			return err
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d games, %d positions stored\n", sum.GamesKept, w.Stats().Records)
+		return nil
+	}
+}
+
+// FindStockfish is the engine the label stage uses: the config's, then
+// $DCHESS_STOCKFISH, then stockfish on PATH, then Debian's /usr/games/stockfish.
+func FindStockfish(configured string) (string, error) {
+	for _, p := range []string{configured, os.Getenv("DCHESS_STOCKFISH")} {
+		if p != "" {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("stockfish"); err == nil {
+		return p, nil
+	}
+	if exists("/usr/games/stockfish") {
+		return "/usr/games/stockfish", nil
+	}
+	return "", errors.New("Stockfish not found: install it (apt-get install stockfish), set DCHESS_STOCKFISH, or set label.stockfish in the config")
+}
+
+func (c *RunConfig) label(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		sf, err := FindStockfish(c.Label.Stockfish)
+		if err != nil {
+			return err
+		}
+		sum, err := label.Run(ctx, label.Options{Stockfish: sf, Input: c.path(RunPositions), Output: c.path(RunLabelled),
+			Depth: c.Label.Depth, Nodes: c.Label.Nodes, PV: c.Label.PV, Workers: c.Label.Workers, Command: opts.Command}, nil)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d positions labelled by %s (%d failed), %.0f positions/s\n",
+			sum.Records, sum.Engine, sum.Failed, sum.PositionsPerSecond)
+		return nil
+	}
+}
+
+func (c *RunConfig) splitDone() bool {
+	d, err := dataset.Open(c.path(RunLabelled))
+	if err != nil {
+		return false
+	}
+	sp := d.Manifest().Split
+	return sp != nil && sp.Val == c.Split.Val && sp.Test == c.Split.Test && sp.Seed == c.Split.Seed
+}
+
+func (c *RunConfig) split(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		m, err := dataset.WriteSplitContext(ctx, c.path(RunLabelled), c.Split.Val, c.Split.Test, c.Split.Seed)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   train %d, val %d, test %d records\n", m.Split.Records.Train, m.Split.Records.Val, m.Split.Records.Test)
+		return nil
+	}
+}
+
+func (c *RunConfig) trainConfig() (*Config, error) {
+	if c.Train.Config == "" {
+		data, err := configs.Read(c.Train.Model)
+		if err != nil {
+			return nil, err
+		}
+		return ParseConfig(data, c.Train.Model)
+	}
+	path := c.Train.Config
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.dir, path)
+	}
+	return LoadConfig(path, c.Train.Model)
+}
+
+func (c *RunConfig) train(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		runDir := c.path(RunTrainDir)
+		topts := TrainOptions{Data: c.path(RunLabelled), RunDir: runDir, Epochs: c.Train.Epochs, MaxSteps: c.Train.MaxSteps,
+			Progress: opts.Progress, Infof: func(format string, args ...any) { fmt.Fprintf(opts.Log, "   "+format, args...) }}
+		// A run interrupted after a checkpoint continues from it.
+		if _, err := loadNewestCheckpoint(runDir); err == nil {
+			topts.Resume = true
+		} else {
+			cfg, err := c.trainConfig()
+			if err != nil {
+				return err
+			}
+			if c.Train.Seed != 0 {
+				cfg.Seed = c.Train.Seed
+			}
+			topts.Config = cfg
+		}
+		res, err := Train(ctx, topts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d epochs, train loss %.5f, val loss %.5f, val sign agreement %.3f\n",
+			res.Epochs, res.TrainLoss, res.ValLoss, res.ValSign)
+		return writeJSONFile(c.path("train.json"), res)
+	}
+}
+
+func (c *RunConfig) export(opts RunOptions) func(context.Context) error {
+	return func(context.Context) error {
+		path, err := Export(c.path(RunTrainDir), c.path(RunModel), false)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   best validated weights in %s\n", path)
+		return nil
+	}
+}
+
+// buildExperience imports the self-play games into a new tree, built
+// under a temporary name.
+func (c *RunConfig) buildExperience(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		final := c.path(RunExperienceFirst)
+		tmp := tempName(final)
+		removeDB(tmp)
+		db, err := experience.Open(ctx, tmp)
+		if err != nil {
+			return err
+		}
+		f, err := os.Open(c.path(RunGames))
+		if err != nil {
+			db.Close()
+			return err
+		}
+		sum, err := experience.Import(ctx, db, f, RunGames, nil)
+		f.Close()
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			removeDB(tmp)
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d games imported (%.0f games/s)\n", sum.Games, sum.GamesPerSecond())
+		return os.Rename(tmp, final)
+	}
+}
+
+// LearnOpenings are the openings the learning games and the tournament
+// share: the tournament's generated openings.
+func (c *RunConfig) LearnOpenings() []match.Opening {
+	t := c.Tournament
+	return match.GenerateOpenings((t.GamesPerPair+1)/2, t.RandomPlies, t.Seed)
+}
+
+// learn copies the self-play tree and lets the learner play Rounds
+// rounds against each opponent on the tournament's openings, recording
+// every game; the copy becomes RunExperience when all rounds are played.
+func (c *RunConfig) learn(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		final, pgnFinal := c.path(RunExperience), c.path(RunLearningGames)
+		tmp, pgnTmp := tempName(final), tempName(pgnFinal)
+		removeDB(tmp)
+		src, err := experience.Open(ctx, c.path(RunExperienceFirst))
+		if err != nil {
+			return err
+		}
+		err = src.CopyTo(ctx, tmp)
+		src.Close()
+		if err != nil {
+			return err
+		}
+		pgnFile, err := os.Create(pgnTmp)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(pgnTmp)
+		learner, err := player.ParseSpec(c.expand(c.Experience.Learner, tmp))
+		if err != nil {
+			return err
+		}
+		t := c.Tournament
+		openings := c.LearnOpenings()
+		var w, l, d int
+		for round := 1; round <= c.Experience.Rounds; round++ {
+			spec := learner.With("seed", fmt.Sprint(round))
+			a := match.Entrant{Name: learner.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, spec) }}
+			for i, opp := range c.Experience.Opponents {
+				b, err := match.SpecEntrant(c.expand(opp, tmp))
+				if err != nil {
+					pgnFile.Close()
+					return err
+				}
+				rep, err := match.Run(ctx, match.Config{A: a, B: b, Games: t.GamesPerPair, Concurrency: c.concurrency(),
+					Openings: openings, Seed: uint64(round)<<8 | uint64(i), Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves,
+					Event: fmt.Sprintf("dchess pipeline learning round %d", round), PGN: pgnFile})
+				if err != nil {
+					pgnFile.Close()
+					return err
+				}
+				w, l, d = w+rep.Wins, l+rep.Losses, d+rep.Draws
+			}
+		}
+		if err := pgnFile.Close(); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.Log, "   %d learning games: +%d -%d =%d for the learner\n", w+l+d, w, l, d)
+		if err := os.Rename(pgnTmp, pgnFinal); err != nil {
+			return err
+		}
+		return os.Rename(tmp, final)
+	}
+}
+
+// tournamentDepth is the match depth cap: the config's, or dchess
+// match's default when none is set.
+func tournamentDepth(d int) int {
+	if d > 0 {
+		return d
+	}
+	return 4
+}
+
+func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		t := c.Tournament
+		players := make([]string, len(t.Players))
+		for i, p := range t.Players {
+			players[i] = c.expand(p, "")
+		}
+		pgnFinal := c.path(RunTournamentGames)
+		pgnTmp := tempName(pgnFinal)
+		defer os.Remove(pgnTmp)
+		st, err := opts.Tournament(ctx, TournamentRequest{Players: players, Anchor: t.Anchor, GamesPerPair: t.GamesPerPair,
+			RandomPlies: t.RandomPlies, Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves, Seed: t.Seed,
+			Concurrency: c.concurrency(), PGN: pgnTmp})
+		if err != nil {
+			return err
+		}
+		if err := os.Rename(pgnTmp, pgnFinal); err != nil {
+			return err
+		}
+		return writeJSONFile(c.path(RunTournament), st)
+	}
+}
+
+// tempName is where a stage builds path before renaming it into place.
+func tempName(path string) string {
+	return filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
+}
+
+// removeDB removes a SQLite file and its journal files.
+func removeDB(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
+}
+
+// writeJSONFile writes v as indented JSON through a temporary file.
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := tempName(path)
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func readTimings(path string) map[string]float64 {
+	t := map[string]float64{}
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &t) // a damaged file only loses old timings
+	}
+	return t
+}
