@@ -43,6 +43,10 @@ type trainState struct {
 	StoppedEarly bool `json:"stopped_early"`
 	// TrainAcc accumulates the epoch in progress's training metrics.
 	TrainAcc accuracy `json:"train_acc"`
+	// Stage is the stage in progress (0-based: Pos2Vec's layer) and
+	// StageEpoch the epoch it began at; both stay 0 for one-stage families.
+	Stage      int `json:"stage,omitempty"`
+	StageEpoch int `json:"stage_epoch,omitempty"`
 }
 
 // checkpointMeta is stored as the checkpoint file's architecture blob.

@@ -7,36 +7,45 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
 )
 
-// Families lists the model families the training loop can build today.
+// Families lists the evaluation families: trained on Stockfish's win
+// probabilities, they play through alpha-beta as evaluators.
 var Families = []string{ann.Family, cnn.Family}
 
+// DeepChessFamilies are trained on game results alone: the Pos2Vec
+// autoencoder, then the siamese comparator that starts from it.
+var DeepChessFamilies = []string{deepchess.AutoencoderFamily, deepchess.SiameseFamily}
+
 // plannedFamilies are part of the command contract but built later.
-var plannedFamilies = []string{"autoencoder", "siamese", "policy", "diffusion"}
+var plannedFamilies = []string{"policy", "diffusion"}
+
+// TrainableFamilies lists every family the training loop can build.
+func TrainableFamilies() []string { return append(slices.Clone(Families), DeepChessFamilies...) }
 
 // CheckFamily says whether family can be trained, with a clear message for
 // the planned families that are not built yet.
 func CheckFamily(family string) error {
-	for _, f := range Families {
-		if f == family {
-			return nil
-		}
+	available := TrainableFamilies()
+	if slices.Contains(available, family) {
+		return nil
 	}
-	for _, f := range plannedFamilies {
-		if f == family {
-			return fmt.Errorf("model family %q is not built yet (available: %s)", family, strings.Join(Families, ", "))
-		}
+	if slices.Contains(plannedFamilies, family) {
+		return fmt.Errorf("model family %q is not built yet (available: %s)", family, strings.Join(available, ", "))
 	}
-	return fmt.Errorf("unknown model family %q (available: %s)", family, strings.Join(Families, ", "))
+	return fmt.Errorf("unknown model family %q (available: %s)", family, strings.Join(available, ", "))
 }
+
+func isDeepChess(family string) bool { return slices.Contains(DeepChessFamilies, family) }
 
 // Config is a training run's configuration, as in configs/<model>.yaml.
 // Every field has a default; unknown keys are errors.
@@ -72,6 +81,14 @@ type DataConfig struct {
 	ValSplit string `yaml:"val_split"`
 	// ShuffleBuffer is the number of records the shuffle mixes at once.
 	ShuffleBuffer int `yaml:"shuffle_buffer"`
+	// ValMax caps the examples validated each epoch (0: the whole split).
+	ValMax int `yaml:"val_max"`
+	// MinPly and SkipCaptures choose the positions the DeepChess families
+	// train on, all from decisive games: none before ply MinPly (10: not
+	// the first five moves), and with SkipCaptures none whose played move
+	// is a capture. The evaluation families ignore them.
+	MinPly       int  `yaml:"min_ply"`
+	SkipCaptures bool `yaml:"skip_captures"`
 }
 
 // OptimizerConfig configures Adam.
@@ -90,9 +107,11 @@ type OptimizerConfig struct {
 // ModelSection is the config's model section: the family and its
 // architecture fields.
 type ModelSection struct {
-	Family string
-	ANN    ann.Config
-	CNN    cnn.Config
+	Family      string
+	ANN         ann.Config
+	CNN         cnn.Config
+	Autoencoder deepchess.AutoencoderConfig
+	Siamese     deepchess.SiameseConfig
 }
 
 type annSection struct {
@@ -103,6 +122,16 @@ type annSection struct {
 type cnnSection struct {
 	Family     string `yaml:"family"`
 	cnn.Config `yaml:",inline"`
+}
+
+type autoencoderSection struct {
+	Family                      string `yaml:"family"`
+	deepchess.AutoencoderConfig `yaml:",inline"`
+}
+
+type siameseSection struct {
+	Family                  string `yaml:"family"`
+	deepchess.SiameseConfig `yaml:",inline"`
 }
 
 // UnmarshalYAML decodes the section over the family's defaults, rejecting
@@ -141,6 +170,18 @@ func (m *ModelSection) UnmarshalYAML(node *yaml.Node) error {
 			return fmt.Errorf("model section: %w", err)
 		}
 		m.CNN = s.Config
+	case deepchess.AutoencoderFamily:
+		s := autoencoderSection{AutoencoderConfig: m.Autoencoder}
+		if err := strictYAML(raw, &s); err != nil {
+			return fmt.Errorf("model section: %w", err)
+		}
+		m.Autoencoder = s.AutoencoderConfig
+	case deepchess.SiameseFamily:
+		s := siameseSection{SiameseConfig: m.Siamese}
+		if err := strictYAML(raw, &s); err != nil {
+			return fmt.Errorf("model section: %w", err)
+		}
+		m.Siamese = s.SiameseConfig
 	}
 	return nil
 }
@@ -152,6 +193,10 @@ func (m ModelSection) MarshalYAML() (any, error) {
 		return annSection{Family: m.Family, Config: m.ANN}, nil
 	case cnn.Family:
 		return cnnSection{Family: m.Family, Config: m.CNN}, nil
+	case deepchess.AutoencoderFamily:
+		return autoencoderSection{Family: m.Family, AutoencoderConfig: m.Autoencoder}, nil
+	case deepchess.SiameseFamily:
+		return siameseSection{Family: m.Family, SiameseConfig: m.Siamese}, nil
 	}
 	return nil, CheckFamily(m.Family)
 }
@@ -165,14 +210,22 @@ func strictYAML(data []byte, into any) error {
 	return nil
 }
 
-// DefaultConfig is the thesis setup for a family: its default architecture,
-// Adam at 0.001, batch 256, MSE on the win probability.
+// DefaultConfig is the published setup of a family. The evaluation
+// families take the thesis's: its architecture, Adam at 0.001, batch 256,
+// MSE on the win probability. The DeepChess families take the paper's
+// sizes and schedules on the 773 bits, from positions of decisive games
+// after the first five moves whose played move is not a capture: Pos2Vec
+// 773-600-400-200-100 trained 200 epochs per layer at 0.005 × 0.98 per
+// epoch on its reconstruction error, and the comparator's 400-200-100-2
+// head trained 1000 epochs at 0.01 × 0.99 per epoch on softmax
+// cross-entropy.
 func DefaultConfig(family string) (*Config, error) {
 	if err := CheckFamily(family); err != nil {
 		return nil, err
 	}
 	c := &Config{
-		Model: ModelSection{Family: family, ANN: ann.DefaultConfig(), CNN: cnn.DefaultConfig()},
+		Model: ModelSection{Family: family, ANN: ann.DefaultConfig(), CNN: cnn.DefaultConfig(),
+			Autoencoder: deepchess.DefaultAutoencoderConfig(), Siamese: deepchess.DefaultSiameseConfig()},
 		Data: DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7,
 			ValSplit: "val", ShuffleBuffer: 10000},
 		Optimizer: OptimizerConfig{Name: "adam", LR: 0.001, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1},
@@ -182,6 +235,16 @@ func DefaultConfig(family string) (*Config, error) {
 		Patience:  3,
 		Seed:      1,
 		LogEvery:  10,
+	}
+	if isDeepChess(family) {
+		c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
+			ShuffleBuffer: 10000, ValMax: 20000, MinPly: 10, SkipCaptures: true}
+		c.BatchSize, c.Patience = 256, 10
+		if family == deepchess.AutoencoderFamily {
+			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs = 0.005, 0.98, 200
+		} else {
+			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs, c.Loss, c.Patience = 0.01, 0.99, 1000, LossCrossEntropy, 20
+		}
 	}
 	return c, nil
 }
@@ -248,7 +311,7 @@ func (c *Config) input() nn.Input {
 
 // Validate reports settings the loop cannot run with.
 func (c *Config) Validate() error {
-	if _, err := c.NewModel(); err != nil {
+	if err := c.validateModel(); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
 	o := c.Optimizer
@@ -287,11 +350,38 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: data.shuffle_buffer must be at least 1")
 	case c.LogEvery < 1:
 		return fmt.Errorf("config: log_every must be at least 1")
+	case c.Data.ValMax < 0 || c.Data.MinPly < 0:
+		return fmt.Errorf("config: data.val_max and data.min_ply must not be negative")
 	}
 	return nil
 }
 
-// NewModel builds the trainable model the config describes.
+// validateModel checks the model section and what its family requires of
+// the rest. A siamese config may leave the tower out: the run takes it from
+// the autoencoder it starts from.
+func (c *Config) validateModel() error {
+	family := c.Model.Family
+	if !isDeepChess(family) {
+		_, err := c.NewModel()
+		return err
+	}
+	if c.Data.Encoding != nn.EncodingBits || c.Data.InputMin != -1 || c.Data.InputMax != 1 {
+		return fmt.Errorf("%s reads DeepChess's 773 bits unscaled: data.encoding must be bits, input_min -1 and input_max 1", family)
+	}
+	if family == deepchess.AutoencoderFamily {
+		if c.Loss != LossMSE {
+			return fmt.Errorf("autoencoder is trained on its reconstruction error: loss must be mse, not %q", c.Loss)
+		}
+		return c.Model.Autoencoder.Validate()
+	}
+	if c.Loss != LossCrossEntropy {
+		return fmt.Errorf("siamese is trained with softmax cross-entropy: loss must be cross_entropy, not %q", c.Loss)
+	}
+	return c.Model.Siamese.Validate()
+}
+
+// NewModel builds the trainable evaluation model the config describes
+// (ann or cnn; the DeepChess families are not evaluation models).
 func (c *Config) NewModel() (Model, error) {
 	switch c.Model.Family {
 	case ann.Family:
@@ -303,5 +393,8 @@ func (c *Config) NewModel() (Model, error) {
 		cfg.Input = c.input()
 		return cnn.NewModel(cfg)
 	}
-	return nil, CheckFamily(c.Model.Family)
+	if err := CheckFamily(c.Model.Family); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%s is not an evaluation model", c.Model.Family)
 }

@@ -22,8 +22,17 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	// The thesis files spell out exactly the defaults.
-	for _, family := range Families {
+	for _, name := range []string{"autoencoder", "siamese", "test/autoencoder", "test/siamese"} {
+		data, err := configs.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseConfig(data, ""); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	// The thesis and paper files spell out exactly the defaults.
+	for _, family := range TrainableFamilies() {
 		data, _ := configs.Read(family)
 		c, _ := ParseConfig(data, family)
 		def, _ := DefaultConfig(family)
@@ -39,7 +48,12 @@ func TestConfigErrors(t *testing.T) {
 		"unknown model key":    {"model:\n  hiden: [3]\n", "ann", "hiden"},
 		"cnn key in ann":       {"model:\n  conv: []\n", "ann", "conv"},
 		"family mismatch":      {"model:\n  family: cnn\n", "ann", "not \"ann\""},
-		"planned family":       {"", "siamese", "not built yet"},
+		"planned family":       {"", "policy", "not built yet"},
+		"scaled bits":          {"data:\n  input_min: 0\n", "autoencoder", "unscaled"},
+		"autoencoder loss":     {"loss: cross_entropy\n", "autoencoder", "must be mse"},
+		"siamese loss":         {"loss: mse\n", "siamese", "must be cross_entropy"},
+		"ann key in siamese":   {"model:\n  hidden: [3]\n", "siamese", "hidden"},
+		"empty head":           {"model:\n  head: []\n", "siamese", "at least one"},
 		"unknown family":       {"", "transformer", "unknown model family"},
 		"bad loss":             {"loss: hinge\n", "ann", "hinge"},
 		"bad encoding for cnn": {"data:\n  encoding: bits\n", "cnn", "not board-shaped"},

@@ -31,8 +31,14 @@ type Metric struct {
 	ValSign       *float64 `json:"val_sign_agreement,omitempty"`
 	ValWithin     *float64 `json:"val_within_0_1,omitempty"`
 	ValRecords    int64    `json:"val_records,omitempty"`
-	TrainRecords  int64    `json:"train_records,omitempty"`
-	Seconds       float64  `json:"seconds,omitempty"`
+	// Stage is the 1-based layer a Pos2Vec epoch trained (autoencoder only).
+	Stage int `json:"stage,omitempty"`
+	// ValPairAccuracy is the share of validation pairs whose better
+	// position the comparator picks (siamese only; the same number as the
+	// validation sign agreement, named for what it means there).
+	ValPairAccuracy *float64 `json:"val_pair_accuracy,omitempty"`
+	TrainRecords    int64    `json:"train_records,omitempty"`
+	Seconds         float64  `json:"seconds,omitempty"`
 }
 
 // accuracy accumulates the two accuracy measures of docs/training.md.
@@ -64,6 +70,13 @@ func (a *accuracy) add(loss float64, predicted, target float32) {
 	if d <= withinBand && d >= -withinBand {
 		a.Within++
 	}
+}
+
+// addLoss counts a sample that has a loss but no win probability (a
+// reconstruction).
+func (a *accuracy) addLoss(loss float64) {
+	a.LossSum += loss
+	a.N++
 }
 
 func (a *accuracy) loss() float64 { return ratio(a.LossSum, float64(a.N)) }

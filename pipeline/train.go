@@ -14,7 +14,6 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/nn"
 )
 
 // TrainOptions say what to train, on what, and where the run goes.
@@ -34,6 +33,9 @@ type TrainOptions struct {
 	Progress io.Writer
 	// Infof, when set, gets informational lines.
 	Infof func(format string, args ...any)
+	// RunsDir is where a new siamese run looks for the newest autoencoder
+	// when its config names none (default DefaultRunsDir).
+	RunsDir string
 }
 
 // TrainResult summarises a run; cmd prints it (and --json encodes it).
@@ -54,20 +56,44 @@ type TrainResult struct {
 	Stopped    string  `json:"stopped"` // epochs, max_steps, early_stopping
 	Seconds    float64 `json:"seconds"`
 	SamplesSec float64 `json:"samples_per_sec"`
+	// Siamese: the share of pairs whose better position the comparator
+	// picks, on the last epoch's training pairs and validation pairs, and
+	// the best validation figure of the run.
+	TrainPairAccuracy   float64 `json:"train_pair_accuracy,omitempty"`
+	ValPairAccuracy     float64 `json:"val_pair_accuracy,omitempty"`
+	BestValPairAccuracy float64 `json:"best_val_pair_accuracy,omitempty"`
+	// Layers reports each Pos2Vec layer's reconstruction error (autoencoder).
+	Layers []LayerResult `json:"layers,omitempty"`
+}
+
+// LayerResult is one Pos2Vec layer's training: the mean squared error per
+// value of its reconstruction of the layer's input, on the last epoch's
+// training positions and on the validation positions.
+type LayerResult struct {
+	Layer      int     `json:"layer"` // 1-based
+	Epochs     int     `json:"epochs"`
+	TrainMSE   float64 `json:"train_reconstruction_mse"`
+	ValMSE     float64 `json:"val_reconstruction_mse,omitempty"`
+	BestValMSE float64 `json:"best_val_reconstruction_mse,omitempty"`
 }
 
 // errMaxSteps stops the record stream when max_steps is reached.
 var errMaxSteps = errors.New("max steps reached")
+
+// errEnough stops a validation stream at data.val_max examples.
+var errEnough = errors.New("enough validation examples")
 
 // trainer is one run of the loop.
 type trainer struct {
 	opts    TrainOptions
 	cfg     *Config
 	cfgYAML []byte
-	model   Model
+	obj     objective
 	ds      *dataset.Dataset
 	tg      *trainGraph
-	params  []dcw.Tensor // names and shapes; data refreshed by snapshot
+	// params holds every weight; those the current stage trains live in
+	// the graph while it runs (see snapshot).
+	params  []dcw.Tensor
 	best    []dcw.Tensor
 	opt     *adam
 	state   trainState
@@ -91,7 +117,7 @@ func Train(ctx context.Context, opts TrainOptions) (*TrainResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer t.tg.close()
+	defer func() { t.tg.close() }() // a new stage replaces the graph
 	defer t.metrics.close()
 	return t.run(ctx)
 }
@@ -138,14 +164,20 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	if err := t.cfg.Validate(); err != nil {
 		return nil, err
 	}
+	runsDir := opts.RunsDir
+	if runsDir == "" {
+		runsDir = DefaultRunsDir
+	}
 	var err error
+	// A new siamese run resolves its autoencoder here and records it (and
+	// the tower it gives) in the config as run; a resumed one has both.
+	if t.obj, err = newObjective(t.cfg, ck == nil, runsDir); err != nil {
+		return nil, err
+	}
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
 		return nil, err
 	}
-	if t.model, err = t.cfg.NewModel(); err != nil {
-		return nil, err
-	}
-	if t.arch, err = t.model.Arch(); err != nil {
+	if t.arch, err = t.obj.arch(); err != nil {
 		return nil, err
 	}
 	if t.ds, err = dataset.Open(opts.Data); err != nil {
@@ -158,7 +190,9 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 
-	t.params = t.model.InitParams(t.cfg.Seed)
+	if t.params, err = t.obj.initParams(t.cfg.Seed); err != nil {
+		return nil, err
+	}
 	t.state = trainState{Seed: t.cfg.Seed}
 	sizes := make([]int, len(t.params))
 	for i, p := range t.params {
@@ -172,8 +206,8 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		}
 		afterStep = t.state.Step
 	}
-	if t.tg, err = newTrainGraph(t.model, t.params, t.cfg.BatchSize, t.cfg.Loss); err != nil {
-		return nil, fmt.Errorf("train: building the %s graph: %w", t.model.Family(), err)
+	if t.tg, err = newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize); err != nil {
+		return nil, fmt.Errorf("train: building the %s graph: %w", t.obj.family(), err)
 	}
 	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep); err != nil {
 		t.tg.close()
@@ -204,8 +238,20 @@ func (t *trainer) restore(ck *checkpoint) error {
 	return nil
 }
 
+// lr is the learning rate of the epoch in progress; it decays from the
+// start of each stage, as if each layer of Pos2Vec had its own run.
 func (t *trainer) lr() float64 {
-	return t.cfg.Optimizer.LR * math.Pow(t.cfg.Optimizer.LRDecay, float64(t.state.Epoch))
+	return t.cfg.Optimizer.LR * math.Pow(t.cfg.Optimizer.LRDecay, float64(t.state.Epoch-t.state.StageEpoch))
+}
+
+// stageDone says the stage in progress has had its epochs or stopped early.
+func (t *trainer) stageDone() bool {
+	return t.state.Epoch-t.state.StageEpoch >= t.cfg.Epochs || t.state.StoppedEarly
+}
+
+// finished says the last stage is done.
+func (t *trainer) finished() bool {
+	return t.state.Stage >= t.obj.stages()-1 && t.stageDone()
 }
 
 func (t *trainer) stepsDone() bool {
@@ -224,7 +270,7 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 	}
 	t.startProgress()
 	stopped := "epochs"
-	for t.state.Epoch < t.cfg.Epochs && !t.state.StoppedEarly {
+	for !t.finished() {
 		if t.stepsDone() {
 			break
 		}
@@ -280,51 +326,82 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 	return t.result(modelPath, stopped, time.Since(start)), nil
 }
 
-// trainEpoch streams the epoch's shuffled records into batches and steps,
-// skipping the records a resumed run already consumed.
+// trainEpoch streams the epoch's examples into batches and steps,
+// skipping the examples a resumed run already consumed.
 func (t *trainer) trainEpoch(ctx context.Context) error {
 	began := time.Now()
 	defer func() { t.trainTime += time.Since(began) }()
-	tg := t.tg
-	skip := t.state.EpochRecords
-	var seen int64
-	rows := 0
-	err := t.ds.Shuffled(ctx, dataset.Train, t.cfg.Seed, t.state.Epoch, t.cfg.Data.ShuffleBuffer, func(r *dataset.Record) error {
-		seen++
-		if seen <= skip || r.Label == nil || r.Label.Status != dataset.LabelOK {
-			return nil
-		}
-		y, err := t.model.EncodeRecord(r, tg.xs[rows*tg.inputSize:(rows+1)*tg.inputSize])
-		if err != nil {
-			t.badRecords++
-			return nil
-		}
-		tg.ys[rows] = y
-		rows++
-		if rows < tg.batch {
-			return nil
-		}
+	f := &batchFiller{tg: t.tg, skip: t.state.EpochRecords, bad: &t.badRecords}
+	f.full = func(rows int) error {
 		if err := t.step(rows); err != nil {
 			return err
 		}
-		rows = 0
-		t.state.EpochRecords = seen
+		t.state.EpochRecords = f.seen
 		if t.stepsDone() {
 			return errMaxSteps
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := t.obj.stream(ctx, t.ds, dataset.Train, streamOrder{shuffled: true, epoch: t.state.Epoch}, f); err != nil {
 		return err
 	}
-	if rows > 0 {
-		if err := t.step(rows); err != nil {
+	if f.rows > 0 {
+		if err := t.step(f.rows); err != nil {
 			return err
 		}
 	}
-	t.state.EpochRecords = seen
+	t.state.EpochRecords = f.seen
 	return nil
 }
+
+// batchFiller is the rowSink that fills the graph's batch buffers and
+// hands each full batch to full.
+type batchFiller struct {
+	tg   *trainGraph
+	rows int
+	// seen counts the examples streamed; the first skip are only counted.
+	seen, skip int64
+	// limit ends the stream with errEnough after that many examples (0: none).
+	limit int64
+	full  func(rows int) error
+	bad   *int64
+	ins   [][]float32
+}
+
+func (f *batchFiller) row() ([][]float32, []float32) {
+	if f.ins == nil {
+		f.ins = make([][]float32, len(f.tg.bufs))
+	}
+	r := f.rows
+	for i, buf := range f.tg.bufs {
+		w := f.tg.widths[i]
+		f.ins[i] = buf[r*w : (r+1)*w]
+	}
+	var target []float32
+	if tw := len(f.tg.ys) / f.tg.batch; tw > 0 {
+		target = f.tg.ys[r*tw : (r+1)*tw]
+	}
+	return f.ins, target
+}
+
+func (f *batchFiller) add() error {
+	f.seen++
+	if f.seen <= f.skip {
+		return nil
+	}
+	if f.rows++; f.rows == f.tg.batch {
+		f.rows = 0
+		if err := f.full(f.tg.batch); err != nil {
+			return err
+		}
+	}
+	if f.limit > 0 && f.seen >= f.limit {
+		return errEnough
+	}
+	return nil
+}
+
+func (f *batchFiller) reject() { *f.bad++ }
 
 // step trains on the first rows of the batch buffers.
 func (t *trainer) step(rows int) error {
@@ -337,10 +414,7 @@ func (t *trainer) step(rows int) error {
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return fmt.Errorf("loss became %v at step %d (epoch %d): lower optimizer.lr or set optimizer.clip_norm", loss, t.state.Step+1, t.state.Epoch+1)
 	}
-	logits := tg.logits()
-	for i := 0; i < rows; i++ {
-		t.state.TrainAcc.add(sampleLoss(t.cfg.Loss, logits[i], tg.ys[i]), nn.Sigmoid(logits[i]), tg.ys[i])
-	}
+	t.obj.score(tg, rows, &t.state.TrainAcc)
 	weights := make([][]float32, len(tg.learnables))
 	grads := make([][]float32, len(tg.learnables))
 	for i := range tg.learnables {
@@ -350,7 +424,7 @@ func (t *trainer) step(rows int) error {
 		}
 	}
 	lr := t.lr()
-	norm := t.opt.step(weights, grads, lr)
+	norm := t.opt.step(weights, grads, tg.paramIndex, lr)
 	t.state.Step++
 	t.state.Samples += int64(rows)
 	t.state.AdamSteps = t.opt.t
@@ -379,6 +453,9 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 	m := Metric{Kind: "epoch", Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
 		TrainLoss: t.state.TrainAcc.loss(), TrainSign: t.state.TrainAcc.sign(), TrainWithin: t.state.TrainAcc.near(),
 		TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
+	if t.obj.stages() > 1 {
+		m.Stage = t.state.Stage + 1
+	}
 	if valSplit != dataset.AllSplits {
 		acc, err := t.evaluate(ctx, valSplit)
 		if err != nil {
@@ -386,7 +463,13 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 		}
 		if acc.N > 0 {
 			loss, sign, near := acc.loss(), acc.sign(), acc.near()
-			m.ValLoss, m.ValSign, m.ValWithin, m.ValRecords = &loss, &sign, &near, acc.N
+			m.ValLoss, m.ValRecords = &loss, acc.N
+			if _, reconstruction := t.obj.(*autoencoderObjective); !reconstruction {
+				m.ValSign, m.ValWithin = &sign, &near
+			}
+			if _, pairs := t.obj.(*siameseObjective); pairs {
+				m.ValPairAccuracy = &sign
+			}
 			if !t.state.HasBest || loss < t.state.BestValLoss-t.cfg.MinDelta {
 				t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs = true, loss, t.state.Epoch+1, 0
 				t.best = t.snapshot()
@@ -406,6 +489,11 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 	t.state.Epoch++
 	t.state.EpochRecords = 0
 	t.state.TrainAcc = accuracy{}
+	if t.stageDone() && t.state.Stage+1 < t.obj.stages() {
+		if err := t.nextStage(); err != nil {
+			return err
+		}
+	}
 	if _, err := t.saveCheckpoint(); err != nil {
 		return err
 	}
@@ -415,40 +503,53 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 	return nil
 }
 
-// evaluate runs the forward pass over a split and accumulates its metrics.
+// nextStage ends a stage: the weights it validated best (or its last)
+// become the fixed layers the next stage builds on, and the optimizer and
+// early stopping start afresh, as in a new run for the next layer.
+func (t *trainer) nextStage() error {
+	weights := t.best
+	if weights == nil {
+		weights = t.snapshot()
+	}
+	for i := range t.params {
+		copy(t.params[i].Data, weights[i].Data)
+	}
+	t.state.Stage++
+	t.state.StageEpoch = t.state.Epoch
+	t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs, t.state.StoppedEarly = false, 0, 0, 0, false
+	t.best = nil
+	t.opt.reset()
+	t.state.AdamSteps = 0
+	t.tg.close()
+	tg, err := newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize)
+	if err != nil {
+		return fmt.Errorf("train: building stage %d of the %s graph: %w", t.state.Stage+1, t.obj.family(), err)
+	}
+	t.tg = tg
+	t.infof("layer %d of %d trained; training layer %d\n", t.state.Stage, t.obj.stages(), t.state.Stage+1)
+	return nil
+}
+
+// evaluate runs the forward pass over a split (at most data.val_max
+// examples) and accumulates its metrics.
 func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (accuracy, error) {
 	tg := t.tg
 	var acc accuracy
-	rows := 0
-	flush := func() error {
+	flush := func(rows int) error {
 		tg.setRows(rows)
 		if err := tg.forward(); err != nil {
 			return err
 		}
-		logits := tg.logits()
-		for i := 0; i < rows; i++ {
-			acc.add(sampleLoss(t.cfg.Loss, logits[i], tg.ys[i]), nn.Sigmoid(logits[i]), tg.ys[i])
-		}
-		rows = 0
+		t.obj.score(tg, rows, &acc)
 		return nil
 	}
-	err := t.ds.Scan(ctx, split, func(r *dataset.Record) error {
-		if r.Label == nil || r.Label.Status != dataset.LabelOK {
-			return nil
-		}
-		y, err := t.model.EncodeRecord(r, tg.xs[rows*tg.inputSize:(rows+1)*tg.inputSize])
-		if err != nil {
-			t.badRecords++
-			return nil
-		}
-		tg.ys[rows] = y
-		if rows++; rows == tg.batch {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && rows > 0 {
-		err = flush()
+	f := &batchFiller{tg: tg, limit: int64(t.cfg.Data.ValMax), full: flush, bad: &t.badRecords}
+	err := t.obj.stream(ctx, t.ds, split, streamOrder{}, f)
+	if errors.Is(err, errEnough) {
+		err = nil
+	}
+	if err == nil && f.rows > 0 {
+		err = flush(f.rows)
 	}
 	if err != nil {
 		return acc, fmt.Errorf("validation: %w", err)
@@ -456,11 +557,15 @@ func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (accuracy, 
 	return acc, nil
 }
 
-// snapshot copies the graph's current weights.
+// snapshot copies every weight: the stage's from the graph, the rest
+// (fixed during the stage) from params.
 func (t *trainer) snapshot() []dcw.Tensor {
 	out := make([]dcw.Tensor, len(t.params))
 	for i, p := range t.params {
-		out[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), t.tg.weights(i)...)}
+		out[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), p.Data...)}
+	}
+	for i, p := range t.tg.paramIndex {
+		copy(out[p].Data, t.tg.weights(i))
 	}
 	return out
 }
@@ -477,7 +582,7 @@ func (t *trainer) saveCheckpoint() (string, error) {
 		return out
 	}
 	ck := &checkpoint{
-		meta:   checkpointMeta{Family: t.model.Family(), Arch: t.arch, State: t.state, Config: string(t.cfgYAML)},
+		meta:   checkpointMeta{Family: t.obj.family(), Arch: t.arch, State: t.state, Config: string(t.cfgYAML)},
 		params: t.snapshot(),
 		m:      moments(t.opt.m),
 		v:      moments(t.opt.v),
@@ -490,12 +595,7 @@ func (t *trainer) startProgress() {
 	if t.opts.Progress == nil {
 		return
 	}
-	man := t.ds.Manifest()
-	perEpoch := man.Counts.Labelled
-	if man.Split != nil && man.Counts.Records > 0 {
-		perEpoch = man.Split.Records.Train * man.Counts.Labelled / man.Counts.Records
-	}
-	total := perEpoch * int64(t.cfg.Epochs)
+	total := t.obj.epochSize(t.ds.Manifest()) * int64(t.cfg.Epochs) * int64(t.obj.stages())
 	if t.cfg.MaxSteps > 0 {
 		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
 	}
@@ -513,14 +613,17 @@ func (t *trainer) startProgress() {
 }
 
 func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {
-	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.model.Family(), Epochs: t.state.Epoch,
+	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.obj.family(), Epochs: t.state.Epoch,
 		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
 		SamplesSec: t.samplesPerSec()}
 	for i := len(t.metrics.all) - 1; i >= 0; i-- {
 		if m := t.metrics.all[i]; m.Kind == "epoch" {
 			r.TrainLoss, r.TrainSign = m.TrainLoss, m.TrainSign
 			if m.ValLoss != nil {
-				r.ValLoss, r.ValSign, r.ValWithin = *m.ValLoss, *m.ValSign, *m.ValWithin
+				r.ValLoss = *m.ValLoss
+			}
+			if m.ValSign != nil {
+				r.ValSign, r.ValWithin = *m.ValSign, *m.ValWithin
 			}
 			break
 		}
@@ -531,7 +634,41 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 	if t.state.HasBest {
 		r.BestEpoch, r.BestVal = t.state.BestEpoch, t.state.BestValLoss
 	}
+	if _, pairs := t.obj.(*siameseObjective); pairs {
+		r.TrainPairAccuracy = r.TrainSign
+		r.ValPairAccuracy = r.ValSign
+		for _, m := range t.metrics.all {
+			if m.ValPairAccuracy != nil {
+				r.BestValPairAccuracy = math.Max(r.BestValPairAccuracy, *m.ValPairAccuracy)
+			}
+		}
+	}
+	if _, layers := t.obj.(*autoencoderObjective); layers {
+		r.Layers = layerResults(t.metrics.all)
+	}
 	return r
+}
+
+// layerResults sums up each Pos2Vec layer from the epoch lines.
+func layerResults(metrics []Metric) []LayerResult {
+	var out []LayerResult
+	for _, m := range metrics {
+		if m.Kind != "epoch" || m.Stage < 1 {
+			continue
+		}
+		for len(out) < m.Stage {
+			out = append(out, LayerResult{Layer: len(out) + 1})
+		}
+		l := &out[m.Stage-1]
+		l.Epochs++
+		l.TrainMSE = m.TrainLoss
+		if m.ValLoss != nil {
+			if l.ValMSE = *m.ValLoss; l.BestValMSE == 0 || l.ValMSE < l.BestValMSE {
+				l.BestValMSE = l.ValMSE
+			}
+		}
+	}
+	return out
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames it.

@@ -23,10 +23,21 @@ func newAdam(cfg OptimizerConfig, sizes []int) *adam {
 	return a
 }
 
+// reset forgets the moments and the step count, as a fresh optimizer
+// would start: each stage of a staged objective trains other weights.
+func (a *adam) reset() {
+	for i := range a.m {
+		clear(a.m[i])
+		clear(a.v[i])
+	}
+	a.t = 0
+}
+
 // step updates weights in place from grads at learning rate lr, then zeroes
-// grads (Gorgonia adds each run's gradients to them). It returns the
-// gradients' global L2 norm before clipping.
-func (a *adam) step(weights, grads [][]float32, lr float64) float64 {
+// grads (Gorgonia adds each run's gradients to them); weights[i] is the
+// parameter index[i], whose moments it uses. It returns the gradients'
+// global L2 norm before clipping.
+func (a *adam) step(weights, grads [][]float32, index []int, lr float64) float64 {
 	var sq float64
 	for _, g := range grads {
 		for _, x := range g {
@@ -46,7 +57,7 @@ func (a *adam) step(weights, grads [][]float32, lr float64) float64 {
 	bc2Sqrt := float32(math.Sqrt(bc2))
 	eps := float32(a.cfg.Eps)
 	for i, w := range weights {
-		g, m, v := grads[i][:len(w)], a.m[i][:len(w)], a.v[i][:len(w)]
+		g, m, v := grads[i][:len(w)], a.m[index[i]][:len(w)], a.v[index[i]][:len(w)]
 		for j := range w {
 			gj := g[j] * scale
 			m[j] = b1*m[j] + (1-b1)*gj

@@ -3,6 +3,8 @@
 package pipeline
 
 import (
+	"context"
+	"fmt"
 	"math"
 
 	G "gorgonia.org/gorgonia"
@@ -10,10 +12,12 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
 )
 
-// Model is what a model family gives the training loop: models/ann.Model
-// and models/cnn.Model implement it.
+// Model is what an evaluation family gives the training loop: models/ann.Model
+// and models/cnn.Model implement it. (DeepChess's families have objectives
+// of their own, see train_deepchess.go.)
 type Model interface {
 	// Family names the family ("ann", "cnn"); it is stored in model.dcw.
 	Family() string
@@ -31,73 +35,122 @@ type Model interface {
 	Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (logit *G.Node, learnables []*G.Node, err error)
 }
 
-// trainGraph is a model's graph for one batch size with its loss: the
-// training machine computes gradients, the evaluation machine only the
-// forward pass over the same nodes.
+// objective is what one run of the loop optimises: a family's network, the
+// loss it is trained with and the examples it is fed. The loop around it
+// (Adam, batches, checkpoints, validation, early stopping) is the same for
+// every family.
+type objective interface {
+	family() string
+	arch() ([]byte, error)
+	initParams(seed int64) ([]dcw.Tensor, error)
+	// stages is how many stages are trained one after the other, each for
+	// the configured epochs (Pos2Vec's layers); 1 for every other family.
+	stages() int
+	// inputShapes gives each input node's shape for a batch (batch first);
+	// targetWidth the values per row of the target node (0: none).
+	inputShapes(batch int) [][]int
+	targetWidth() int
+	// build adds the network of stage on the input nodes to g with weights
+	// params and returns its per-row loss (batch × 1), the output score
+	// reads and the learnables, each named like its tensor in params.
+	build(g *G.ExprGraph, stage int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (netParts, error)
+	// stream writes a split's examples into sink: shuffled by the config's
+	// seed and order.epoch when order.shuffled, else in a fixed order.
+	stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error
+	// score adds the first rows of the last run to acc.
+	score(tg *trainGraph, rows int, acc *accuracy)
+	// epochSize estimates an epoch's examples, for the progress bar.
+	epochSize(m *dataset.Manifest) int64
+}
+
+type netParts struct {
+	perRow     *G.Node
+	output     *G.Node
+	learnables []*G.Node
+}
+
+// streamOrder says how stream orders a split.
+type streamOrder struct {
+	shuffled bool
+	epoch    int
+}
+
+// rowSink receives examples one row at a time: row returns the buffers of
+// the next row (one slice per input, then the target's), add commits it,
+// and reject counts a record that could not be read.
+type rowSink interface {
+	row() (inputs [][]float32, target []float32)
+	add() error
+	reject()
+}
+
+// trainGraph is one stage of an objective's graph for one batch size with
+// its loss: the training machine computes gradients, the evaluation machine
+// only the forward pass (output and per-row loss) over the same nodes.
 type trainGraph struct {
 	batch      int
-	inputSize  int
-	x, y, w    *G.Node
-	xs, ys, ws []float32 // the batch buffers the input nodes read
-	logit      *G.Node
+	widths     []int // values per row of each input
+	inputs     []*G.Node
+	bufs       [][]float32 // the batch buffers the input nodes read
+	target     *G.Node     // nil when the objective has no target
+	ys         []float32
+	w          *G.Node
+	ws         []float32
+	output     *G.Node
+	perRow     *G.Node
 	loss       *G.Node
 	learnables []*G.Node
+	paramIndex []int // the params index of each learnable
 	train      G.VM
 	eval       G.VM
 }
 
-// newTrainGraph builds the network from params and the loss: per-sample
-// losses weighted by w, where w is 1/n for the n real rows of a batch and 0
-// for padding, so a short last batch trains exactly on its records.
-func newTrainGraph(m Model, params []dcw.Tensor, batch int, loss string) (*trainGraph, error) {
+// newTrainGraph builds stage of the objective from params: per-row losses
+// weighted by w, where w is 1/n for the n real rows of a batch and 0 for
+// padding, so a short last batch trains exactly on its examples.
+func newTrainGraph(o objective, stage int, params []dcw.Tensor, batch int) (*trainGraph, error) {
 	g := G.NewGraph()
-	shape := m.InputShape(batch)
-	t := &trainGraph{batch: batch, inputSize: 1}
-	for _, d := range shape[1:] {
-		t.inputSize *= d
+	t := &trainGraph{batch: batch}
+	for i, shape := range o.inputShapes(batch) {
+		width := 1
+		for _, d := range shape[1:] {
+			width *= d
+		}
+		buf := make([]float32, batch*width)
+		name := "x"
+		if i > 0 {
+			name = fmt.Sprintf("x%d", i)
+		}
+		t.widths = append(t.widths, width)
+		t.bufs = append(t.bufs, buf)
+		t.inputs = append(t.inputs, G.NewTensor(g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName(name),
+			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
 	}
-	t.xs = make([]float32, batch*t.inputSize)
-	t.ys = make([]float32, batch)
+	if tw := o.targetWidth(); tw > 0 {
+		t.ys = make([]float32, batch*tw)
+		t.target = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, tw), G.WithName("y"),
+			G.WithValue(tensor.New(tensor.WithShape(batch, tw), tensor.WithBacking(t.ys))))
+	}
 	t.ws = make([]float32, batch)
-	t.x = G.NewTensor(g, tensor.Float32, len(shape), G.WithShape(shape...), G.WithName("x"),
-		G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(t.xs))))
-	t.y = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, 1), G.WithName("y"),
-		G.WithValue(tensor.New(tensor.WithShape(batch, 1), tensor.WithBacking(t.ys))))
 	t.w = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, 1), G.WithName("w"),
 		G.WithValue(tensor.New(tensor.WithShape(batch, 1), tensor.WithBacking(t.ws))))
-	var err error
-	if t.logit, t.learnables, err = m.Build(g, t.x, params); err != nil {
+	parts, err := o.build(g, stage, t.inputs, t.target, params)
+	if err != nil {
 		return nil, err
 	}
-	var per *G.Node
-	switch loss {
-	case LossCrossEntropy:
-		// -(y log σ(z) + (1-y) log(1-σ(z))) = softplus(z) - y·z, stable for any z.
-		sp, err := G.Softplus(t.logit)
-		if err != nil {
-			return nil, err
-		}
-		yz, err := G.HadamardProd(t.y, t.logit)
-		if err != nil {
-			return nil, err
-		}
-		if per, err = G.Sub(sp, yz); err != nil {
-			return nil, err
-		}
-	default:
-		p, err := G.Sigmoid(t.logit)
-		if err != nil {
-			return nil, err
-		}
-		d, err := G.Sub(p, t.y)
-		if err != nil {
-			return nil, err
-		}
-		if per, err = G.Square(d); err != nil {
-			return nil, err
-		}
+	t.output, t.perRow, t.learnables = parts.output, parts.perRow, parts.learnables
+	index := map[string]int{}
+	for i, p := range params {
+		index[p.Name] = i
 	}
-	weighted, err := G.HadamardProd(per, t.w)
+	for _, l := range t.learnables {
+		i, ok := index[l.Name()]
+		if !ok {
+			return nil, fmt.Errorf("learnable %s is not one of the parameters", l.Name())
+		}
+		t.paramIndex = append(t.paramIndex, i)
+	}
+	weighted, err := G.HadamardProd(t.perRow, t.w)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +161,7 @@ func newTrainGraph(m Model, params []dcw.Tensor, batch int, loss string) (*train
 		return nil, err
 	}
 	t.train = G.NewTapeMachine(g, G.BindDualValues(t.learnables...))
-	t.eval = G.NewTapeMachine(g.SubgraphRoots(t.logit))
+	t.eval = G.NewTapeMachine(g.SubgraphRoots(t.output, t.perRow))
 	return t, nil
 }
 
@@ -125,8 +178,8 @@ func (t *trainGraph) setRows(n int) {
 			t.ws[i] = 1 / float32(n)
 		}
 	}
-	for i := n * t.inputSize; i < len(t.xs); i++ {
-		t.xs[i] = 0
+	for k, buf := range t.bufs {
+		clear(buf[n*t.widths[k]:])
 	}
 }
 
@@ -145,8 +198,11 @@ func (t *trainGraph) forward() error {
 	return t.eval.RunAll()
 }
 
-// logits returns the last run's logits.
-func (t *trainGraph) logits() []float32 { return t.logit.Value().Data().([]float32) }
+// outputs returns the last run's output values, row-major.
+func (t *trainGraph) outputs() []float32 { return t.output.Value().Data().([]float32) }
+
+// rowLosses returns the last run's per-row losses.
+func (t *trainGraph) rowLosses() []float32 { return t.perRow.Value().Data().([]float32) }
 
 // weights and grads give the learnables' value and gradient buffers, which
 // the optimizer updates in place.
@@ -158,6 +214,98 @@ func (t *trainGraph) grads(i int) ([]float32, error) {
 		return nil, err
 	}
 	return g.Data().([]float32), nil
+}
+
+// evalObjective trains an evaluation family (ann, cnn) on Stockfish's win
+// probabilities: one labelled record per row, MSE or cross-entropy on the
+// sigmoid of the logit.
+type evalObjective struct {
+	m   Model
+	cfg *Config
+}
+
+func (o *evalObjective) family() string        { return o.m.Family() }
+func (o *evalObjective) arch() ([]byte, error) { return o.m.Arch() }
+func (o *evalObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+	return o.m.InitParams(seed), nil
+}
+func (o *evalObjective) stages() int                   { return 1 }
+func (o *evalObjective) inputShapes(batch int) [][]int { return [][]int{o.m.InputShape(batch)} }
+func (o *evalObjective) targetWidth() int              { return 1 }
+
+func (o *evalObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (netParts, error) {
+	logit, learnables, err := o.m.Build(g, inputs[0], params)
+	if err != nil {
+		return netParts{}, err
+	}
+	var per *G.Node
+	if o.cfg.Loss == LossCrossEntropy {
+		per, err = crossEntropyRows(logit, target)
+	} else {
+		per, err = sigmoidSquaredRows(logit, target)
+	}
+	return netParts{perRow: per, output: logit, learnables: learnables}, err
+}
+
+func (o *evalObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	each := func(r *dataset.Record) error {
+		if r.Label == nil || r.Label.Status != dataset.LabelOK {
+			return nil
+		}
+		inputs, target := sink.row()
+		y, err := o.m.EncodeRecord(r, inputs[0])
+		if err != nil {
+			sink.reject()
+			return nil
+		}
+		target[0] = y
+		return sink.add()
+	}
+	if order.shuffled {
+		return ds.Shuffled(ctx, split, o.cfg.Seed, order.epoch, o.cfg.Data.ShuffleBuffer, each)
+	}
+	return ds.Scan(ctx, split, each)
+}
+
+func (o *evalObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+	logits := tg.outputs()
+	for i := 0; i < rows; i++ {
+		acc.add(sampleLoss(o.cfg.Loss, logits[i], tg.ys[i]), nn.Sigmoid(logits[i]), tg.ys[i])
+	}
+}
+
+func (o *evalObjective) epochSize(man *dataset.Manifest) int64 {
+	if man.Split != nil && man.Counts.Records > 0 {
+		return man.Split.Records.Train * man.Counts.Labelled / man.Counts.Records
+	}
+	return man.Counts.Labelled
+}
+
+// crossEntropyRows is -(y log σ(z) + (1-y) log(1-σ(z))) = softplus(z) - y·z
+// per row, stable for any z.
+func crossEntropyRows(logit, y *G.Node) (*G.Node, error) {
+	sp, err := G.Softplus(logit)
+	if err != nil {
+		return nil, err
+	}
+	yz, err := G.HadamardProd(y, logit)
+	if err != nil {
+		return nil, err
+	}
+	return G.Sub(sp, yz)
+}
+
+// sigmoidSquaredRows is (σ(z) - y)² per row.
+func sigmoidSquaredRows(logit, y *G.Node) (*G.Node, error) {
+	p, err := G.Sigmoid(logit)
+	if err != nil {
+		return nil, err
+	}
+	d, err := G.Sub(p, y)
+	if err != nil {
+		return nil, err
+	}
+	return G.Square(d)
 }
 
 // sampleLoss is one record's loss as the graph computes it, in float64.

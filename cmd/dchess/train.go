@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -21,6 +23,7 @@ type trainOptions struct {
 	Config   string
 	Out      string
 	Resume   bool
+	Init     string
 	Seed     int64
 	Epochs   int
 	MaxSteps int64
@@ -32,18 +35,28 @@ type trainOptions struct {
 func newTrainCmd(s *IOStreams) *cobra.Command {
 	opts := &trainOptions{}
 	cmd := &cobra.Command{
-		Use:   "train --model ann|cnn --data DATASET",
-		Short: "Train an evaluation model on a labelled dataset",
-		Long: `train fits a model family to Stockfish's win probabilities in a labelled dataset with
-Gorgonia: shuffled minibatches from the train split, Adam, validation every epoch,
-early stopping. The run folder (--out, default runs/<model>-<timestamp>) receives
-config.yaml (the config as run), metrics.jsonl, loss.png, checkpoint/ and model.dcw.
+		Use:   "train --model ann|cnn|autoencoder|siamese --data DATASET",
+		Short: "Train a model: an evaluation network, or DeepChess's autoencoder and comparator",
+		Long: `train fits a model family with Gorgonia: shuffled minibatches from the train split,
+Adam, validation every epoch, early stopping. The run folder (--out, default
+runs/<model>-<timestamp>) receives config.yaml (the config as run), metrics.jsonl,
+loss.png, checkpoint/ and model.dcw.
 
-Without --config the built-in configs/<model>.yaml (the thesis defaults) is used.
+ann and cnn learn Stockfish's win probabilities from a labelled dataset.
+DeepChess needs only game results: autoencoder trains Pos2Vec layer by layer on
+positions of decisive games and reports each layer's reconstruction error; siamese
+starts its two towers from an autoencoder run (--init RUNDIR, default the newest
+under runs/) and learns which of two positions, one from a game White won and one
+from a game Black won, is better for White, reporting pair accuracy on validation
+pairs every epoch.
+
+Without --config the built-in configs/<model>.yaml (the published setup) is used.
 Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 		Example: `  dchess train --model ann --data data/labelled
   dchess train --model cnn --data data/labelled --config configs/cnn-wide.yaml --out runs/cnn-wide
-  dchess train --model cnn --data data/labelled --out runs/cnn-wide --resume --epochs 40`,
+  dchess train --model cnn --data data/labelled --out runs/cnn-wide --resume --epochs 40
+  dchess train --model autoencoder --data data/games --out runs/pos2vec
+  dchess train --model siamese --data data/games --init runs/pos2vec --out runs/siamese`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.seedSet = cmd.Flags().Changed("seed")
@@ -51,11 +64,12 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Model, "model", "", "model family: ann or cnn (autoencoder, siamese, policy, diffusion: not built yet)")
-	f.StringVar(&opts.Data, "data", "", "labelled dataset folder")
+	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(pipeline.TrainableFamilies(), ", ")+" (policy, diffusion: not built yet)")
+	f.StringVar(&opts.Data, "data", "", "dataset folder (labelled for ann and cnn; games with results for autoencoder and siamese)")
 	f.StringVar(&opts.Config, "config", "", "YAML config (default: the built-in configs/<model>.yaml)")
 	f.StringVar(&opts.Out, "out", "", "run folder (default runs/<model>-<timestamp>)")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run in --out from its newest checkpoint")
+	f.StringVar(&opts.Init, "init", "", "siamese: the autoencoder run (or model.dcw) the towers start from (default: the newest under runs/)")
 	f.Int64Var(&opts.Seed, "seed", 0, "seed for weight initialisation and data order (overrides the config)")
 	f.IntVar(&opts.Epochs, "epochs", 0, "number of epochs (overrides the config)")
 	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
@@ -65,7 +79,7 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 
 func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Model == "" {
-		return usagef("--model is required (ann or cnn)")
+		return usagef("--model is required (%s)", strings.Join(pipeline.TrainableFamilies(), ", "))
 	}
 	if err := pipeline.CheckFamily(opts.Model); err != nil {
 		return usagef("--model: %v", err)
@@ -75,6 +89,9 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	}
 	if opts.Epochs < 0 || opts.MaxSteps < 0 {
 		return usagef("--epochs and --max-steps must not be negative")
+	}
+	if opts.Init != "" && (opts.Model != deepchess.SiameseFamily || opts.Resume) {
+		return usagef("--init is for starting a siamese run (a resumed run keeps its weights)")
 	}
 	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
 		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps}
@@ -96,6 +113,9 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		}
 		if opts.seedSet {
 			cfg.Seed = opts.Seed
+		}
+		if opts.Init != "" {
+			cfg.Model.Siamese.Init = opts.Init
 		}
 		topts.Config = cfg
 		if topts.RunDir == "" {
@@ -121,10 +141,27 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	}
 	fmt.Fprintf(s.Out, "trained %s: %d epochs, %d steps, %d samples in %.1fs (%.0f samples/s), stopped by %s\n",
 		res.Family, res.Epochs, res.Steps, res.Samples, res.Seconds, res.SamplesSec, res.Stopped)
-	fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)
-	if res.BestEpoch > 0 {
-		fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f (best val loss %.5f at epoch %d)\n",
-			res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+	switch res.Family {
+	case deepchess.AutoencoderFamily:
+		for _, l := range res.Layers {
+			fmt.Fprintf(s.Out, "layer %d: %d epochs, reconstruction error (MSE per value) train %.5f", l.Layer, l.Epochs, l.TrainMSE)
+			if l.BestValMSE > 0 {
+				fmt.Fprintf(s.Out, ", val %.5f (best %.5f)", l.ValMSE, l.BestValMSE)
+			}
+			fmt.Fprintln(s.Out)
+		}
+	case deepchess.SiameseFamily:
+		fmt.Fprintf(s.Out, "train loss %.5f, pair accuracy %.3f\n", res.TrainLoss, res.TrainPairAccuracy)
+		if res.BestEpoch > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)\n",
+				res.ValLoss, res.ValPairAccuracy, res.BestValPairAccuracy, res.BestVal, res.BestEpoch)
+		}
+	default:
+		fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)
+		if res.BestEpoch > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f (best val loss %.5f at epoch %d)\n",
+				res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+		}
 	}
 	fmt.Fprintf(s.Out, "weights: %s\n", res.Model)
 	return nil

@@ -12,8 +12,10 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/testenv"
 	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/search/board"
 )
 
 func labelledDataset(t *testing.T, n int) string {
@@ -95,7 +97,8 @@ func TestTrainUsageErrors(t *testing.T) {
 		want string
 	}{
 		{trainOptions{Data: "d"}, "--model is required"},
-		{trainOptions{Model: "siamese", Data: "d"}, "not built yet"},
+		{trainOptions{Model: "policy", Data: "d"}, "not built yet"},
+		{trainOptions{Model: "ann", Data: "d", Init: "runs/ae"}, "--init is for starting a siamese run"},
 		{trainOptions{Model: "gpt", Data: "d"}, "unknown model family"},
 		{trainOptions{Model: "ann"}, "--data is required"},
 		{trainOptions{Model: "ann", Data: "d", Resume: true}, "--resume needs --out"},
@@ -107,5 +110,94 @@ func TestTrainUsageErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &usage) {
 			t.Errorf("%+v: got %v, want a usage error containing %q", c.opts, err, c.want)
 		}
+	}
+}
+
+// decisiveDataset writes random positions as if from decisive games: the
+// side ahead in material won, the position's move is its first quiet one.
+func decisiveDataset(t *testing.T, n int) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "games")
+	w, err := dataset.Create(dir, dataset.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range nntest.MaterialRecords(nntest.RandomBoards(n, 8)) {
+		b, _ := board.FromFEN(r.FEN)
+		whiteAhead := (r.Label.CP > 0) == (b.SideToMove() == board.White)
+		if r.Label.CP == 0 {
+			continue
+		}
+		r.Result, r.Ply, r.Label = dataset.BlackWin, 20, nil
+		if whiteAhead {
+			r.Result = dataset.WhiteWin
+		}
+		for _, m := range b.LegalMoves() {
+			if !b.IsCapture(m) {
+				r.Move = board.UCI(m)
+				break
+			}
+		}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dataset.WriteSplit(dir, 0.2, 0, 1); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestTrainDeepChessCommands(t *testing.T) {
+	data := decisiveDataset(t, 800)
+	t.Chdir(t.TempDir()) // runs/ is looked up in the working folder
+	var out bytes.Buffer
+	s := &IOStreams{Out: &out, ErrOut: &bytes.Buffer{}}
+	root := testenv.RepoRoot()
+	siamese := func(init string) *trainOptions {
+		return &trainOptions{Model: "siamese", Data: data, Init: init, Epochs: 2, Out: filepath.Join(t.TempDir(), "siamese"),
+			Config: filepath.Join(root, "configs", "test", "siamese.yaml")}
+	}
+	err := runTrain(context.Background(), siamese(""), s)
+	if err == nil || !strings.Contains(err.Error(), "dchess train --model autoencoder") || !strings.Contains(err.Error(), "--init") {
+		t.Fatalf("siamese without an autoencoder run: %v", err)
+	}
+
+	ae := filepath.Join("runs", "pos2vec")
+	if err := runTrain(context.Background(), &trainOptions{Model: "autoencoder", Data: data, Out: ae, Epochs: 1,
+		Config: filepath.Join(root, "configs", "test", "autoencoder.yaml")}, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"trained autoencoder", "layer 1: 1 epochs, reconstruction error", "layer 2:", "val "} {
+		if !strings.Contains(out.String(), want) {
+			t.Fatalf("autoencoder output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	// The newest autoencoder run under runs/ is the default.
+	if err := runTrain(context.Background(), siamese(""), s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "pair accuracy") {
+		t.Fatalf("siamese output:\n%s", out.String())
+	}
+	out.Reset()
+	opts := siamese(ae)
+	opts.JSON = true
+	if err := runTrain(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	var res pipeline.TrainResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("--json output %q: %v", out.String(), err)
+	}
+	if res.Family != "siamese" || res.Epochs != 2 || res.ValPairAccuracy == 0 {
+		t.Fatalf("result %+v", res)
+	}
+	if _, err := deepchess.Load(res.Model); err != nil {
+		t.Fatal(err)
 	}
 }

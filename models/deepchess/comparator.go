@@ -52,7 +52,7 @@ func NewComparator(f *dcw.File) (*Comparator, error) {
 	if err := decodeArch(f, SiameseFamily, &cfg); err != nil {
 		return nil, err
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validateBuilt(); err != nil {
 		return nil, err
 	}
 	c := &Comparator{cfg: cfg}

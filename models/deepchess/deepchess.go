@@ -84,12 +84,9 @@ func DefaultSiameseConfig() SiameseConfig {
 	return SiameseConfig{Head: []int{400, 200, 100}, Activation: nn.ActReLU}
 }
 
-// Validate reports an architecture that cannot be built. The tower must be
-// known: a config straight from a file gets it from the autoencoder.
+// Validate reports an architecture that cannot be built. An empty tower
+// passes: a config straight from a file gets it from the autoencoder.
 func (c SiameseConfig) Validate() error {
-	if len(c.Tower) == 0 {
-		return fmt.Errorf("siamese: the tower is not set (it comes from the autoencoder run the towers start from)")
-	}
 	if len(c.Head) == 0 {
 		return fmt.Errorf("siamese: head must list at least one width")
 	}
@@ -103,6 +100,15 @@ func (c SiameseConfig) Validate() error {
 		return fmt.Errorf("siamese: %w", err)
 	}
 	return nil
+}
+
+// validateBuilt is Validate for an architecture about to be built, which
+// must know its tower.
+func (c SiameseConfig) validateBuilt() error {
+	if len(c.Tower) == 0 {
+		return fmt.Errorf("siamese: the tower is not set (it comes from the autoencoder run the towers start from)")
+	}
+	return c.Validate()
 }
 
 func (c SiameseConfig) towerWidths() []int { return append([]int{InputSize}, c.Tower...) }

@@ -103,7 +103,7 @@ type Siamese struct{ cfg SiameseConfig }
 
 // NewSiamese checks cfg and returns the trainable model.
 func NewSiamese(cfg SiameseConfig) (*Siamese, error) {
-	if err := cfg.Validate(); err != nil {
+	if err := cfg.validateBuilt(); err != nil {
 		return nil, err
 	}
 	return &Siamese{cfg: cfg}, nil

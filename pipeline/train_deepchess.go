@@ -1,0 +1,323 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/search/board"
+)
+
+// positionFilter picks the positions DeepChess trains on.
+type positionFilter struct {
+	minPly       int
+	skipCaptures bool
+}
+
+func newPositionFilter(c DataConfig) positionFilter {
+	return positionFilter{minPly: c.MinPly, skipCaptures: c.SkipCaptures}
+}
+
+// accept packs r's position when DeepChess trains on it: from a game White
+// or Black won, at ply minPly or later and, with skipCaptures, not one whose
+// played move is a capture (a record without its move cannot tell, and is
+// left out). err reports a record that cannot be read.
+func (f positionFilter) accept(r *dataset.Record) (deepchess.Packed, bool, error) {
+	if (r.Result != dataset.WhiteWin && r.Result != dataset.BlackWin) || int(r.Ply) < f.minPly {
+		return deepchess.Packed{}, false, nil
+	}
+	if f.skipCaptures && r.Move == "" {
+		return deepchess.Packed{}, false, nil
+	}
+	b, err := board.FromFEN(r.FEN)
+	if err != nil {
+		return deepchess.Packed{}, false, err
+	}
+	if f.skipCaptures {
+		m, err := b.ParseUCI(r.Move)
+		if err != nil {
+			return deepchess.Packed{}, false, err
+		}
+		if b.IsCapture(m) {
+			return deepchess.Packed{}, false, nil
+		}
+	}
+	return deepchess.Pack(b), true, nil
+}
+
+// eachRecord streams a split shuffled by the config's seed and the epoch, or
+// in stored order.
+func eachRecord(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config, fn func(*dataset.Record) error) error {
+	if order.shuffled {
+		return ds.Shuffled(ctx, split, cfg.Seed, order.epoch, cfg.Data.ShuffleBuffer, fn)
+	}
+	return ds.Scan(ctx, split, fn)
+}
+
+// trainRecords is the number of records in the train split, an upper bound
+// on the positions the filter keeps.
+func trainRecords(man *dataset.Manifest) int64 {
+	if man.Split != nil {
+		return man.Split.Records.Train
+	}
+	return man.Counts.Records
+}
+
+// autoencoderObjective trains Pos2Vec layer by layer: stage k is layer k's
+// own autoencoder, trained on its reconstruction error (mean squared error
+// per value) with the layers below it fixed.
+type autoencoderObjective struct {
+	m      *deepchess.Autoencoder
+	cfg    *Config
+	filter positionFilter
+}
+
+func (o *autoencoderObjective) family() string        { return deepchess.AutoencoderFamily }
+func (o *autoencoderObjective) arch() ([]byte, error) { return o.m.Arch() }
+func (o *autoencoderObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+	return o.m.InitParams(seed), nil
+}
+func (o *autoencoderObjective) stages() int { return o.m.Stages() }
+func (o *autoencoderObjective) inputShapes(batch int) [][]int {
+	return [][]int{{batch, deepchess.InputSize}}
+}
+func (o *autoencoderObjective) targetWidth() int { return 0 }
+
+func (o *autoencoderObjective) build(g *G.ExprGraph, stage int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+	recon, target, learnables, err := o.m.BuildStage(g, inputs[0], params, stage)
+	if err != nil {
+		return netParts{}, err
+	}
+	per, err := meanSquaredRows(g, recon, target)
+	return netParts{perRow: per, output: recon, learnables: learnables}, err
+}
+
+func (o *autoencoderObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		p, ok, err := o.filter.accept(r)
+		if err != nil {
+			sink.reject()
+			return nil
+		}
+		if !ok {
+			return nil
+		}
+		inputs, _ := sink.row()
+		p.Unpack(inputs[0])
+		return sink.add()
+	})
+}
+
+func (o *autoencoderObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+	for _, l := range tg.rowLosses()[:rows] {
+		acc.addLoss(float64(l))
+	}
+}
+
+func (o *autoencoderObjective) epochSize(man *dataset.Manifest) int64 { return trainRecords(man) }
+
+// meanSquaredRows is the mean of (a - b)² over each row, as batch × 1: the
+// squares times a column of 1/width.
+func meanSquaredRows(g *G.ExprGraph, a, b *G.Node) (*G.Node, error) {
+	d, err := G.Sub(a, b)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Square(d)
+	if err != nil {
+		return nil, err
+	}
+	width := a.Shape()[1]
+	col := make([]float32, width)
+	for i := range col {
+		col[i] = 1 / float32(width)
+	}
+	mean := G.NewMatrix(g, tensor.Float32, G.WithShape(width, 1), G.WithName(fmt.Sprintf("mean%d", width)),
+		G.WithValue(tensor.New(tensor.WithShape(width, 1), tensor.WithBacking(col))))
+	return G.Mul(sq, mean)
+}
+
+// validationEpoch orders the validation pairs: the same pairs every epoch,
+// so their accuracy is comparable from one epoch to the next.
+const validationEpoch = -1
+
+// siameseObjective trains the comparator on pairs: a position from a game
+// White won and one from a game Black won, in random order, labelled 1 when
+// the first is the White win (better for White). Each epoch pairs the
+// split's shuffled positions afresh, so the pairs are new every epoch, and
+// validation pairs come only from validation games.
+type siameseObjective struct {
+	m      *deepchess.Siamese
+	cfg    *Config
+	filter positionFilter
+	// init holds the autoencoder the towers start from (nil on resume,
+	// when the checkpoint holds every weight).
+	init    *dcw.File
+	initCfg deepchess.AutoencoderConfig
+}
+
+func (o *siameseObjective) family() string        { return deepchess.SiameseFamily }
+func (o *siameseObjective) arch() ([]byte, error) { return o.m.Arch() }
+func (o *siameseObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+	if o.init == nil {
+		return o.m.InitParams(seed), nil
+	}
+	return o.m.InitFrom(o.init, o.initCfg, seed)
+}
+func (o *siameseObjective) stages() int { return 1 }
+func (o *siameseObjective) inputShapes(batch int) [][]int {
+	return [][]int{{batch, deepchess.InputSize}, {batch, deepchess.InputSize}}
+}
+func (o *siameseObjective) targetWidth() int { return 1 }
+
+// build ends in the two softmax logits; with two classes softmax
+// cross-entropy is the sigmoid cross-entropy of their difference z0 - z1,
+// which is also the logit of "the first is better".
+func (o *siameseObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (netParts, error) {
+	logits, learnables, err := o.m.Build(g, inputs[0], inputs[1], params)
+	if err != nil {
+		return netParts{}, err
+	}
+	diff := G.NewMatrix(g, tensor.Float32, G.WithShape(2, 1), G.WithName("softmax2"),
+		G.WithValue(tensor.New(tensor.WithShape(2, 1), tensor.WithBacking([]float32{1, -1}))))
+	z, err := G.Mul(logits, diff)
+	if err != nil {
+		return netParts{}, err
+	}
+	per, err := crossEntropyRows(z, target)
+	return netParts{perRow: per, output: z, learnables: learnables}, err
+}
+
+func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	if !order.shuffled {
+		// Validation pairs are drawn from a fixed shuffle, not stored
+		// order, where neighbouring positions come from one game.
+		order = streamOrder{shuffled: true, epoch: validationEpoch}
+	}
+	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed), uint64(int64(order.epoch))^0x7061697273))
+	// Positions wait here for a partner from a game of the other result.
+	// A queue at its limit (a stretch of one result) drops newcomers.
+	var white, black []deepchess.Packed
+	limit := o.cfg.Data.ShuffleBuffer
+	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		p, ok, err := o.filter.accept(r)
+		if err != nil {
+			sink.reject()
+			return nil
+		}
+		if !ok {
+			return nil
+		}
+		queue := &white
+		if r.Result == dataset.BlackWin {
+			queue = &black
+		}
+		if len(*queue) >= limit {
+			return nil
+		}
+		*queue = append(*queue, p)
+		if len(white) == 0 || len(black) == 0 {
+			return nil
+		}
+		w, b := white[0], black[0]
+		white, black = white[1:], black[1:]
+		inputs, target := sink.row()
+		if rng.IntN(2) == 0 {
+			w.Unpack(inputs[0])
+			b.Unpack(inputs[1])
+			target[0] = 1
+		} else {
+			b.Unpack(inputs[0])
+			w.Unpack(inputs[1])
+			target[0] = 0
+		}
+		return sink.add()
+	})
+}
+
+func (o *siameseObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+	z := tg.outputs()
+	for i := 0; i < rows; i++ {
+		acc.add(sampleLoss(LossCrossEntropy, z[i], tg.ys[i]), nn.Sigmoid(z[i]), tg.ys[i])
+	}
+}
+
+// epochSize is at most one pair per two positions.
+func (o *siameseObjective) epochSize(man *dataset.Manifest) int64 { return trainRecords(man) / 2 }
+
+// newObjective builds the objective of the config's family. A new siamese
+// run (init true) loads the autoencoder its towers start from, looking for
+// the newest under runsDir when the config names none, and records it and
+// the tower it gives in the config.
+func newObjective(cfg *Config, init bool, runsDir string) (objective, error) {
+	family := cfg.Model.Family
+	switch family {
+	case deepchess.AutoencoderFamily:
+		m, err := deepchess.NewAutoencoder(cfg.Model.Autoencoder)
+		if err != nil {
+			return nil, err
+		}
+		return &autoencoderObjective{m: m, cfg: cfg, filter: newPositionFilter(cfg.Data)}, nil
+	case deepchess.SiameseFamily:
+		o := &siameseObjective{cfg: cfg, filter: newPositionFilter(cfg.Data)}
+		if init {
+			path, err := autoencoderWeights(cfg.Model.Siamese.Init, runsDir)
+			if err != nil {
+				return nil, err
+			}
+			if o.init, o.initCfg, err = deepchess.ReadAutoencoder(path); err != nil {
+				return nil, fmt.Errorf("siamese: starting weights: %w", err)
+			}
+			if len(cfg.Model.Siamese.Tower) == 0 {
+				cfg.Model.Siamese.Tower = o.initCfg.Layers
+			}
+			cfg.Model.Siamese.Init = path
+		}
+		m, err := deepchess.NewSiamese(cfg.Model.Siamese)
+		if err != nil {
+			return nil, err
+		}
+		o.m = m
+		return o, nil
+	}
+	m, err := cfg.NewModel()
+	if err != nil {
+		return nil, err
+	}
+	return &evalObjective{m: m, cfg: cfg}, nil
+}
+
+// autoencoderWeights finds the model.dcw a siamese run starts from: init
+// names a run folder or a weights file; "" means the newest autoencoder
+// run under runsDir.
+func autoencoderWeights(init, runsDir string) (string, error) {
+	if init == "" {
+		path, err := NewestWeights(runsDir, deepchess.AutoencoderFamily)
+		if err != nil {
+			return "", fmt.Errorf("siamese: the towers start from a trained autoencoder, and %w; or name a run with --init RUNDIR", err)
+		}
+		return path, nil
+	}
+	st, err := os.Stat(init)
+	if err != nil {
+		return "", fmt.Errorf("siamese: --init %s: %w", init, err)
+	}
+	if !st.IsDir() {
+		return init, nil
+	}
+	path := filepath.Join(init, ModelFile)
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("siamese: --init %s holds no %s (an unfinished run? `dchess export %s` writes it)", init, ModelFile, init)
+	}
+	return path, nil
+}
