@@ -55,7 +55,7 @@ func writeTaskShards(t testing.TB, input, base string, count int, edit func(i in
 			map[string]any{"nodes": 2000, "input_sha256": fp, "tasks": count})
 		info.Inputs = []shard.Input{{Path: input, SHA256: fp}}
 		info.Engines = []string{"Stockfish 15.1"}
-		info.Bench = "bench 16 1 6: 43423 nodes"
+		info.Bench = "30651 nodes to depth 8 on 3 positions"
 		if edit != nil {
 			recs = edit(i, &info, recs)
 		}
@@ -129,7 +129,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
 				if i == 3 {
 					*info = shard.NewInfo(info.Spec(), info.Command, map[string]any{"nodes": 3000, "input_sha256": info.Settings["input_sha256"], "tasks": 4})
-					info.Engines, info.Bench = []string{"Stockfish 15.1"}, "bench 16 1 6: 43423 nodes"
+					info.Engines, info.Bench = []string{"Stockfish 15.1"}, "30651 nodes to depth 8 on 3 positions"
 				}
 				return recs
 			},
@@ -138,11 +138,11 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 		"other engine build": {
 			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
 				if i == 1 {
-					info.Bench = "bench 16 1 6: 51000 nodes"
+					info.Bench = "30702 nodes to depth 8 on 3 positions"
 				}
 				return recs
 			},
-			want: `labels-0001-of-0004 does not match labels-0000-of-0004: bench "bench 16 1 6: 51000 nodes"`,
+			want: `labels-0001-of-0004 does not match labels-0000-of-0004: bench "30702 nodes to depth 8 on 3 positions"`,
 		},
 		"a record short": {
 			edit: func(i int, info *shard.Info, recs []*Record) []*Record {

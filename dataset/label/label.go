@@ -8,9 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sync"
 	"time"
@@ -211,23 +209,6 @@ func finishedShard(dir string, spec shard.Spec, hash string) *dataset.Manifest {
 	return m
 }
 
-// benchSignature runs the engine's "bench 16 1 6" (Stockfish's command
-// line benchmark: hash 16 MB, one thread, depth 6) and returns its node
-// count as a signature of the search: shards labelled by builds that
-// search differently do not merge. Engines without it give "".
-func benchSignature(ctx context.Context, path string) string {
-	ctx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	out, _ := exec.CommandContext(ctx, path, "bench", "16", "1", "6").CombinedOutput()
-	m := benchNodes.FindSubmatch(out)
-	if m == nil {
-		return ""
-	}
-	return "bench 16 1 6: " + string(m[1]) + " nodes"
-}
-
-var benchNodes = regexp.MustCompile(`Nodes searched\s*:\s*([0-9]+)`)
-
 // Run labels every record of opts.Input into opts.Output, resuming the
 // journal of an interrupted run with the same settings. progress, if not
 // nil, is called from one goroutine after each label. When ctx ends, the
@@ -269,10 +250,6 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	probe.Abort()
 
 	total := src.records
-	bench := make(chan string, 1)
-	if sharded {
-		go func() { bench <- benchSignature(ctx, cfg.stockfish) }()
-	}
 	workers, err := startWorkers(ctx, &cfg, int(min(int64(cfg.workers), max(total, 1))))
 	defer func() {
 		for _, w := range workers {
@@ -283,6 +260,11 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 		return Summary{}, err
 	}
 	engineName := workers[0].engine.Name()
+	if sharded {
+		if info.Bench, err = workers[0].signature(); err != nil {
+			return Summary{}, err
+		}
+	}
 	settings := journalSettings{
 		Version:          journalVersion,
 		InputFingerprint: fingerprint(in.Manifest()),
@@ -340,7 +322,6 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	var shardInfo *shard.Info
 	if sharded {
 		info.Engines = []string{engineName}
-		info.Bench = <-bench
 		shardInfo = &info
 	}
 	if err := writeOutput(ctx, src, j, opts, engineName, shardInfo); err != nil {

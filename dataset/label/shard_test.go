@@ -164,3 +164,30 @@ func TestJournalOfAnotherShardIsNotResumed(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestEmptyShards: with more tasks than positions some tasks own none;
+// they still write a dataset, and the merge still equals the whole run.
+func TestEmptyShards(t *testing.T) {
+	dir := t.TempDir()
+	in := writeInput(t, filepath.Join(dir, "in"), walkFENs(3))
+	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: filepath.Join(dir, "part"), Nodes: 100, Workers: 2}
+	empty := 0
+	for i := range 8 {
+		if sum := shardRun(t, opts, shard.Spec{Index: i, Count: 8}); sum.Records == 0 {
+			empty++
+		}
+	}
+	if empty < 5 {
+		t.Fatalf("%d of 8 tasks own none of 3 positions", empty)
+	}
+	opts.Output = filepath.Join(dir, "whole")
+	shardRun(t, opts, shard.Spec{Count: 1})
+	merged := filepath.Join(dir, "merged")
+	if _, err := dataset.MergeShards(context.Background(), dataset.MergeOptions{Base: filepath.Join(dir, "part"), Output: merged}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := mustOpen(t, merged).Manifest(), mustOpen(t, shard.Name(opts.Output, shard.Spec{Count: 1})).Manifest()
+	if !reflect.DeepEqual(got.Shards, want.Shards) {
+		t.Fatalf("merged %+v, whole %+v", got.Shards, want.Shards)
+	}
+}

@@ -130,6 +130,39 @@ func (w *worker) search(fen string) (dataset.Label, error) {
 	return labelFromResult(res, w.cfg.pv)
 }
 
+// signaturePositions and signatureDepth make a bench signature: the
+// nodes an engine searches on fixed positions to a fixed depth from a fresh
+// hash. It is the same for every run of one build of one engine (as
+// Stockfish's own "bench" node count is) and differs between builds that
+// search differently, so shards labelled by such builds do not merge. It
+// costs a few milliseconds of the engine a run starts anyway.
+var signaturePositions = []string{
+	board.StartFEN,
+	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+}
+
+const signatureDepth = 8
+
+// signature searches the signature positions and returns the node count.
+func (w *worker) signature() (string, error) {
+	var nodes uint64
+	for _, fen := range signaturePositions {
+		ctx, cancel := context.WithTimeout(context.Background(), w.cfg.timeout)
+		err := w.engine.NewGame(ctx)
+		var res uci.SearchResult
+		if err == nil {
+			res, err = w.engine.Go(ctx, uci.Position{FEN: fen}, uci.Limits{Depth: signatureDepth, MultiPV: 1}, nil)
+		}
+		cancel()
+		if err != nil {
+			return "", fmt.Errorf("engine signature search: %w", timeoutOr(err, w.cfg.timeout))
+		}
+		nodes += res.Nodes
+	}
+	return fmt.Sprintf("%d nodes to depth %d on %d positions", nodes, signatureDepth, len(signaturePositions)), nil
+}
+
 func timeoutOr(err error, limit time.Duration) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("no answer within %v", limit)

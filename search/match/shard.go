@@ -212,19 +212,26 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if event == "" {
 		event = "dchess match"
 	}
+	// A game that cannot be journalled would be lost on a kill: stop.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
 	var writeErr error
 	onGame := cfg.OnGame
 	cfg.OnGame = func(g GameResult, rep *Report) {
-		if writeErr == nil {
-			writeErr = j.add(rep.A, rep.B, g, event, tc)
+		if writeErr != nil {
+			return
+		}
+		if writeErr = j.add(rep.A, rep.B, g, event, tc); writeErr != nil {
+			stop()
+			return
 		}
 		sum.Played++
 		if onGame != nil {
 			onGame(g, rep)
 		}
 	}
-	rep, err := Run(ctx, cfg)
-	if err == nil && writeErr != nil {
+	rep, err := Run(runCtx, cfg)
+	if writeErr != nil {
 		err = fmt.Errorf("journal %s: %w", j.path, writeErr)
 	}
 	if err != nil {
