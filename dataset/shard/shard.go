@@ -19,6 +19,15 @@
 // NAME-0003-of-0064, with an Info recording how it was made; Find and
 // Complete list a job's outputs and name the missing ones, and
 // Info.Differences names what makes two shards inconsistent.
+//
+// A command that plays games (match, and likewise self-play) shards them
+// as search/match.RunShard does: hash its settings (Hash), take the task's
+// pairs (Spec.Indices over the number of pairs, seeded by Seed of that
+// hash), play their games with match.Config.GameNumbers so each keeps the
+// opening, colours and seed it has in the whole run, and write Name(out,
+// spec) with an Info, finishing with WriteFileAtomic. A command over a
+// dataset's positions keeps the records its Spec.Owns, in input order, as
+// dataset/label does, and dataset.MergeShards joins them.
 package shard
 
 import (
