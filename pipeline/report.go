@@ -132,7 +132,11 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
 		t.GamesPerPair, t.RandomPlies, t.Seed, tournamentDepth(t.Depth), st.Anchor.Name, st.Anchor.Elo)
 	b.WriteString("| Rank | Player | Elo | ± 95 % | Games | Score |\n| ---: | --- | ---: | ---: | ---: | ---: |\n")
 	for _, p := range st.Players {
-		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %.1f %% |\n", p.Rank, p.Name, eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), p.Games, 100*p.Score)
+		bar := strings.TrimPrefix(eloText(p.Error), "+")
+		if p.Name == st.Anchor.Name {
+			bar = "anchor"
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %.1f %% |\n", p.Rank, p.Name, eloText(p.Elo), bar, p.Games, 100*p.Score)
 	}
 	if !st.FiniteMLE {
 		b.WriteString("\nA player won or lost every game, so the fit added one virtual draw per pair to stay finite.\n")
