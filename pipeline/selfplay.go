@@ -73,10 +73,11 @@ type SelfPlayOptions struct {
 	// Games is the number of games; each opening is played twice with
 	// colours swapped.
 	Games int
-	// Pairs, when set, are the global numbers of the game pairs to play
-	// (2·len(Pairs) games; Games is ignored). A shard of a cluster job
-	// passes its share here (dataset/shard's Spec.Indices), so generated
-	// openings are those the whole job would give those pairs.
+	// Pairs, when set, are the only game pairs played (0-based, increasing):
+	// one task's share of a sharded run (dataset/shard's Spec.Indices over
+	// the (Games+1)/2 pairs). Each game keeps the number, opening, colours
+	// and seed it has in the whole run (match.Config.GameNumbers), and only
+	// the openings of those pairs are generated.
 	Pairs []int
 	// Generated openings: OpeningPlies random plies, kept within
 	// ±BalanceCP centipawns (0: any) by the heuristic at BalanceDepth.
@@ -121,21 +122,28 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		opts.B = opts.A
 	}
 	cfg := opts.Match
+	if opts.Games < 1 {
+		return nil, fmt.Errorf("selfplay: games must be at least 1, got %d", opts.Games)
+	}
+	cfg.Games = opts.Games
 	pairs := opts.Pairs
 	if pairs == nil {
-		if opts.Games < 1 {
-			return nil, fmt.Errorf("selfplay: games must be at least 1, got %d", opts.Games)
-		}
 		pairs = make([]int, (opts.Games+1)/2)
 		for i := range pairs {
 			pairs[i] = i
 		}
-		cfg.Games = opts.Games
 	} else {
-		cfg.Games = 2 * len(pairs)
-	}
-	if cfg.Games == 0 {
-		return nil, errors.New("selfplay: no games to play")
+		cfg.GameNumbers = nil
+		for _, p := range pairs {
+			for _, n := range []int{2*p + 1, 2*p + 2} {
+				if n <= opts.Games {
+					cfg.GameNumbers = append(cfg.GameNumbers, n)
+				}
+			}
+		}
+		if len(cfg.GameNumbers) == 0 {
+			return nil, errors.New("selfplay: no games to play")
+		}
 	}
 	var err error
 	if cfg.A, err = variedEntrant(opts.A, opts.RandomRate, opts.RandomPlies, cfg.Seed); err != nil {
@@ -149,9 +157,14 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		if plies == 0 {
 			plies = DefaultOpeningPlies
 		}
-		cfg.Openings = make([]match.Opening, len(pairs))
-		for i, idx := range pairs {
-			if cfg.Openings[i], err = BalancedOpening(ctx, idx, plies, opts.BalanceCP, opts.BalanceDepth, cfg.Seed); err != nil {
+		// Indexed by pair; a shard leaves the pairs it does not play empty,
+		// and the match reads only those of the games it plays.
+		cfg.Openings = make([]match.Opening, (opts.Games+1)/2)
+		for _, p := range pairs {
+			if p < 0 || p >= len(cfg.Openings) {
+				return nil, fmt.Errorf("selfplay: pair %d is outside the %d pairs of %d games", p, len(cfg.Openings), opts.Games)
+			}
+			if cfg.Openings[p], err = BalancedOpening(ctx, p, plies, opts.BalanceCP, opts.BalanceDepth, cfg.Seed); err != nil {
 				return nil, err
 			}
 		}

@@ -84,3 +84,33 @@ func TestSelfPlayWritesPGNThatIngestReads(t *testing.T) {
 type countingSink struct{ n int64 }
 
 func (c *countingSink) Write(*dataset.Record) error { c.n++; return nil }
+
+func TestSelfPlayPairsKeepTheirGames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	play := func(pairs []int, name string) map[int]string {
+		games := map[int]string{}
+		_, err := SelfPlay(ctx, SelfPlayOptions{
+			Match: match.Config{Depth: 1, MaxMoves: 20, Seed: 9}, A: "heuristic:depth=1", Games: 6, Pairs: pairs,
+			OpeningPlies: 4, BalanceCP: 200, RandomRate: 0.2, Output: filepath.Join(dir, name),
+			OnGame: func(g match.GameResult, _ *match.Report) {
+				for _, m := range g.Moves {
+					games[g.Number] += m.UCI + " "
+				}
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return games
+	}
+	whole, shard := play(nil, "all.pgn"), play([]int{0, 2}, "shard.pgn")
+	if len(shard) != 4 {
+		t.Fatalf("the shard played games %v, want 1, 2, 5 and 6", shard)
+	}
+	for n, moves := range shard {
+		if whole[n] != moves {
+			t.Errorf("game %d differs between the whole run and the shard", n)
+		}
+	}
+}

@@ -27,9 +27,9 @@ type selfPlayOptions struct {
 	RandomRate   float64
 	RandomWindow int
 	JSON         bool
-	// pairs are the global game-pair numbers to play; nil plays all of
-	// --games. A --shard i/n flag (dataset/shard) fills it with the task's
-	// share, so each task's openings are those of the whole job.
+	// pairs are the game pairs (0-based) this run plays out of --games;
+	// nil plays them all. A --shard i/n flag fills it with the task's share
+	// (dataset/shard's Spec.Indices), as match's shards do.
 	pairs []int
 	gameFlags
 }
@@ -87,7 +87,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return usagef("selfplay needs an output file: -o GAMES.pgn")
 	case opts.PGN != "":
 		return usagef("selfplay writes its games to -o FILE, not --pgn")
-	case opts.Games < 1 && opts.pairs == nil:
+	case opts.Games < 1:
 		return usagef("--games must be at least 1, got %d", opts.Games)
 	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
 		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
@@ -108,7 +108,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	}
 	games := opts.Games
 	if opts.pairs != nil {
-		games = 2 * len(opts.pairs)
+		games = min(2*len(opts.pairs), opts.Games)
 	}
 	var bar *progressbar.ProgressBar
 	if s.ShowProgress() {
