@@ -26,8 +26,9 @@ const checkpointPrefix = "checkpoint/"
 // moments, to continue exactly as if never stopped.
 type trainState struct {
 	// Epoch is the epoch in progress (0-based); EpochRecords counts the
-	// records of its shuffled stream already consumed (the data order is a
-	// function of seed and epoch, so this is the whole data RNG state).
+	// examples of its stream already consumed: labelled records, positions
+	// or pairs, by family (the data order, pairs included, is a function of
+	// seed and epoch, so this is the whole data RNG state).
 	Epoch        int   `json:"epoch"`
 	EpochRecords int64 `json:"epoch_records"`
 	Step         int64 `json:"step"`
