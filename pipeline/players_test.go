@@ -2,9 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
 )
 
 // playsAndBeatsRandom plays a short match of the exported weights (through
@@ -30,5 +35,44 @@ func playsAndBeatsRandom(t *testing.T, spec string) {
 	}
 	if float64(rep.Score) < 0.75 {
 		t.Fatalf("%s against random: %d-%d-%d, want a clear win", spec, rep.Wins, rep.Losses, rep.Draws)
+	}
+}
+
+// TestSiamesePlayerSettings builds the siamese player from untrained
+// weights through the registry: its settings are checked, and it answers
+// with a legal move and no score (it has no evaluation) unless it mates.
+func TestSiamesePlayerSettings(t *testing.T) {
+	m, err := deepchess.NewSiamese(deepchess.SiameseConfig{Tower: []int{16, 8}, Head: []int{8}, Activation: "relu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, _ := m.Arch()
+	path := filepath.Join(t.TempDir(), "siamese.dcw")
+	if err := dcw.Write(path, &dcw.File{Family: deepchess.SiameseFamily, Arch: arch, Tensors: m.InitParams(1)}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for spec, want := range map[string]string{
+		"siamese:" + path + "?search=minimax": "minimax is not available",
+		"siamese:" + path + "?width=3":        "unknown setting",
+		"siamese:" + path + "?qdepth=-1":      "not a non-negative integer",
+		"siamese:/nonexistent.dcw":            "nonexistent",
+	} {
+		if _, err := player.New(ctx, spec); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want an error containing %q", spec, err, want)
+		}
+	}
+	p, err := player.New(ctx, "siamese:"+path+"?depth=2,qdepth=0,cache=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mi, err := p.Move(ctx, player.Position{Moves: []string{"e2e4", "e7e5"}}, player.Limits{})
+	if err != nil || mi.HasScore || mi.Depth != 2 {
+		t.Fatalf("move %+v, %v: want a depth-2 move without a score", mi, err)
+	}
+	// Fool's mate is found, and then the move has a mate score.
+	mi, err = p.Move(ctx, player.Position{Moves: []string{"f2f3", "e7e5", "g2g4"}}, player.Limits{})
+	if err != nil || mi.Move != "d8h4" || !mi.HasScore || mi.Mate != 1 {
+		t.Fatalf("mate in 1: %+v, %v", mi, err)
 	}
 }
