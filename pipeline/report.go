@@ -13,6 +13,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/pipeline/experience"
 	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/player"
 )
 
 // Standings are a tournament's fitted ratings, as `dchess tournament
@@ -193,10 +194,17 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
 			after, verdict, before, w, l, d, eloText(EloNumber(e.Elo)), strings.TrimPrefix(eloText(EloNumber(e.ErrorMargin)), "+"), 100*e.LOS)
 	}
 	if cfg.Experience.Learner != "" {
-		fmt.Fprintf(b, "\n%s learnt from %d rounds of games against %s on the tournament's own openings. Deep Red's tree "+
+		var opponents []string
+		for _, o := range cfg.Experience.Opponents {
+			if s, err := player.ParseSpec(o); err == nil && s.Name != "" {
+				o = s.Name
+			}
+			opponents = append(opponents, o)
+		}
+		fmt.Fprintf(b, "\n%s learnt from %d rounds of games against %s on the tournament's own openings (`%s`). Deep Red's tree "+
 			"generalises nothing: against players that answer the same way every time it replays the lines that won, "+
 			"so its gain here is memorised lines from these openings, not strength elsewhere.\n",
-			after, cfg.Experience.Rounds, strings.Join(cfg.Experience.Opponents, ", "))
+			after, cfg.Experience.Rounds, strings.Join(opponents, ", "), RunLearningGames)
 	}
 	b.WriteString("\n")
 }

@@ -290,7 +290,7 @@ func (c *RunConfig) selfPlay(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		sp := c.SelfPlay
 		res, err := SelfPlay(ctx, SelfPlayOptions{
-			Match: match.Config{Concurrency: c.concurrency(), Depth: max(sp.Depth, 1), MaxMoves: sp.MaxMoves, Seed: sp.Seed},
+			Match: match.Config{Concurrency: c.concurrency(), Depth: tournamentDepth(sp.Depth), MaxMoves: sp.MaxMoves, Seed: sp.Seed},
 			A:     sp.A, B: sp.B, Games: sp.Games, OpeningPlies: sp.OpeningPlies, BalanceCP: sp.BalanceCP,
 			BalanceDepth: DefaultBalanceDepth, RandomRate: sp.RandomRate, RandomPlies: sp.RandomRatePlies, Output: c.path(RunGames),
 		})
@@ -534,7 +534,7 @@ func (c *RunConfig) learn(opts RunOptions) func(context.Context) error {
 	}
 }
 
-// tournamentDepth is the match depth cap: the config's, or dchess
+// tournamentDepth is a match's depth cap: the config's, or dchess
 // match's default when none is set.
 func tournamentDepth(d int) int {
 	if d > 0 {
