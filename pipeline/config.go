@@ -89,6 +89,10 @@ type DataConfig struct {
 	// is a capture. The evaluation families ignore them.
 	MinPly       int  `yaml:"min_ply"`
 	SkipCaptures bool `yaml:"skip_captures"`
+	// MirrorPairs replaces each position of a training pair, with
+	// probability 1/2, by its colour-swapped mirror, which belongs to a game
+	// of the opposite result (siamese only; the paper does not do this).
+	MirrorPairs bool `yaml:"mirror_pairs"`
 }
 
 // OptimizerConfig configures Adam.

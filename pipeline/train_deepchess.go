@@ -199,6 +199,7 @@ func (o *siameseObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target
 }
 
 func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	mirror := o.cfg.Data.MirrorPairs && order.shuffled // never the validation pairs
 	if !order.shuffled {
 		// Validation pairs are drawn from a fixed shuffle, not stored
 		// order, where neighbouring positions come from one game.
@@ -218,8 +219,12 @@ func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, spli
 		if !ok {
 			return nil
 		}
+		whiteWon := r.Result == dataset.WhiteWin
+		if mirror && rng.IntN(2) == 0 {
+			p, whiteWon = p.Mirror(), !whiteWon
+		}
 		queue := &white
-		if r.Result == dataset.BlackWin {
+		if !whiteWon {
 			queue = &black
 		}
 		if len(*queue) >= limit {

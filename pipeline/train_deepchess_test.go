@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"maps"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -193,6 +194,29 @@ func TestPairsFollowThePaper(t *testing.T) {
 	}
 	if same > len(epoch1.pairs)/10 {
 		t.Fatalf("%d of %d pairs of epoch 2 were already drawn in epoch 1", same, len(epoch1.pairs))
+	}
+	// With mirror_pairs half the positions are colour-swapped, and carry
+	// the opposite result: index them as such.
+	original := maps.Clone(positions)
+	for p, x := range original {
+		if x.result != dataset.Draw {
+			x.result = dataset.WhiteWin + dataset.BlackWin - x.result
+			positions[p.Mirror()] = x
+		}
+	}
+	o.cfg.Data.MirrorPairs = true
+	mirrored := pairs(dataset.Train, streamOrder{shuffled: true, epoch: 0})
+	check(mirrored, dataset.Train)
+	swapped := 0
+	for _, p := range mirrored.pairs {
+		for _, x := range p {
+			if _, ok := original[x]; !ok {
+				swapped++
+			}
+		}
+	}
+	if n := 2 * len(mirrored.pairs); swapped < n/3 || swapped > 2*n/3 {
+		t.Fatalf("%d of %d positions of the pairs are mirrored, want about half", swapped, n)
 	}
 	val := pairs(dataset.Val, streamOrder{})
 	check(val, dataset.Val)
