@@ -17,8 +17,10 @@
 #    position (--shard i/N), on the N-position input and on the positions
 #    of the shared master games (about 170,000 records, so the scan of the
 #    input that picks a task's positions shows); median of 5 tasks each.
-# 3. Merge: dchess dataset merge of the two-task output, and
-#    BenchmarkMergeShards1000 (1,000 generated shards, 100,000 records).
+# 3. Merge: dchess dataset merge of the two-task output;
+#    BenchmarkMergeShards1000 of package dataset (1,000 generated label
+#    shards, 100,000 records) and of search/match (1,000 generated match
+#    tasks, 20,000 games, report and PGN).
 #
 # Usage: scripts/bench/shard.sh [RUNS] [N] [DEPTH]
 set -euo pipefail
@@ -78,4 +80,6 @@ for input in in big; do
 done
 
 echo "merge of 2 tasks, $n records: $(wall "$tmp/dchess" dataset merge "$tmp/two" -o "$tmp/merged") s"
-go test ./dataset -run '^$' -bench 'MergeShards1000$' -benchtime 3x | grep Benchmark
+for pkg in ./dataset ./search/match; do
+	echo "$pkg: $(go test "$pkg" -run '^$' -bench 'MergeShards1000$' -benchtime 3x | grep Benchmark)"
+done
