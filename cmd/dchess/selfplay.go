@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -12,6 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/dataset/shard"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/match"
 )
@@ -31,6 +34,10 @@ type selfPlayOptions struct {
 	// nil plays them all. A --shard i/n flag fills it with the task's share
 	// (dataset/shard's Spec.Indices), as match's shards do.
 	pairs []int
+	// Shard makes the run one task of a job array (i/n or auto/n); -o
+	// then names the task outputs NAME-000i-of-000n/.
+	Shard   string
+	Command []string
 	gameFlags
 }
 
@@ -48,12 +55,26 @@ Each opening is played twice with colours swapped. Without --openings they are g
 --random-plies random legal moves, kept only when the heuristic searching --balance-depth
 plies scores the position within ±--balance centipawns, so games do not start lost.
 --random-rate makes that share of each player's moves (in the first --random-rate-plies
-plies; 0: all) a random legal move, so a player against itself does not replay one game.`,
+plies; 0: all) a random legal move, so a player against itself does not replay one game.
+
+With --shard i/n the command is task i of a job array of n: it plays its share of the
+game pairs (each with the opening, colours and seed it has in the whole run) into
+NAME-000i-of-000n/games.pgn with a manifest.json, and a rerun of a finished task does
+nothing. The tasks' games together are the games of one unsharded run; ingest reads
+them all with a glob.`,
 		Example: `  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --concurrency 2
   dchess selfplay --a heuristic:depth=2 --b heuristic:depth=3 --games 1000 --random-rate 0.05 -o games.pgn
-  dchess selfplay --a cnn --b "experience:exp.db?learn=true" --openings book.epd --games 100 -o learn.pgn --json`,
+  dchess selfplay --a cnn --b "experience:exp.db?learn=true" --openings book.epd --games 100 -o learn.pgn --json
+  dchess selfplay --a heuristic:depth=3 --games 100000 --random-rate 0.05 --shard auto/64 -o /shared/games
+  dchess ingest '/shared/games-*-of-0064/games.pgn' -o data/games`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runSelfPlay(cmd.Context(), opts, s) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Command = os.Args
+			if opts.Shard != "" {
+				return runSelfPlayShard(cmd.Context(), opts, s)
+			}
+			return runSelfPlay(cmd.Context(), opts, s)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.A, "a", "", "player SPEC (required)")
@@ -65,6 +86,7 @@ plies; 0: all) a random legal move, so a player against itself does not replay o
 	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
 	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives NAME-000i-of-000n/games.pgn")
 	opts.gameFlags.add(cmd)
 	// Self-play openings are longer than a match's by default: more variety.
 	if fl := f.Lookup("random-plies"); fl != nil {
@@ -158,3 +180,74 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
 	return nil
 }
+
+// runSelfPlayShard plays one task of a sharded self-play run. The task's
+// share of pairs follows from the run's settings (the same as a sharded
+// match's), so every task of a job agrees on it without talking.
+func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error {
+	if opts.Out == "" {
+		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfPlayShardPGN)
+	}
+	spec, err := shard.Parse(opts.Shard, nil)
+	if err != nil {
+		return usagef("--shard: %v", err)
+	}
+	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
+	if err != nil {
+		return err
+	}
+	b := opts.B
+	if b == "" {
+		b = opts.A
+	}
+	settings, inputs, err := matchShardSettings(ctx, &matchOptions{A: opts.A, B: b, Games: opts.Games, gameFlags: opts.gameFlags}, cfg, spec)
+	if err != nil {
+		return err
+	}
+	settings["kind"] = "selfplay"
+	settings["balance"], settings["balance_depth"] = opts.BalanceCP, opts.BalanceDepth
+	settings["random_rate"], settings["random_rate_plies"] = opts.RandomRate, opts.RandomWindow
+	info := shard.NewInfo(spec, opts.Command, settings)
+	info.Inputs = append(info.Inputs, inputs...)
+
+	out := shard.Name(opts.Out, spec)
+	manifest := filepath.Join(out, selfPlayShardManifest)
+	if data, err := os.ReadFile(manifest); err == nil {
+		var done shard.Info
+		if err := json.Unmarshal(data, &done); err != nil {
+			return fmt.Errorf("%s: %w", manifest, err)
+		}
+		if diffs := done.Differences(info); len(diffs) > 0 {
+			return fmt.Errorf("%s was played with other settings (%s); remove it or use another -o", out, strings.Join(diffs, "; "))
+		}
+		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, out)
+		return nil
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	task := *opts
+	task.pairs = spec.Indices((opts.Games+1)/2, shard.Seed(info.SettingsHash))
+	task.Out = filepath.Join(out, selfPlayShardPGN)
+	if len(task.pairs) == 0 {
+		// More tasks than pairs: this task owns nothing, and says so.
+		if err := shard.WriteFileAtomic(task.Out, nil); err != nil {
+			return err
+		}
+	} else if err := runSelfPlay(ctx, &task, s); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return err
+	}
+	// The manifest goes last: its presence marks the task finished.
+	return shard.WriteFileAtomic(manifest, append(data, '\n'))
+}
+
+// A self-play task's folder holds its games and, once they are all
+// played, its manifest.
+const (
+	selfPlayShardPGN      = "games.pgn"
+	selfPlayShardManifest = "manifest.json"
+)
