@@ -1,0 +1,201 @@
+package diffusion
+
+import (
+	"errors"
+	"math"
+	"sort"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/search/board"
+)
+
+// Decoder plays from a Net (search.MoveProposer): it starts from s_i with
+// every later slot masked and, over T steps, predicts every masked slot,
+// keeps the most confident predictions and re-masks the rest, so that
+// after step t about N·(1 - α_{t-1}) of the N slots stay masked (α_0 = 1:
+// none after the last step). The action a_i is chosen among the legal
+// moves of s_i only. Like Net it is not safe for concurrent use.
+type Decoder struct {
+	net *Net
+	// Steps is the number of decoding steps (default the trained T).
+	Steps int
+	// Legal and Decoded count the decoded a_i whose unrestricted
+	// prediction (argmax over the whole vocabulary) was a legal move.
+	Legal, Decoded int
+	in             []int16
+	slots          []int
+	out            [][]float32
+}
+
+// NewDecoder decodes with net in its trained number of steps.
+func NewDecoder(net *Net) *Decoder {
+	c := net.cfg
+	d := &Decoder{net: net, Steps: c.Steps, in: make([]int16, c.SeqLen())}
+	for i := encode.StateLen; i < c.SeqLen(); i++ {
+		d.slots = append(d.slots, i)
+		size := encode.StateVocab
+		if i >= c.StateSlots() {
+			size = encode.ActionVocab
+		}
+		d.out = append(d.out, make([]float32, size))
+	}
+	return d
+}
+
+// Net returns the decoder's network.
+func (d *Decoder) Net() *Net { return d.net }
+
+// Decoded is a decoded sequence.
+type Decoded struct {
+	// Tokens holds the whole sequence (states first, then actions, see
+	// encode.SequenceLen).
+	Tokens []int16
+	// Moves are the legal moves of s_i and Scores their log-probabilities
+	// (renormalised over the legal moves) when a_i was decided.
+	Moves  []board.Move
+	Scores []float64
+	// Best is the chosen a_i.
+	Best board.Move
+}
+
+// Propose ranks the legal moves of b (search.MoveProposer).
+func (d *Decoder) Propose(b *board.Board) ([]board.Move, []float64, error) {
+	r, err := d.Decode(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Moves, r.Scores, nil
+}
+
+// Decode runs the reverse process from b.
+func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
+	c := d.net.cfg
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		return nil, errors.New("no legal move")
+	}
+	legal := make([]int, len(moves))
+	for i, m := range moves {
+		idx, ok := encode.ActionIndex(m)
+		if !ok {
+			return nil, errors.New("a legal move is outside the action vocabulary")
+		}
+		legal[i] = idx
+	}
+	ss := c.StateSlots()
+	a0 := ss // the slot of a_i
+	encode.StateTokens(b, d.in)
+	masked := make([]bool, len(d.in))
+	for i := encode.StateLen; i < len(d.in); i++ {
+		masked[i] = true
+		d.in[i] = MaskState
+		if i >= ss {
+			d.in[i] = MaskAction
+		}
+	}
+	res := &Decoded{Moves: moves, Scores: make([]float64, len(moves))}
+	total := len(d.slots)
+	steps := max(d.Steps, 1)
+	type candidate struct {
+		slot int
+		word int16
+		conf float32
+	}
+	var cands []candidate
+	for step := steps; step >= 1; step-- {
+		var slots []int
+		var outs [][]float32
+		for i, s := range d.slots {
+			if masked[s] {
+				slots = append(slots, s)
+				outs = append(outs, d.out[i])
+			}
+		}
+		if len(slots) == 0 {
+			break
+		}
+		d.net.Forward(d.in, slots, outs)
+		cands = cands[:0]
+		for i, s := range slots {
+			lp := outs[i]
+			if s == a0 {
+				best := 0
+				for j, idx := range legal {
+					if lp[idx] > lp[legal[best]] {
+						best = j
+					}
+				}
+				cands = append(cands, candidate{s, int16(legal[best]), lp[legal[best]]})
+				continue
+			}
+			best := 0
+			for j, v := range lp {
+				if v > lp[best] {
+					best = j
+				}
+			}
+			cands = append(cands, candidate{s, int16(best), lp[best]})
+		}
+		// The schedule runs over the decoder's own number of steps.
+		alpha := decodeAlpha(c, step-1, steps)
+		stayMasked := int(math.Round(float64(total) * (1 - alpha)))
+		unmask := len(cands) - stayMasked
+		if unmask <= 0 {
+			continue
+		}
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].conf > cands[j].conf })
+		for _, cd := range cands[:unmask] {
+			masked[cd.slot] = false
+			d.in[cd.slot] = cd.word
+			if cd.slot == a0 {
+				d.decideAction(res, outs[indexOf(slots, a0)], legal)
+			}
+		}
+	}
+	res.Tokens = append([]int16(nil), d.in...)
+	return res, nil
+}
+
+// decideAction records the legal moves' renormalised log-probabilities
+// and whether the unrestricted argmax was legal.
+func (d *Decoder) decideAction(res *Decoded, lp []float32, legal []int) {
+	best := 0
+	for j, v := range lp {
+		if v > lp[best] {
+			best = j
+		}
+	}
+	d.Decoded++
+	var sum float64
+	for _, idx := range legal {
+		if idx == best {
+			d.Legal++
+		}
+		sum += math.Exp(float64(lp[idx]))
+	}
+	logSum := math.Log(sum)
+	top := 0
+	for j, idx := range legal {
+		res.Scores[j] = float64(lp[idx]) - logSum
+		if res.Scores[j] > res.Scores[top] {
+			top = j
+		}
+	}
+	res.Best = res.Moves[top]
+}
+
+func indexOf(s []int, v int) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// decodeAlpha is the config's schedule stretched over steps decoding
+// steps (steps may differ from the trained T).
+func decodeAlpha(c Config, t, steps int) float64 {
+	c.Steps = steps
+	return c.Alpha(t)
+}

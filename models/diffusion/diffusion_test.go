@@ -1,0 +1,304 @@
+package diffusion
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/search/board"
+)
+
+func tinyConfig() Config {
+	c := DefaultConfig()
+	c.Horizon, c.Dim, c.Heads, c.Layers, c.MLP, c.Steps = 2, 16, 2, 2, 24, 4
+	return c
+}
+
+func TestScheduleAndLambdaByHand(t *testing.T) {
+	c := DefaultConfig() // linear, T = 20: λ_t = (1/T) / (t/T) = 1/t
+	for _, tt := range []int{1, 4, 20} {
+		if got, want := c.Lambda(tt), 1/float64(tt); math.Abs(got-want) > 1e-12 {
+			t.Errorf("linear λ_%d = %v, want %v", tt, got, want)
+		}
+	}
+	if c.Alpha(0) != 1 || c.Alpha(20) != 0 || math.Abs(c.Alpha(5)-0.75) > 1e-12 {
+		t.Errorf("linear α: %v %v %v", c.Alpha(0), c.Alpha(5), c.Alpha(20))
+	}
+	c.Schedule, c.Steps = ScheduleCosine, 2 // α_1 = cos(π/4) = √½
+	if got := c.Lambda(1); math.Abs(got-1) > 1e-12 {
+		t.Errorf("cosine λ_1 = %v, want 1", got)
+	}
+	if got := c.Lambda(2); math.Abs(got-math.Sqrt(0.5)) > 1e-12 {
+		t.Errorf("cosine λ_2 = %v, want √½", got)
+	}
+	c.Steps, c.Weighting = 20, WeightingLinear
+	if got := c.Lambda(5); math.Abs(got-0.8) > 1e-12 {
+		t.Errorf("linear weighting λ_5 = %v, want 1 - 4/20", got)
+	}
+	c.Weighting = WeightingConstant
+	if c.Lambda(7) != 1 {
+		t.Errorf("constant weighting λ_7 = %v", c.Lambda(7))
+	}
+}
+
+// sequence returns the sequence of horizon h along a short opening line.
+func sequence(t *testing.T, h int) []int16 {
+	seq := make([]int16, encode.SequenceLen(h))
+	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
+		t.Fatal(err)
+	}
+	return seq
+}
+
+func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
+	c := DefaultConfig() // h = 4: 3·70 state targets + 4 actions = 214 targets
+	seq := sequence(t, c.Horizon)
+	in := make([]int16, len(seq))
+	w := make([]float32, len(seq))
+	rng := rand.New(rand.NewPCG(1, 2))
+	const tt, draws = 5, 2000
+	masked := 0
+	for n := 0; n < draws; n++ {
+		c.CorruptAt(rng, tt, seq, in, w)
+		for i := range seq {
+			switch {
+			case i < encode.StateLen:
+				if in[i] != seq[i] || w[i] != 0 {
+					t.Fatalf("s_i slot %d was masked or weighted", i)
+				}
+			case in[i] == MaskState || in[i] == MaskAction:
+				masked++
+				// T·λ_t/N = 20 · (1/5) / 214
+				if want := float32(20.0 / 5 / 214); math.Abs(float64(w[i]-want)) > 1e-7 {
+					t.Fatalf("weight %v, want %v", w[i], want)
+				}
+			default:
+				if in[i] != seq[i] || w[i] != 0 {
+					t.Fatalf("unmasked slot %d changed or weighted", i)
+				}
+			}
+		}
+	}
+	// 1 - α_5 = 0.25 of 214·2000 draws: the standard error is 0.0007.
+	if rate := float64(masked) / (214 * draws); math.Abs(rate-0.25) > 0.005 {
+		t.Errorf("masked %.4f of the targets, want 0.25", rate)
+	}
+	c.CorruptAt(rng, 20, seq, in, w) // α_T = 0: everything after s_i masked
+	for i := encode.StateLen; i < len(in); i++ {
+		if in[i] != MaskState && in[i] != MaskAction {
+			t.Fatalf("slot %d unmasked at t = T", i)
+		}
+	}
+}
+
+// graphRun builds the graph for a batch of examples and runs it forward
+// (and backward), returning the per-row losses, the action
+// log-probabilities and the learnables.
+func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32) ([]float32, []float32, []*G.Node, *G.Node) {
+	t.Helper()
+	g := G.NewGraph()
+	batch := len(ins)
+	var nodes []*G.Node
+	for i, shape := range m.InputShapes(batch) {
+		buf := make([]float32, shape[0]*shape[1])
+		nodes = append(nodes, G.NewMatrix(g, tensor.Float32, G.WithShape(shape...), G.WithName("in"+string(rune('0'+i))),
+			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
+	}
+	for r := 0; r < batch; r++ {
+		rows := make([][]float32, 5)
+		for i, n := range nodes {
+			data := n.Value().Data().([]float32)
+			w := n.Shape()[1]
+			rows[i] = data[r*w : (r+1)*w]
+		}
+		m.Encode(ins[r], seqs[r], ws[r], rows)
+	}
+	out, err := m.Build(g, nodes, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss, err := G.Sum(out.PerRow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := G.Grad(loss, out.Learnables...); err != nil {
+		t.Fatal(err)
+	}
+	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
+	defer vm.Close()
+	if err := vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
+	logp := append([]float32(nil), out.ActionLogProbs.Value().Data().([]float32)...)
+	return per, logp, out.Learnables, loss
+}
+
+func TestGorgoniaMatchesPureGo(t *testing.T) {
+	c := tinyConfig()
+	m, err := NewModel(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params := m.InitParams(3)
+	arch, _ := m.Arch()
+	net, err := NewNet(&dcw.File{Family: c.Family, Arch: arch, Tensors: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := sequence(t, c.Horizon)
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ins, seqs [][]int16
+	var ws [][]float32
+	for r := 0; r < 3; r++ {
+		in, w := make([]int16, len(seq)), make([]float32, len(seq))
+		c.CorruptAt(rng, 2+r, seq, in, w)
+		ins, seqs, ws = append(ins, in), append(seqs, seq), append(ws, w)
+	}
+	per, logp, _, _ := graphRun(t, m, params, ins, seqs, ws)
+
+	var slots []int
+	var outs [][]float32
+	for s := 0; s < c.SeqLen(); s++ {
+		slots = append(slots, s)
+		size := encode.StateVocab
+		if s >= c.StateSlots() {
+			size = encode.ActionVocab
+		}
+		outs = append(outs, make([]float32, size))
+	}
+	worst := 0.0
+	for r := range ins {
+		net.Forward(ins[r], slots, outs)
+		var loss float64
+		for s, lp := range outs {
+			if s >= c.StateSlots() {
+				k := s - c.StateSlots()
+				for j, v := range lp {
+					worst = math.Max(worst, math.Abs(float64(v-logp[(r*c.Horizon+k)*encode.ActionVocab+j])))
+				}
+			}
+			if ws[r][s] != 0 {
+				loss -= float64(ws[r][s]) * float64(lp[seq[s]])
+			}
+		}
+		if math.Abs(loss-float64(per[r])) > 1e-4*math.Max(1, math.Abs(loss)) {
+			t.Errorf("row %d: graph loss %v, pure Go %v", r, per[r], loss)
+		}
+	}
+	if worst > 1e-4 {
+		t.Errorf("action log-probabilities differ by %g", worst)
+	}
+}
+
+// TestGradientMatchesFiniteDifferences checks the hand-built layer norm,
+// attention, gather and cross-entropy differentiate correctly.
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	c := tinyConfig()
+	c.Layers = 1
+	m, _ := NewModel(c)
+	params := m.InitParams(4)
+	seq := sequence(t, c.Horizon)
+	in, w := make([]int16, len(seq)), make([]float32, len(seq))
+	c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 3, seq, in, w)
+	args := [][]int16{in}
+	_, _, learnables, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w})
+	grads := map[string][]float32{}
+	for _, l := range learnables {
+		gv, err := l.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
+	}
+	lossAt := func() float64 {
+		per, _, _, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w})
+		return float64(per[0])
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, name := range []string{"block0.ln1.g", "block0.head1.q", "block0.head0.k", "block0.head0.v", "block0.attn.w", "block0.mlp.in.w", "ln.b", "head.state.w", "head.action.b", "embed.pos", "embed.state"} {
+		var p *dcw.Tensor
+		for i := range params {
+			if params[i].Name == name {
+				p = &params[i]
+			}
+		}
+		for n := 0; n < 3; n++ {
+			j := rng.IntN(len(p.Data))
+			if name == "head.action.b" {
+				j = int(seq[c.StateSlots()]) // a_i's own bias has a clear gradient
+			}
+			old := p.Data[j]
+			const h = 1e-2
+			p.Data[j] = old + h
+			up := lossAt()
+			p.Data[j] = old - h
+			down := lossAt()
+			p.Data[j] = old
+			numeric := (up - down) / (2 * h)
+			analytic := float64(grads[name][j])
+			if math.Abs(numeric-analytic) > 2e-3+0.05*math.Abs(numeric) {
+				t.Errorf("%s[%d]: gradient %g, finite difference %g", name, j, analytic, numeric)
+			}
+		}
+	}
+}
+
+func TestDecodeReturnsALegalMoveForEveryStepCount(t *testing.T) {
+	for _, c := range []Config{tinyConfig(), func() Config {
+		c := tinyConfig()
+		c.Family, c.Horizon, c.Steps = PolicyFamily, 1, 1
+		return c
+	}()} {
+		m, err := NewModel(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		arch, _ := m.Arch()
+		net, err := NewNet(&dcw.File{Family: c.Family, Arch: arch, Tensors: m.InitParams(11)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := NewDecoder(net)
+		for _, fen := range []string{board.StartFEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "8/P7/8/8/8/8/6k1/4K3 w - - 0 1"} {
+			for _, steps := range []int{1, 2, c.Steps} {
+				b, _ := board.FromFEN(fen)
+				dec.Steps = steps
+				r, err := dec.Decode(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				legal := false
+				for i, mv := range r.Moves {
+					if mv == r.Best {
+						legal = true
+						for _, s := range r.Scores {
+							if s > r.Scores[i] {
+								t.Errorf("best move %s does not have the top score", board.UCI(mv))
+							}
+						}
+					}
+				}
+				if !legal {
+					t.Fatalf("%s: decoded %s, not a legal move", fen, board.UCI(r.Best))
+				}
+				for i, tok := range r.Tokens {
+					if tok == MaskState || tok == MaskAction || tok < 0 {
+						t.Fatalf("%s T=%d: slot %d still masked after decoding", c.Family, steps, i)
+					}
+				}
+				if got := encode.ActionUCI(int(r.Tokens[c.StateSlots()])); got != board.UCI(r.Best) {
+					t.Errorf("a_i token %s, best %s", got, board.UCI(r.Best))
+				}
+			}
+		}
+		if dec.Decoded != 9 || dec.Legal > dec.Decoded {
+			t.Errorf("counted %d legal of %d decoded", dec.Legal, dec.Decoded)
+		}
+	}
+}

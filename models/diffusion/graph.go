@@ -1,0 +1,434 @@
+package diffusion
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
+)
+
+// Model is the training side of the family.
+type Model struct{ cfg Config }
+
+// NewModel checks cfg and returns the trainable model.
+func NewModel(cfg Config) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Model{cfg: cfg}, nil
+}
+
+// Config returns the model's configuration.
+func (m *Model) Config() Config { return m.cfg }
+
+// Arch returns the architecture as stored in model.dcw.
+func (m *Model) Arch() ([]byte, error) { return json.Marshal(m.cfg) }
+
+// layerNormEps keeps the normalisation finite on a constant row.
+const layerNormEps = 1e-5
+
+// InitParams draws fresh weights from seed: embeddings N-like uniform of
+// scale 0.02·√3 (std 0.02, as GPT-2), projections Glorot-uniform, norms
+// gain 1 and bias 0, biases 0.
+func (m *Model) InitParams(seed int64) []dcw.Tensor {
+	rng := nn.NewRand(seed)
+	var out []dcw.Tensor
+	for _, p := range m.cfg.paramShapes() {
+		switch {
+		case len(p.shape) == 1 && (hasSuffix(p.name, ".g")):
+			t := nn.Zeros(p.name, p.shape...)
+			for i := range t.Data {
+				t.Data[i] = 1
+			}
+			out = append(out, t)
+		case len(p.shape) == 1:
+			out = append(out, nn.Zeros(p.name, p.shape...))
+		case hasPrefix(p.name, "embed."):
+			out = append(out, nn.Uniform(rng, p.name, 0.02*math.Sqrt(3), p.shape...))
+		default:
+			out = append(out, nn.Uniform(rng, p.name, nn.GlorotLimit(p.shape[0], p.shape[1]), p.shape...))
+		}
+	}
+	return out
+}
+
+func hasSuffix(s, suffix string) bool { return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix }
+func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+
+// InputShapes are the graph's inputs for a batch: the one-hot state words
+// (mask word included), the one-hot action words, the one-hot state
+// targets, the one-hot action targets and each slot's loss weight.
+func (m *Model) InputShapes(batch int) [][]int {
+	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
+	return [][]int{
+		{batch, ss * (encode.StateVocab + 1)},
+		{batch, h * (encode.ActionVocab + 1)},
+		{batch, ss * encode.StateVocab},
+		{batch, h * encode.ActionVocab},
+		{batch, m.cfg.SeqLen()},
+	}
+}
+
+// graphBuilder holds what the layers of one graph share.
+type graphBuilder struct {
+	g          *G.ExprGraph
+	params     []dcw.Tensor
+	learnables []*G.Node
+	meanCol    *G.Node // d × 1 of 1/d: a row mean as a product
+	eps        *G.Node
+}
+
+func (b *graphBuilder) param(name string, shape ...int) (*G.Node, error) {
+	t, err := nn.Find(b.params, name)
+	if err != nil {
+		return nil, err
+	}
+	n, err := nn.Param(b.g, t, shape...)
+	if err != nil {
+		return nil, err
+	}
+	b.learnables = append(b.learnables, n)
+	return n, nil
+}
+
+// layerNorm normalises each row of x (n × d) to mean 0 and variance 1, then
+// scales by gain and shifts by bias: Gorgonia has no LayerNorm, so it is
+// built from products, squares, Sqrt and Inverse.
+func (b *graphBuilder) layerNorm(x *G.Node, prefix string, d int) (*G.Node, error) {
+	gain, err := b.param(prefix+".g", 1, d)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := b.param(prefix+".b", 1, d)
+	if err != nil {
+		return nil, err
+	}
+	mean, err := G.Mul(x, b.meanCol)
+	if err != nil {
+		return nil, err
+	}
+	centred, err := G.BroadcastSub(x, mean, nil, []byte{1})
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Square(centred)
+	if err != nil {
+		return nil, err
+	}
+	variance, err := G.Mul(sq, b.meanCol)
+	if err != nil {
+		return nil, err
+	}
+	shifted, err := G.BroadcastAdd(variance, b.eps, nil, []byte{0, 1})
+	if err != nil {
+		return nil, err
+	}
+	// Gorgonia v0.9.18's InverseSqrt has a wrong gradient; Sqrt then
+	// Inverse differentiate correctly (TestGradientMatchesFiniteDifferences).
+	root, err := G.Sqrt(shifted)
+	if err != nil {
+		return nil, err
+	}
+	inv, err := G.Inverse(root)
+	if err != nil {
+		return nil, err
+	}
+	y, err := G.BroadcastHadamardProd(centred, inv, nil, []byte{1})
+	if err != nil {
+		return nil, err
+	}
+	if y, err = G.BroadcastHadamardProd(y, gain, nil, []byte{0}); err != nil {
+		return nil, err
+	}
+	return G.BroadcastAdd(y, bias, nil, []byte{0})
+}
+
+func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, error) {
+	w, err := b.param(prefix+".w", in, out)
+	if err != nil {
+		return nil, err
+	}
+	bias, err := b.param(prefix+".b", 1, out)
+	if err != nil {
+		return nil, err
+	}
+	return nn.DenseGraph(x, w, bias)
+}
+
+// Outputs are the nodes the training objective reads.
+type Outputs struct {
+	// PerRow is each row's loss (batch × 1).
+	PerRow *G.Node
+	// ActionLogProbs are the log-probabilities of the action slots
+	// (batch·h × ActionVocab), row b·h + k for a_{i+k} of row b.
+	ActionLogProbs *G.Node
+	Learnables     []*G.Node
+}
+
+// Build adds the transformer and its loss on the inputs of InputShapes.
+func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
+	c := m.cfg
+	batch := inputs[0].Shape()[0]
+	d, dk, ss, h, L := c.Dim, c.Dim/c.Heads, c.StateSlots(), c.Horizon, c.SeqLen()
+	meanData := make([]float32, d)
+	for i := range meanData {
+		meanData[i] = 1 / float32(d)
+	}
+	b := &graphBuilder{g: g, params: params,
+		meanCol: G.NewMatrix(g, tensor.Float32, G.WithShape(d, 1), G.WithName("ln.mean"),
+			G.WithValue(tensor.New(tensor.WithShape(d, 1), tensor.WithBacking(meanData)))),
+		eps: G.NewMatrix(g, tensor.Float32, G.WithShape(1, 1), G.WithName("ln.eps"),
+			G.WithValue(tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float32{layerNormEps})))),
+	}
+	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("%s graph: %w", c.Family, err) }
+
+	// Embeddings: one-hot words times the tables, plus positions.
+	embedState, err := b.param("embed.state", encode.StateVocab+1, d)
+	if err != nil {
+		return fail(err)
+	}
+	embedAction, err := b.param("embed.action", encode.ActionVocab+1, d)
+	if err != nil {
+		return fail(err)
+	}
+	pos, err := b.param("embed.pos", 1, L*d)
+	if err != nil {
+		return fail(err)
+	}
+	xs, err := G.Reshape(inputs[0], tensor.Shape{batch * ss, encode.StateVocab + 1})
+	if err != nil {
+		return fail(err)
+	}
+	xa, err := G.Reshape(inputs[1], tensor.Shape{batch * h, encode.ActionVocab + 1})
+	if err != nil {
+		return fail(err)
+	}
+	es, err := G.Mul(xs, embedState)
+	if err != nil {
+		return fail(err)
+	}
+	ea, err := G.Mul(xa, embedAction)
+	if err != nil {
+		return fail(err)
+	}
+	if es, err = G.Reshape(es, tensor.Shape{batch, ss * d}); err != nil {
+		return fail(err)
+	}
+	if ea, err = G.Reshape(ea, tensor.Shape{batch, h * d}); err != nil {
+		return fail(err)
+	}
+	x, err := G.Concat(1, es, ea)
+	if err != nil {
+		return fail(err)
+	}
+	if x, err = G.BroadcastAdd(x, pos, nil, []byte{0}); err != nil {
+		return fail(err)
+	}
+	if x, err = G.Reshape(x, tensor.Shape{batch * L, d}); err != nil {
+		return fail(err)
+	}
+
+	scale := G.NewScalar(g, tensor.Float32, G.WithName("attn.scale"), G.WithValue(float32(1/math.Sqrt(float64(dk)))))
+	for l := 0; l < c.Layers; l++ {
+		p := fmt.Sprintf("block%d.", l)
+		n, err := b.layerNorm(x, p+"ln1", d)
+		if err != nil {
+			return fail(err)
+		}
+		heads := make([]*G.Node, c.Heads)
+		for hd := 0; hd < c.Heads; hd++ {
+			hp := fmt.Sprintf("%shead%d.", p, hd)
+			var qkv [3]*G.Node
+			for i, name := range []string{"q", "k", "v"} {
+				w, err := b.param(hp+name, d, dk)
+				if err != nil {
+					return fail(err)
+				}
+				proj, err := G.Mul(n, w)
+				if err != nil {
+					return fail(err)
+				}
+				if qkv[i], err = G.Reshape(proj, tensor.Shape{batch, L, dk}); err != nil {
+					return fail(err)
+				}
+			}
+			scores, err := G.BatchedMatMul(qkv[0], qkv[1], false, true)
+			if err != nil {
+				return fail(err)
+			}
+			if scores, err = G.HadamardProd(scores, scale); err != nil {
+				return fail(err)
+			}
+			attn, err := G.SoftMax(scores)
+			if err != nil {
+				return fail(err)
+			}
+			o, err := G.BatchedMatMul(attn, qkv[2])
+			if err != nil {
+				return fail(err)
+			}
+			if heads[hd], err = G.Reshape(o, tensor.Shape{batch * L, dk}); err != nil {
+				return fail(err)
+			}
+		}
+		cat := heads[0]
+		if c.Heads > 1 {
+			if cat, err = G.Concat(1, heads...); err != nil {
+				return fail(err)
+			}
+		}
+		att, err := b.dense(cat, p+"attn", d, d)
+		if err != nil {
+			return fail(err)
+		}
+		if x, err = G.Add(x, att); err != nil {
+			return fail(err)
+		}
+		n2, err := b.layerNorm(x, p+"ln2", d)
+		if err != nil {
+			return fail(err)
+		}
+		hid, err := b.dense(n2, p+"mlp.in", d, c.MLP)
+		if err != nil {
+			return fail(err)
+		}
+		if hid, err = G.Rectify(hid); err != nil {
+			return fail(err)
+		}
+		mo, err := b.dense(hid, p+"mlp.out", c.MLP, d)
+		if err != nil {
+			return fail(err)
+		}
+		if x, err = G.Add(x, mo); err != nil {
+			return fail(err)
+		}
+	}
+	if x, err = b.layerNorm(x, "ln", d); err != nil {
+		return fail(err)
+	}
+
+	// Split the positions into state and action rows with constant
+	// selection indices (a gather, whose gradient scatters back).
+	stateRows, actionRows := make([]int, 0, batch*ss), make([]int, 0, batch*h)
+	for r := 0; r < batch; r++ {
+		for i := 0; i < ss; i++ {
+			stateRows = append(stateRows, r*L+i)
+		}
+		for k := 0; k < h; k++ {
+			actionRows = append(actionRows, r*L+ss+k)
+		}
+	}
+	gather := func(rows []int, name string) (*G.Node, error) {
+		idx := G.NewVector(g, tensor.Int, G.WithShape(len(rows)), G.WithName(name),
+			G.WithValue(tensor.New(tensor.WithShape(len(rows)), tensor.WithBacking(rows))))
+		return G.ByIndices(x, idx, 0)
+	}
+	xsOut, err := gather(stateRows, "rows.state")
+	if err != nil {
+		return fail(err)
+	}
+	xaOut, err := gather(actionRows, "rows.action")
+	if err != nil {
+		return fail(err)
+	}
+	stateLogits, err := b.dense(xsOut, "head.state", d, encode.StateVocab)
+	if err != nil {
+		return fail(err)
+	}
+	actionLogits, err := b.dense(xaOut, "head.action", d, encode.ActionVocab)
+	if err != nil {
+		return fail(err)
+	}
+	stateLogp, err := G.LogSoftMax(stateLogits)
+	if err != nil {
+		return fail(err)
+	}
+	actionLogp, err := G.LogSoftMax(actionLogits)
+	if err != nil {
+		return fail(err)
+	}
+
+	// Per-slot cross-entropy: the target's log-probability, picked by the
+	// one-hot target and summed over the vocabulary.
+	pick := func(logp, target *G.Node, rows, vocab int, name string) (*G.Node, error) {
+		t, err := G.Reshape(target, tensor.Shape{rows, vocab})
+		if err != nil {
+			return nil, err
+		}
+		prod, err := G.HadamardProd(logp, t)
+		if err != nil {
+			return nil, err
+		}
+		ones := make([]float32, vocab)
+		for i := range ones {
+			ones[i] = 1
+		}
+		col := G.NewMatrix(g, tensor.Float32, G.WithShape(vocab, 1), G.WithName(name),
+			G.WithValue(tensor.New(tensor.WithShape(vocab, 1), tensor.WithBacking(ones))))
+		return G.Mul(prod, col)
+	}
+	ls, err := pick(stateLogp, inputs[2], batch*ss, encode.StateVocab, "sum.state")
+	if err != nil {
+		return fail(err)
+	}
+	la, err := pick(actionLogp, inputs[3], batch*h, encode.ActionVocab, "sum.action")
+	if err != nil {
+		return fail(err)
+	}
+	if ls, err = G.Reshape(ls, tensor.Shape{batch, ss}); err != nil {
+		return fail(err)
+	}
+	if la, err = G.Reshape(la, tensor.Shape{batch, h}); err != nil {
+		return fail(err)
+	}
+	all, err := G.Concat(1, ls, la)
+	if err != nil {
+		return fail(err)
+	}
+	weighted, err := G.HadamardProd(all, inputs[4])
+	if err != nil {
+		return fail(err)
+	}
+	negOnes := make([]float32, L)
+	for i := range negOnes {
+		negOnes[i] = -1
+	}
+	negCol := G.NewMatrix(g, tensor.Float32, G.WithShape(L, 1), G.WithName("sum.slots"),
+		G.WithValue(tensor.New(tensor.WithShape(L, 1), tensor.WithBacking(negOnes))))
+	perRow, err := G.Mul(weighted, negCol)
+	if err != nil {
+		return fail(err)
+	}
+	return Outputs{PerRow: perRow, ActionLogProbs: actionLogp, Learnables: b.learnables}, nil
+}
+
+// Encode writes the graph inputs of one example: the corrupted tokens in
+// (mask words included), the clean sequence seq (targets; NoToken slots
+// have none) and the slots' loss weights, into one row of each of the
+// five inputs of InputShapes. The rows are cleared first: the loop reuses
+// its batch buffers.
+func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
+	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
+	for _, r := range rows[:4] {
+		clear(r)
+	}
+	for i := 0; i < ss; i++ {
+		rows[0][i*(encode.StateVocab+1)+int(in[i])] = 1
+		if i >= encode.StateLen && seq[i] != encode.NoToken {
+			rows[2][i*encode.StateVocab+int(seq[i])] = 1
+		}
+	}
+	for k := 0; k < h; k++ {
+		rows[1][k*(encode.ActionVocab+1)+int(in[ss+k])] = 1
+		if seq[ss+k] != encode.NoToken {
+			rows[3][k*encode.ActionVocab+int(seq[ss+k])] = 1
+		}
+	}
+	copy(rows[4], weight)
+}
