@@ -58,7 +58,9 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 	return out
 }
 
-func hasSuffix(s, suffix string) bool { return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix }
+func hasSuffix(s, suffix string) bool {
+	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
+}
 func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
 
 // InputShapes are the graph's inputs for a batch: the one-hot state words
