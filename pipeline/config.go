@@ -15,6 +15,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn"
 )
 
@@ -26,11 +27,18 @@ var Families = []string{ann.Family, cnn.Family}
 // autoencoder, then the siamese comparator that starts from it.
 var DeepChessFamilies = []string{deepchess.AutoencoderFamily, deepchess.SiameseFamily}
 
+// SequenceFamilies read token sequences and play without search: the
+// discrete diffusion model over action-state-action sequences and the
+// one-step policy it is compared with.
+var SequenceFamilies = []string{diffusion.PolicyFamily, diffusion.Family}
+
 // plannedFamilies are part of the command contract but built later.
-var plannedFamilies = []string{"policy", "diffusion"}
+var plannedFamilies []string
 
 // TrainableFamilies lists every family the training loop can build.
-func TrainableFamilies() []string { return append(slices.Clone(Families), DeepChessFamilies...) }
+func TrainableFamilies() []string {
+	return append(append(slices.Clone(Families), DeepChessFamilies...), SequenceFamilies...)
+}
 
 // CheckFamily says whether family can be trained, with a clear message for
 // the planned families that are not built yet.
@@ -46,6 +54,8 @@ func CheckFamily(family string) error {
 }
 
 func isDeepChess(family string) bool { return slices.Contains(DeepChessFamilies, family) }
+
+func isSequence(family string) bool { return slices.Contains(SequenceFamilies, family) }
 
 // Config is a training run's configuration, as in configs/<model>.yaml.
 // Every field has a default; unknown keys are errors.
@@ -116,6 +126,8 @@ type ModelSection struct {
 	CNN         cnn.Config
 	Autoencoder deepchess.AutoencoderConfig
 	Siamese     deepchess.SiameseConfig
+	// Diffusion holds the diffusion and the policy family's settings.
+	Diffusion diffusion.Config
 }
 
 type annSection struct {
@@ -136,6 +148,11 @@ type autoencoderSection struct {
 type siameseSection struct {
 	Family                  string `yaml:"family"`
 	deepchess.SiameseConfig `yaml:",inline"`
+}
+
+type diffusionSection struct {
+	Family           string `yaml:"family"`
+	diffusion.Config `yaml:",inline"`
 }
 
 // UnmarshalYAML decodes the section over the family's defaults, rejecting
@@ -186,6 +203,13 @@ func (m *ModelSection) UnmarshalYAML(node *yaml.Node) error {
 			return fmt.Errorf("model section: %w", err)
 		}
 		m.Siamese = s.SiameseConfig
+	case diffusion.Family, diffusion.PolicyFamily:
+		s := diffusionSection{Config: m.Diffusion}
+		if err := strictYAML(raw, &s); err != nil {
+			return fmt.Errorf("model section: %w", err)
+		}
+		m.Diffusion = s.Config
+		m.Diffusion.Family = m.Family
 	}
 	return nil
 }
@@ -201,6 +225,8 @@ func (m ModelSection) MarshalYAML() (any, error) {
 		return autoencoderSection{Family: m.Family, AutoencoderConfig: m.Autoencoder}, nil
 	case deepchess.SiameseFamily:
 		return siameseSection{Family: m.Family, SiameseConfig: m.Siamese}, nil
+	case diffusion.Family, diffusion.PolicyFamily:
+		return diffusionSection{Family: m.Family, Config: m.Diffusion}, nil
 	}
 	return nil, CheckFamily(m.Family)
 }
@@ -229,7 +255,8 @@ func DefaultConfig(family string) (*Config, error) {
 	}
 	c := &Config{
 		Model: ModelSection{Family: family, ANN: ann.DefaultConfig(), CNN: cnn.DefaultConfig(),
-			Autoencoder: deepchess.DefaultAutoencoderConfig(), Siamese: deepchess.DefaultSiameseConfig()},
+			Autoencoder: deepchess.DefaultAutoencoderConfig(), Siamese: deepchess.DefaultSiameseConfig(),
+			Diffusion: diffusion.DefaultConfig()},
 		Data: DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7,
 			ValSplit: "val", ShuffleBuffer: 10000},
 		Optimizer: OptimizerConfig{Name: "adam", LR: 0.001, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1},
@@ -239,6 +266,17 @@ func DefaultConfig(family string) (*Config, error) {
 		Patience:  3,
 		Seed:      1,
 		LogEvery:  10,
+	}
+	if isSequence(family) {
+		// A small transformer: Adam at 3e-4 with clipping, batches of 32
+		// sequences, validation capped so an epoch's check stays short.
+		if family == diffusion.PolicyFamily {
+			c.Model.Diffusion = diffusion.DefaultPolicyConfig()
+		}
+		c.Data = DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
+			ShuffleBuffer: 10000, ValMax: 2000}
+		c.Optimizer.LR, c.Optimizer.ClipNorm = 3e-4, 1
+		c.Loss, c.BatchSize, c.Patience = LossCrossEntropy, 32, 3
 	}
 	if isDeepChess(family) {
 		c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
@@ -365,6 +403,13 @@ func (c *Config) Validate() error {
 // the autoencoder it starts from.
 func (c *Config) validateModel() error {
 	family := c.Model.Family
+	if isSequence(family) {
+		if c.Loss != LossCrossEntropy {
+			return fmt.Errorf("%s is trained on the cross-entropy of its tokens: loss must be cross_entropy, not %q", family, c.Loss)
+		}
+		c.Model.Diffusion.Family = family
+		return c.Model.Diffusion.Validate()
+	}
 	if !isDeepChess(family) {
 		_, err := c.NewModel()
 		return err

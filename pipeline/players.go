@@ -9,6 +9,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
@@ -21,6 +22,38 @@ func init() {
 	player.RegisterModel("ann", evaluatorFamily(func(path string) (search.Evaluator, error) { return ann.Load(path) }))
 	player.RegisterModel("cnn", evaluatorFamily(func(path string) (search.Evaluator, error) { return cnn.Load(path) }))
 	player.RegisterModel(deepchess.SiameseFamily, newSiamesePlayer)
+	player.RegisterModel(diffusion.Family, newSequencePlayer)
+	player.RegisterModel(diffusion.PolicyFamily, newSequencePlayer)
+}
+
+// newSequencePlayer makes the diffusion or policy player: it plays the
+// first action of the sequence it decodes, without search. steps= sets the
+// diffusion model's decoding steps T (default: as trained).
+func newSequencePlayer(_ context.Context, spec player.Spec) (player.Player, error) {
+	settings := []string{}
+	if spec.Family == diffusion.Family {
+		settings = append(settings, "steps")
+	}
+	if err := spec.CheckSettings(settings...); err != nil {
+		return nil, err
+	}
+	net, err := diffusion.Load(spec.Path)
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", spec.Family, err)
+	}
+	if net.Config().Family != spec.Family {
+		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
+	}
+	dec := diffusion.NewDecoder(net)
+	steps, err := spec.Int("steps", int64(dec.Steps))
+	if err != nil {
+		return nil, err
+	}
+	if steps < 1 || steps > 1000 {
+		return nil, fmt.Errorf("player %s: steps=%d must be in 1..1000", spec.Family, steps)
+	}
+	dec.Steps = int(steps)
+	return player.ProposerPlayer(spec.DisplayName(), dec), nil
 }
 
 // evaluatorFamily makes a player factory for a family whose weights load

@@ -62,6 +62,11 @@ type TrainResult struct {
 	TrainPairAccuracy   float64 `json:"train_pair_accuracy,omitempty"`
 	ValPairAccuracy     float64 `json:"val_pair_accuracy,omitempty"`
 	BestValPairAccuracy float64 `json:"best_val_pair_accuracy,omitempty"`
+	// Diffusion and policy: the share of rows whose masked a_i the model
+	// predicts (argmax over all moves), on the last epoch's training rows
+	// and the validation rows.
+	TrainActionAccuracy float64 `json:"train_action_accuracy,omitempty"`
+	ValActionAccuracy   float64 `json:"val_action_accuracy,omitempty"`
 	// Layers reports each Pos2Vec layer's reconstruction error (autoencoder).
 	Layers []LayerResult `json:"layers,omitempty"`
 }
@@ -642,6 +647,9 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 				r.BestValPairAccuracy = math.Max(r.BestValPairAccuracy, *m.ValPairAccuracy)
 			}
 		}
+	}
+	if _, sequences := t.obj.(*sequenceObjective); sequences {
+		r.TrainActionAccuracy, r.ValActionAccuracy = r.TrainSign, r.ValSign
 	}
 	if _, layers := t.obj.(*autoencoderObjective); layers {
 		r.Layers = layerResults(t.metrics.all)

@@ -266,6 +266,9 @@ func (o *siameseObjective) epochSize(man *dataset.Manifest) int64 { return train
 // the tower it gives in the config.
 func newObjective(cfg *Config, init bool, runsDir string) (objective, error) {
 	family := cfg.Model.Family
+	if isSequence(family) {
+		return newSequenceObjective(cfg)
+	}
 	switch family {
 	case deepchess.AutoencoderFamily:
 		m, err := deepchess.NewAutoencoder(cfg.Model.Autoencoder)

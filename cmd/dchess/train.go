@@ -12,6 +12,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -35,8 +36,8 @@ type trainOptions struct {
 func newTrainCmd(s *IOStreams) *cobra.Command {
 	opts := &trainOptions{}
 	cmd := &cobra.Command{
-		Use:   "train --model ann|cnn|autoencoder|siamese --data DATASET",
-		Short: "Train a model: an evaluation network, or DeepChess's autoencoder and comparator",
+		Use:   "train --model ann|cnn|autoencoder|siamese|policy|diffusion --data DATASET",
+		Short: "Train a model: an evaluation network, DeepChess, or the diffusion model and its policy baseline",
 		Long: `train fits a model family with Gorgonia: shuffled minibatches from the train split,
 Adam, validation every epoch, early stopping. The run folder (--out, default
 runs/<model>-<timestamp>) receives config.yaml (the config as run), metrics.jsonl,
@@ -50,13 +51,22 @@ under runs/) and learns which of two positions, one from a game White won and on
 from a game Black won, is better for White, reporting pair accuracy on validation
 pairs every epoch.
 
+diffusion learns action-state-action sequences s_i, a_i, s_{i+1}, ..., a_{i+h-1}
+(the config's horizon h) from a dataset labelled with principal variations
+(label --pv H) or, with target: game, from the moves played (ingest --horizon):
+a transformer denoises the tokens after s_i, masked at a random diffusion step.
+policy is the same transformer predicting a_i from s_i alone. Both report the
+loss and the accuracy of the masked a_i.
+
 Without --config the built-in configs/<model>.yaml (the published setup) is used.
 Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 		Example: `  dchess train --model ann --data data/labelled
   dchess train --model cnn --data data/labelled --config configs/cnn-wide.yaml --out runs/cnn-wide
   dchess train --model cnn --data data/labelled --out runs/cnn-wide --resume --epochs 40
   dchess train --model autoencoder --data data/games --out runs/pos2vec
-  dchess train --model siamese --data data/games --init runs/pos2vec --out runs/siamese`,
+  dchess train --model siamese --data data/games --init runs/pos2vec --out runs/siamese
+  dchess train --model diffusion --data data/pv4 --out runs/diffusion
+  dchess train --model policy --data data/pv4 --out runs/policy`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.seedSet = cmd.Flags().Changed("seed")
@@ -64,8 +74,8 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(pipeline.TrainableFamilies(), ", ")+" (policy, diffusion: not built yet)")
-	f.StringVar(&opts.Data, "data", "", "dataset folder (labelled for ann and cnn; games with results for autoencoder and siamese)")
+	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(pipeline.TrainableFamilies(), ", "))
+	f.StringVar(&opts.Data, "data", "", "dataset folder (labelled for ann and cnn; with PVs for diffusion and policy; games with results for autoencoder and siamese)")
 	f.StringVar(&opts.Config, "config", "", "YAML config (default: the built-in configs/<model>.yaml)")
 	f.StringVar(&opts.Out, "out", "", "run folder (default runs/<model>-<timestamp>)")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run in --out from its newest checkpoint")
@@ -155,6 +165,12 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		if res.BestEpoch > 0 {
 			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)\n",
 				res.ValLoss, res.ValPairAccuracy, res.BestValPairAccuracy, res.BestVal, res.BestEpoch)
+		}
+	case diffusion.Family, diffusion.PolicyFamily:
+		fmt.Fprintf(s.Out, "train loss %.5f, a_i accuracy %.3f\n", res.TrainLoss, res.TrainActionAccuracy)
+		if res.BestEpoch > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, a_i accuracy %.3f (best val loss %.5f at epoch %d)\n",
+				res.ValLoss, res.ValActionAccuracy, res.BestVal, res.BestEpoch)
 		}
 	default:
 		fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)

@@ -97,7 +97,7 @@ func TestTrainUsageErrors(t *testing.T) {
 		want string
 	}{
 		{trainOptions{Data: "d"}, "--model is required"},
-		{trainOptions{Model: "policy", Data: "d"}, "not built yet"},
+		{trainOptions{Model: "policy", Data: "d", Init: "runs/ae"}, "--init is for starting a siamese run"},
 		{trainOptions{Model: "ann", Data: "d", Init: "runs/ae"}, "--init is for starting a siamese run"},
 		{trainOptions{Model: "gpt", Data: "d"}, "unknown model family"},
 		{trainOptions{Model: "ann"}, "--data is required"},

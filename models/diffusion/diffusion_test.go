@@ -110,7 +110,7 @@ func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, 
 			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
 	}
 	for r := 0; r < batch; r++ {
-		rows := make([][]float32, 5)
+		rows := make([][]float32, len(nodes))
 		for i, n := range nodes {
 			data := n.Value().Data().([]float32)
 			w := n.Shape()[1]
@@ -135,7 +135,7 @@ func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, 
 		t.Fatal(err)
 	}
 	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
-	logp := append([]float32(nil), out.ActionLogProbs.Value().Data().([]float32)...)
+	logp := append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)
 	return per, logp, out.Learnables, loss
 }
 
@@ -160,7 +160,11 @@ func TestGorgoniaMatchesPureGo(t *testing.T) {
 		c.CorruptAt(rng, 2+r, seq, in, w)
 		ins, seqs, ws = append(ins, in), append(seqs, seq), append(ws, w)
 	}
-	per, logp, _, _ := graphRun(t, m, params, ins, seqs, ws)
+	per, logits, _, _ := graphRun(t, m, params, ins, seqs, ws)
+	logp := append([]float32(nil), logits...)
+	for r := 0; r < len(logp); r += encode.ActionVocab {
+		logSoftmax(logp[r : r+encode.ActionVocab])
+	}
 
 	var slots []int
 	var outs [][]float32

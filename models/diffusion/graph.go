@@ -65,7 +65,10 @@ func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(p
 
 // InputShapes are the graph's inputs for a batch: the one-hot state words
 // (mask word included), the one-hot action words, the one-hot state
-// targets, the one-hot action targets and each slot's loss weight.
+// targets, the one-hot action targets, each slot's loss weight and the
+// vocabulary index of a_i. The graph does not read the last: it is a copy
+// of a_i's target for scoring, because Gorgonia may overwrite the one-hot
+// targets in place while computing the loss.
 func (m *Model) InputShapes(batch int) [][]int {
 	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
 	return [][]int{
@@ -74,6 +77,7 @@ func (m *Model) InputShapes(batch int) [][]int {
 		{batch, ss * encode.StateVocab},
 		{batch, h * encode.ActionVocab},
 		{batch, m.cfg.SeqLen()},
+		{batch, 1},
 	}
 }
 
@@ -167,10 +171,11 @@ func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, er
 type Outputs struct {
 	// PerRow is each row's loss (batch × 1).
 	PerRow *G.Node
-	// ActionLogProbs are the log-probabilities of the action slots
-	// (batch·h × ActionVocab), row b·h + k for a_{i+k} of row b.
-	ActionLogProbs *G.Node
-	Learnables     []*G.Node
+	// ActionLogits are the logits of the action slots (batch·h ×
+	// ActionVocab), row b·h + k for a_{i+k} of row b. (Not the
+	// log-probabilities: the loss's product may overwrite those in place.)
+	ActionLogits *G.Node
+	Learnables   []*G.Node
 }
 
 // Build adds the transformer and its loss on the inputs of InputShapes.
@@ -407,13 +412,13 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	return Outputs{PerRow: perRow, ActionLogProbs: actionLogp, Learnables: b.learnables}, nil
+	return Outputs{PerRow: perRow, ActionLogits: actionLogits, Learnables: b.learnables}, nil
 }
 
 // Encode writes the graph inputs of one example: the corrupted tokens in
 // (mask words included), the clean sequence seq (targets; NoToken slots
 // have none) and the slots' loss weights, into one row of each of the
-// five inputs of InputShapes. The rows are cleared first: the loop reuses
+// inputs of InputShapes. The rows are cleared first: the loop reuses
 // its batch buffers.
 func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
@@ -433,4 +438,5 @@ func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 		}
 	}
 	copy(rows[4], weight)
+	rows[5][0] = float32(seq[ss])
 }

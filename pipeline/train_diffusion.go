@@ -1,0 +1,146 @@
+package pipeline
+
+import (
+	"context"
+	"math/rand/v2"
+
+	G "gorgonia.org/gorgonia"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/search/board"
+)
+
+// sequenceObjective trains the diffusion model (or the one-step policy,
+// its horizon-1 case) on action-state-action sequences: each record's line
+// (Stockfish's PV or the game's moves) is encoded, corrupted by the forward
+// process at a random step t, and the loss is the λ_t-weighted
+// cross-entropy of the masked tokens (see diffusion.Config.Corrupt).
+type sequenceObjective struct {
+	m   *diffusion.Model
+	cfg *Config
+}
+
+func newSequenceObjective(cfg *Config) (*sequenceObjective, error) {
+	dc := cfg.Model.Diffusion
+	dc.Family = cfg.Model.Family
+	m, err := diffusion.NewModel(dc)
+	if err != nil {
+		return nil, err
+	}
+	return &sequenceObjective{m: m, cfg: cfg}, nil
+}
+
+func (o *sequenceObjective) family() string        { return o.cfg.Model.Family }
+func (o *sequenceObjective) arch() ([]byte, error) { return o.m.Arch() }
+func (o *sequenceObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+	return o.m.InitParams(seed), nil
+}
+func (o *sequenceObjective) stages() int                   { return 1 }
+func (o *sequenceObjective) inputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *sequenceObjective) targetWidth() int              { return 0 }
+
+func (o *sequenceObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+	out, err := o.m.Build(g, inputs, params)
+	if err != nil {
+		return netParts{}, err
+	}
+	return netParts{perRow: out.PerRow, output: out.ActionLogits, learnables: out.Learnables}, nil
+}
+
+// RecordLine is the line a record's sequence follows: Stockfish's
+// principal variation (its best move when it gave no PV) for target pv,
+// the played move and the moves after it for target game. nil means the
+// record has no line.
+func RecordLine(r *dataset.Record, target string) []string {
+	if target == diffusion.TargetGame {
+		if r.Move == "" {
+			return nil
+		}
+		return append([]string{r.Move}, r.Next...)
+	}
+	if r.Label == nil || r.Label.Status != dataset.LabelOK {
+		return nil
+	}
+	if len(r.Label.PV) > 0 {
+		return r.Label.PV
+	}
+	if r.Label.BestMove != "" {
+		return []string{r.Label.BestMove}
+	}
+	return nil
+}
+
+// maskSeed separates the masking draws from the shuffle's.
+const maskSeed = 0x6d61736b
+
+func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	c := o.m.Config()
+	epoch := order.epoch
+	if !order.shuffled {
+		epoch = validationEpoch // the same masks every validation
+	}
+	// One generator per epoch, drawn once per streamed example: a resumed
+	// epoch replays the skipped examples' draws and masks the rest alike.
+	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
+	seq := make([]int16, c.SeqLen())
+	in := make([]int16, c.SeqLen())
+	weight := make([]float32, c.SeqLen())
+	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		line := RecordLine(r, c.Target)
+		if len(line) == 0 {
+			return nil
+		}
+		b, err := board.FromFEN(r.FEN)
+		if err != nil {
+			sink.reject()
+			return nil
+		}
+		if _, err := encode.Sequence(b, line, c.Horizon, seq); err != nil {
+			sink.reject()
+			return nil
+		}
+		c.Corrupt(rng, seq, in, weight)
+		rows, _ := sink.row()
+		o.m.Encode(in, seq, weight, rows)
+		return sink.add()
+	})
+}
+
+// score counts the rows whose a_i was masked: predicted (argmax over the
+// whole vocabulary) is 1 when it is the target move, so the sign
+// agreement the loop reports is the action accuracy on those rows.
+func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+	c := o.m.Config()
+	logits := tg.outputs()
+	losses := tg.rowLosses()
+	weights, targets := tg.bufs[4], tg.bufs[5]
+	L, h := c.SeqLen(), c.Horizon
+	for i := 0; i < rows; i++ {
+		if weights[i*L+c.StateSlots()] == 0 {
+			acc.addLoss(float64(losses[i]))
+			continue
+		}
+		lp := logits[i*h*encode.ActionVocab : (i*h+1)*encode.ActionVocab]
+		best := 0
+		for j, v := range lp {
+			if v > lp[best] {
+				best = j
+			}
+		}
+		var correct float32
+		if best == int(targets[i]) {
+			correct = 1
+		}
+		acc.add(float64(losses[i]), correct, 1)
+	}
+}
+
+func (o *sequenceObjective) epochSize(man *dataset.Manifest) int64 {
+	if man.Split != nil && man.Counts.Records > 0 {
+		return man.Split.Records.Train * max(man.Counts.Labelled, 1) / man.Counts.Records
+	}
+	return man.Counts.Records
+}
