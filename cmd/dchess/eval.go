@@ -24,6 +24,8 @@ type evalOptions struct {
 	Player     string
 	FEN        string
 	EPD        string
+	Data       string
+	Puzzles    string
 	Explain    bool
 	Depth      int
 	Nodes      int64
@@ -38,18 +40,27 @@ const defaultEPDMoveTime = time.Second
 func newEvalCmd(s *IOStreams) *cobra.Command {
 	opts := &evalOptions{}
 	cmd := &cobra.Command{
-		Use:   "eval --player SPEC (--fen FEN | --epd FILE)",
-		Short: "Evaluate a position or score a player on an EPD test suite",
+		Use:   "eval --player SPEC (--fen FEN | --epd FILE | --data DATASET | --puzzles FILE)",
+		Short: "Evaluate a position or score a player on an EPD suite, a labelled dataset or puzzles",
 		Long: `With --fen, searches the position and prints the move, score, depth and line; --explain
 adds the heuristic evaluation's per-component breakdown (material, piece-square,
 pawn structure, bishop pair, rook files, mobility), middlegame and endgame.
 
 With --epd, plays every position of a test suite such as WAC and counts it solved when
 the move is one of its "bm" moves and none of its "am" moves. Without a limit each
-position gets 1 s (--movetime 1000); --depth or --nodes give the same answer on every run.`,
+position gets 1 s (--movetime 1000); --depth or --nodes give the same answer on every run.
+
+With --data, plays every labelled position of the dataset's test split (all of it when
+it has no split) and reports the action accuracy: how often the move is Stockfish's best
+move. With --puzzles, plays a Lichess puzzle CSV (FEN, Moves, Rating; the first move is
+the opponent's): a puzzle is solved when every move of the line is found (a mate that
+ends it also counts), reported overall and by 200-point rating bucket. Neither sets a
+limit of its own: a searching player uses its default depth unless given one.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
-  dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json`,
+  dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
+  dchess eval --player policy:runs/policy/model.dcw --data data/pv4
+  dchess eval --player diffusion:runs/diffusion/model.dcw?steps=5 --puzzles ../shared/data/puzzles/lichess_puzzles_a.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd.Context(), opts, s) },
 	}
@@ -57,11 +68,13 @@ position gets 1 s (--movetime 1000); --depth or --nodes give the same answer on 
 	f.StringVar(&opts.Player, "player", "heuristic", "player SPEC")
 	f.StringVar(&opts.FEN, "fen", "", "position to evaluate")
 	f.StringVar(&opts.EPD, "epd", "", "EPD test suite with bm/am opcodes")
+	f.StringVar(&opts.Data, "data", "", "labelled dataset: action accuracy against Stockfish's best move on its test split")
+	f.StringVar(&opts.Puzzles, "puzzles", "", "Lichess puzzle CSV (FEN, Moves, Rating): puzzles solved, by rating bucket")
 	f.BoolVar(&opts.Explain, "explain", false, "with --fen: the heuristic evaluation's per-component breakdown")
 	f.IntVar(&opts.Depth, "depth", 0, "search depth")
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position")
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
-	f.IntVar(&opts.Limit, "limit", 0, "with --epd: only the first N positions (0: all)")
+	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -70,9 +83,15 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	given := 0
+	for _, v := range []string{opts.FEN, opts.EPD, opts.Data, opts.Puzzles} {
+		if v != "" {
+			given++
+		}
+	}
 	switch {
-	case (opts.FEN == "") == (opts.EPD == ""):
-		return usagef("give exactly one of --fen or --epd")
+	case given != 1:
+		return usagef("give exactly one of --fen, --epd, --data or --puzzles")
 	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMS < 0 || opts.Limit < 0:
 		return usagef("--depth, --nodes, --movetime and --limit must not be negative")
 	case opts.Explain && opts.FEN == "":
@@ -83,8 +102,13 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--player: %v", err)
 	}
 	lim := player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}
-	if opts.FEN != "" {
+	switch {
+	case opts.FEN != "":
 		return evalFEN(ctx, opts, spec, lim, s)
+	case opts.Data != "":
+		return evalData(ctx, opts, spec, lim, s)
+	case opts.Puzzles != "":
+		return evalPuzzles(ctx, opts, spec, lim, s)
 	}
 	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 {
 		lim.MoveTime = defaultEPDMoveTime

@@ -40,12 +40,12 @@ func TestEvalFENExplain(t *testing.T) {
 
 func TestEvalBadInput(t *testing.T) {
 	for want, opts := range map[string]*evalOptions{
-		"exactly one of --fen or --epd": {Player: "heuristic"},
-		"--explain needs the heuristic": {Player: "random", FEN: scholarsMate, Explain: true},
-		"--fen: invalid FEN":            {Player: "heuristic", FEN: "8/8 w"},
-		"--explain works with --fen":    {Player: "heuristic", EPD: "x.epd", Explain: true},
-		"--player: empty player spec":   {Player: "", FEN: scholarsMate},
-		"--fen: the game is over":       {Player: "heuristic", FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"},
+		"exactly one of --fen, --epd, --data or --puzzles": {Player: "heuristic", EPD: "x.epd", Puzzles: "p.csv"},
+		"--explain needs the heuristic":                    {Player: "random", FEN: scholarsMate, Explain: true},
+		"--fen: invalid FEN":                               {Player: "heuristic", FEN: "8/8 w"},
+		"--explain works with --fen":                       {Player: "heuristic", EPD: "x.epd", Explain: true},
+		"--player: empty player spec":                      {Player: "", FEN: scholarsMate},
+		"--fen: the game is over":                          {Player: "heuristic", FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"},
 	} {
 		s, _, _ := playStreams("")
 		err := runEval(context.Background(), opts, s)
