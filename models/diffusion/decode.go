@@ -114,6 +114,14 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
 		if len(slots) == 0 {
 			break
 		}
+		// The schedule runs over the decoder's own number of steps; a step
+		// that would unmask nothing (T above the slot count) is skipped.
+		alpha := decodeAlpha(c, step-1, steps)
+		stayMasked := int(math.Round(float64(total) * (1 - alpha)))
+		unmask := len(slots) - stayMasked
+		if unmask <= 0 {
+			continue
+		}
 		d.net.Forward(d.in, slots, outs)
 		cands = cands[:0]
 		for i, s := range slots {
@@ -135,13 +143,6 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
 				}
 			}
 			cands = append(cands, candidate{s, int16(best), lp[best]})
-		}
-		// The schedule runs over the decoder's own number of steps.
-		alpha := decodeAlpha(c, step-1, steps)
-		stayMasked := int(math.Round(float64(total) * (1 - alpha)))
-		unmask := len(cands) - stayMasked
-		if unmask <= 0 {
-			continue
 		}
 		sort.SliceStable(cands, func(i, j int) bool { return cands[i].conf > cands[j].conf })
 		for _, cd := range cands[:unmask] {
