@@ -34,24 +34,6 @@ const (
 // bishop 4, queen 5, king 7.
 var pieceCode = [7]float32{board.Pawn: 1, board.Knight: 3, board.Bishop: 4, board.Rook: 2, board.Queen: 5, board.King: 7}
 
-var pieceOrder = [6]board.Piece{board.Pawn, board.Knight, board.Bishop, board.Rook, board.Queen, board.King}
-
-func bitboard(bb *board.Bitboards, p board.Piece) uint64 {
-	switch p {
-	case board.Pawn:
-		return bb.Pawns
-	case board.Knight:
-		return bb.Knights
-	case board.Bishop:
-		return bb.Bishops
-	case board.Rook:
-		return bb.Rooks
-	case board.Queen:
-		return bb.Queens
-	}
-	return bb.Kings
-}
-
 // relative returns the side to move's and the opponent's pieces, and
 // whether squares must be mirrored (Black to move).
 func relative(b *board.Board) (own, their *board.Bitboards, mirror bool) {
@@ -74,9 +56,9 @@ func Planes(b *board.Board, dst []float32) {
 	dst = dst[:PlanesSize]
 	clear(dst)
 	own, their, mirror := relative(b)
-	for i, p := range pieceOrder {
-		setSquares(dst[i*64:], bitboard(own, p), mirror, 1)
-		setSquares(dst[(6+i)*64:], bitboard(their, p), mirror, 1)
+	for i, p := range board.PieceTypes {
+		setSquares(dst[i*64:], board.PieceBits(own, p), mirror, 1)
+		setSquares(dst[(6+i)*64:], board.PieceBits(their, p), mirror, 1)
 	}
 	if b.SideToMove() == board.White {
 		fill(dst[12*64:13*64], 1)
@@ -103,8 +85,8 @@ func Bits(b *board.Board, dst []float32) {
 	clear(dst)
 	for c := board.White; c <= board.Black; c++ {
 		bb := b.Pieces(c)
-		for i, p := range pieceOrder {
-			setSquares(dst[(int(c)*6+i)*64:], bitboard(bb, p), false, 1)
+		for i, p := range board.PieceTypes {
+			setSquares(dst[(int(c)*6+i)*64:], board.PieceBits(bb, p), false, 1)
 		}
 	}
 	if b.SideToMove() == board.White {
@@ -124,11 +106,11 @@ func Codes(b *board.Board, dst []float32) {
 	dst = dst[:CodesSize]
 	clear(dst)
 	own, their, mirror := relative(b)
-	for _, p := range pieceOrder {
-		for bb := bitboard(own, p); bb != 0; bb &= bb - 1 {
+	for _, p := range board.PieceTypes {
+		for bb := board.PieceBits(own, p); bb != 0; bb &= bb - 1 {
 			dst[square(bits.TrailingZeros64(bb), mirror)] = pieceCode[p]
 		}
-		for bb := bitboard(their, p); bb != 0; bb &= bb - 1 {
+		for bb := board.PieceBits(their, p); bb != 0; bb &= bb - 1 {
 			dst[square(bits.TrailingZeros64(bb), mirror)] = -pieceCode[p]
 		}
 	}

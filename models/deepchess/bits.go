@@ -14,31 +14,13 @@ import (
 // position a pair sampler or a search has seen.
 type Packed [13]uint64
 
-var pieceOrder = [6]board.Piece{board.Pawn, board.Knight, board.Bishop, board.Rook, board.Queen, board.King}
-
-func pieceBits(bb *board.Bitboards, p board.Piece) uint64 {
-	switch p {
-	case board.Pawn:
-		return bb.Pawns
-	case board.Knight:
-		return bb.Knights
-	case board.Bishop:
-		return bb.Bishops
-	case board.Rook:
-		return bb.Rooks
-	case board.Queen:
-		return bb.Queens
-	}
-	return bb.Kings
-}
-
 // Pack encodes b as encode.Bits does, packed.
 func Pack(b *board.Board) Packed {
 	var p Packed
 	for c := board.White; c <= board.Black; c++ {
 		bb := b.Pieces(c)
-		for i, piece := range pieceOrder {
-			p[int(c)*6+i] = pieceBits(bb, piece)
+		for i, piece := range board.PieceTypes {
+			p[int(c)*6+i] = board.PieceBits(bb, piece)
 		}
 	}
 	if b.SideToMove() == board.White {

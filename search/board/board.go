@@ -51,6 +51,28 @@ func (p Piece) Letter() string {
 // Bitboards is one side's pieces, one bit per square (a1 = bit 0, h8 = bit 63).
 type Bitboards = dragontoothmg.Bitboards
 
+// PieceTypes lists the piece types in the order encodings use.
+var PieceTypes = [6]Piece{Pawn, Knight, Bishop, Rook, Queen, King}
+
+// PieceBits returns the squares of one piece type in a side's bitboards.
+func PieceBits(bb *Bitboards, p Piece) uint64 {
+	switch p {
+	case Pawn:
+		return bb.Pawns
+	case Knight:
+		return bb.Knights
+	case Bishop:
+		return bb.Bishops
+	case Rook:
+		return bb.Rooks
+	case Queen:
+		return bb.Queens
+	case King:
+		return bb.Kings
+	}
+	return 0
+}
+
 // Move is a move in dragontoothmg's 16-bit encoding: from, to, promotion.
 // Castling is the king's two-square move (e1g1).
 type Move = dragontoothmg.Move
