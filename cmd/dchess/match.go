@@ -6,10 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -31,47 +30,11 @@ func init() {
 // SPEC means the newest weights of that family found under it.
 const runsDir = "runs"
 
-// newestWeights finds the most recently written .dcw file under runs/ in a
-// folder named after the family (runs/cnn/..., runs/cnn-2024-05-01/...).
+// newestWeights resolves a bare model name to the newest exported
+// weights of that family under runs/ (checkpoints are never picked: the
+// family is read from each run's model.dcw).
 func newestWeights(_ context.Context, family string) (string, error) {
-	var best string
-	var bestTime time.Time
-	err := filepath.WalkDir(runsDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return fs.SkipAll
-			}
-			return err
-		}
-		if d.IsDir() || filepath.Ext(path) != ".dcw" {
-			return nil
-		}
-		inFamily := false
-		for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
-			if part == family || strings.HasPrefix(part, family+"-") || strings.HasPrefix(part, family+"_") {
-				inFamily = true
-			}
-		}
-		if !inFamily {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if best == "" || info.ModTime().After(bestTime) {
-			best, bestTime = path, info.ModTime()
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("looking for %s weights under %s: %w", family, runsDir, err)
-	}
-	if best == "" {
-		return "", fmt.Errorf("no %s weights under %s/: train some with `dchess train --model %s --data DATASET`, or give a path: %s:PATH.dcw",
-			family, runsDir, family, family)
-	}
-	return best, nil
+	return pipeline.NewestWeights(runsDir, family)
 }
 
 // gameFlags are the settings match and tournament share: how games are
