@@ -406,14 +406,4 @@ type Evaluator = nn.Evaluator[*Net]
 func NewEvaluator(n *Net) *Evaluator { return nn.NewEvaluator(n) }
 
 // Load reads a .dcw file of the cnn family.
-func Load(path string) (*Evaluator, error) {
-	f, err := dcw.Read(path)
-	if err != nil {
-		return nil, err
-	}
-	n, err := NewNet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return NewEvaluator(n), nil
-}
+func Load(path string) (*Evaluator, error) { return nn.Load(path, NewNet) }

@@ -266,3 +266,16 @@ func (e *Evaluator[N]) Clone() *Evaluator[N] { return &Evaluator[N]{net: e.net.C
 
 // Net returns the evaluator's network.
 func (e *Evaluator[N]) Net() N { return e.net }
+
+// Load reads a .dcw file and builds a family's network from it with newNet.
+func Load[N Network[N]](path string, newNet func(*dcw.File) (N, error)) (*Evaluator[N], error) {
+	f, err := dcw.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	n, err := newNet(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return NewEvaluator(n), nil
+}
