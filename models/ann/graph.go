@@ -58,36 +58,9 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 // from params, and returns the logit node (batch × 1) and the learnables in
 // the order of params.
 func (m *Model) Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (*G.Node, []*G.Node, error) {
-	widths := m.cfg.widths()
-	var learnables []*G.Node
-	h := x
-	for i := 0; i+1 < len(widths); i++ {
-		name := m.cfg.layerName(i)
-		wt, err := nn.Find(params, name+".w")
-		if err != nil {
-			return nil, nil, err
-		}
-		bt, err := nn.Find(params, name+".b")
-		if err != nil {
-			return nil, nil, err
-		}
-		w, err := nn.Param(g, wt, widths[i], widths[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		b, err := nn.Param(g, bt, 1, widths[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		learnables = append(learnables, w, b)
-		if h, err = nn.DenseGraph(h, w, b); err != nil {
-			return nil, nil, fmt.Errorf("ann layer %s: %w", name, err)
-		}
-		if i < len(m.cfg.Hidden) {
-			if h, err = nn.ActivateGraph(m.cfg.Activation, h); err != nil {
-				return nil, nil, err
-			}
-		}
+	h, learnables, err := nn.DenseStackGraph(g, x, params, m.cfg.widths(), m.cfg.layerName, m.cfg.Activation)
+	if err != nil {
+		return nil, nil, fmt.Errorf("ann: %w", err)
 	}
 	return h, learnables, nil
 }

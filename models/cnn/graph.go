@@ -111,34 +111,9 @@ func (m *Model) Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (*G.Node, 
 	if h, err = G.Reshape(h, tensor.Shape{batch, m.cfg.features()}); err != nil {
 		return nil, nil, err
 	}
-	widths := m.cfg.denseWidths()
-	for i := 0; i+1 < len(widths); i++ {
-		name := m.cfg.denseName(i)
-		wt, err := nn.Find(params, name+".w")
-		if err != nil {
-			return nil, nil, err
-		}
-		bt, err := nn.Find(params, name+".b")
-		if err != nil {
-			return nil, nil, err
-		}
-		w, err := nn.Param(g, wt, widths[i], widths[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		b, err := nn.Param(g, bt, 1, widths[i+1])
-		if err != nil {
-			return nil, nil, err
-		}
-		learnables = append(learnables, w, b)
-		if h, err = nn.DenseGraph(h, w, b); err != nil {
-			return nil, nil, fmt.Errorf("cnn layer %s: %w", name, err)
-		}
-		if i < len(m.cfg.Hidden) {
-			if h, err = nn.ActivateGraph(m.cfg.Activation, h); err != nil {
-				return nil, nil, err
-			}
-		}
+	h, dense, err := nn.DenseStackGraph(g, h, params, m.cfg.denseWidths(), m.cfg.denseName, m.cfg.Activation)
+	if err != nil {
+		return nil, nil, fmt.Errorf("cnn: %w", err)
 	}
-	return h, learnables, nil
+	return h, append(learnables, dense...), nil
 }

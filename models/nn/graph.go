@@ -55,3 +55,39 @@ func Find(params []dcw.Tensor, name string) (dcw.Tensor, error) {
 	}
 	return dcw.Tensor{}, fmt.Errorf("parameter %s is missing", name)
 }
+
+// DenseStackGraph adds fully connected layers widths[0] → ... → widths[n]
+// on h, named by name(i) with ".w" and ".b" tensors from params, the
+// activation after every layer but the last. It returns the output and
+// the layers' learnables (w, b per layer).
+func DenseStackGraph(g *G.ExprGraph, h *G.Node, params []dcw.Tensor, widths []int, name func(int) string, activation string) (*G.Node, []*G.Node, error) {
+	var learnables []*G.Node
+	for i := 0; i+1 < len(widths); i++ {
+		wt, err := Find(params, name(i)+".w")
+		if err != nil {
+			return nil, nil, err
+		}
+		bt, err := Find(params, name(i)+".b")
+		if err != nil {
+			return nil, nil, err
+		}
+		w, err := Param(g, wt, widths[i], widths[i+1])
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := Param(g, bt, 1, widths[i+1])
+		if err != nil {
+			return nil, nil, err
+		}
+		learnables = append(learnables, w, b)
+		if h, err = DenseGraph(h, w, b); err != nil {
+			return nil, nil, fmt.Errorf("layer %s: %w", name(i), err)
+		}
+		if i+2 < len(widths) {
+			if h, err = ActivateGraph(activation, h); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return h, learnables, nil
+}
