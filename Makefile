@@ -3,17 +3,26 @@ GO       ?= go
 BIN      ?= bin/dchess
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 FUZZTIME ?= 5s
+# TAGS=openblas builds Gorgonia's float32 products on OpenBLAS through cgo
+# (needs a C compiler and Debian's libopenblas0-pthread); the default is pure Go.
+TAGS     ?=
 
 .PHONY: build test unit fuzz bench lint quickstart clean
 
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/dchess
+	$(GO) build -tags "$(TAGS)" -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/dchess
 
 # The whole suite: vet, unit and integration tests, then each fuzz target briefly.
 test: lint unit fuzz
 
 unit:
 	$(GO) test -count=1 -timeout 20m ./...
+	@if ldconfig -p 2>/dev/null | grep -q 'libopenblas.so.0 ' && command -v cc >/dev/null; then \
+		$(GO) test -count=1 -tags openblas ./models/nn ./models/diffusion; \
+	else \
+		echo "unit: OpenBLAS or a C compiler missing: the -tags openblas build is not tested"; \
+		if [ "$${CI:-}" = true ]; then exit 1; fi; \
+	fi
 
 # Fuzz targets as package:FuzzName; each runs for FUZZTIME on top of its committed seed corpus.
 FUZZ_TARGETS := ./dataset/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT

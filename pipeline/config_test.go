@@ -9,7 +9,7 @@ import (
 )
 
 func TestEmbeddedConfigsLoad(t *testing.T) {
-	for _, name := range []string{"ann", "cnn", "ann-wide", "cnn-wide", "test/ann", "test/cnn"} {
+	for _, name := range []string{"ann", "cnn", "ann-wide", "cnn-wide", "material", "test/ann", "test/cnn"} {
 		data, err := configs.Read(name)
 		if err != nil {
 			t.Fatal(err)

@@ -28,6 +28,9 @@ const (
 	BitsSize = 773
 	// CodesSize is the thesis's 64 signed piece codes.
 	CodesSize = 64
+	// MaterialSize is the material balance: own minus opposing pawns,
+	// knights, bishops, rooks and queens.
+	MaterialSize = 5
 )
 
 // pieceCode is the thesis's value per piece type: pawn 1, rook 2, knight 3,
@@ -134,4 +137,14 @@ func enPassantSquare(b *board.Board) int {
 		return -1
 	}
 	return int(sq)
+}
+
+// Material writes the MaterialSize piece-count differences (own minus
+// theirs: P N B R Q) into dst, the whole input of the material-only
+// baseline that the learned evaluators are measured against.
+func Material(b *board.Board, dst []float32) {
+	own, their, _ := relative(b)
+	for i, p := range board.PieceTypes[:MaterialSize] {
+		dst[i] = float32(bits.OnesCount64(board.PieceBits(own, p)) - bits.OnesCount64(board.PieceBits(their, p)))
+	}
 }

@@ -103,3 +103,17 @@ func BenchmarkPlanes(b *testing.B) {
 		Planes(bd, dst)
 	}
 }
+
+func TestMaterialSideToMoveView(t *testing.T) {
+	// White has an extra knight and rook, Black two extra pawns; with Black
+	// to move the differences are Black's.
+	b := mustBoard(t, "4k3/pppp4/8/8/8/8/PP6/RN2K2R b - - 0 1")
+	dst := make([]float32, MaterialSize)
+	Material(b, dst)
+	want := []float32{2, -1, 0, -2, 0}
+	for i := range want {
+		if dst[i] != want[i] {
+			t.Fatalf("material %v, want %v", dst, want)
+		}
+	}
+}

@@ -21,6 +21,9 @@ const (
 	EncodingCodes  = "codes"  // the thesis's 64 signed piece codes, one 8×8 plane
 	EncodingPlanes = "planes" // 18 planes of 8×8
 	EncodingBits   = "bits"   // DeepChess's 773 bits (dense models only)
+	// EncodingMaterial is the five piece-count differences (dense models
+	// only): with no hidden layer, the material-only baseline.
+	EncodingMaterial = "material"
 )
 
 // Input says how a position becomes the network's input: an encoding whose
@@ -36,9 +39,9 @@ type Input struct {
 // Validate reports an unknown encoding or an empty range.
 func (in Input) Validate() error {
 	switch in.Encoding {
-	case EncodingCodes, EncodingPlanes, EncodingBits:
+	case EncodingCodes, EncodingPlanes, EncodingBits, EncodingMaterial:
 	default:
-		return fmt.Errorf("unknown encoding %q (want codes, planes or bits)", in.Encoding)
+		return fmt.Errorf("unknown encoding %q (want codes, planes, bits or material)", in.Encoding)
 	}
 	if !(in.Max > in.Min) {
 		return fmt.Errorf("input range [%g, %g] is empty: max must be above min", in.Min, in.Max)
@@ -53,11 +56,14 @@ func (in Input) Size() int {
 		return encode.PlanesSize
 	case EncodingBits:
 		return encode.BitsSize
+	case EncodingMaterial:
+		return encode.MaterialSize
 	}
 	return encode.CodesSize
 }
 
-// Channels is the number of 8×8 planes of a board-shaped encoding, 0 for bits.
+// Channels is the number of 8×8 planes of a board-shaped encoding, 0 for
+// bits and material.
 func (in Input) Channels() int {
 	switch in.Encoding {
 	case EncodingCodes:
@@ -75,6 +81,8 @@ func (in Input) Encode(b *board.Board, dst []float32) {
 		encode.Planes(b, dst)
 	case EncodingBits:
 		encode.Bits(b, dst)
+	case EncodingMaterial:
+		encode.Material(b, dst)
 	default:
 		encode.Codes(b, dst)
 	}

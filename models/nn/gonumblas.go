@@ -1,0 +1,7 @@
+//go:build !openblas
+
+package nn
+
+// BLAS names the BLAS Gorgonia multiplies with, for metrics and benchmarks:
+// gonum's pure Go unless the binary is built with -tags openblas.
+const BLAS = "gonum"

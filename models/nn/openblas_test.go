@@ -1,0 +1,66 @@
+//go:build openblas
+
+package nn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+	G "gorgonia.org/gorgonia"
+)
+
+// TestOpenBLASMatchesGonum checks the cgo products against gonum's on every
+// transpose combination, with leading dimensions wider than the matrices.
+func TestOpenBLASMatchesGonum(t *testing.T) {
+	if _, ok := G.WhichBLAS().(openBLAS); !ok {
+		t.Fatalf("Gorgonia multiplies with %T, want openBLAS", G.WhichBLAS())
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	fill := func(n int) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = rng.Float32()*2 - 1
+		}
+		return s
+	}
+	const m, n, k, pad = 7, 5, 9, 3
+	for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			rowsA, colsA := m, k
+			if tA == blas.Trans {
+				rowsA, colsA = k, m
+			}
+			rowsB, colsB := k, n
+			if tB == blas.Trans {
+				rowsB, colsB = n, k
+			}
+			lda, ldb, ldc := colsA+pad, colsB+pad, n+pad
+			a, b, c := fill(rowsA*lda), fill(rowsB*ldb), fill(m*ldc)
+			want := append([]float32(nil), c...)
+			gonum.Implementation{}.Sgemm(tA, tB, m, n, k, 0.5, a, lda, b, ldb, 0.25, want, ldc)
+			openBLAS{}.Sgemm(tA, tB, m, n, k, 0.5, a, lda, b, ldb, 0.25, c, ldc)
+			for i := range c {
+				if math.Abs(float64(c[i]-want[i])) > 1e-5 {
+					t.Fatalf("Sgemm %c%c: c[%d] = %g, gonum %g", tA, tB, i, c[i], want[i])
+				}
+			}
+		}
+		rows, cols := m, k
+		x, y := fill(cols), fill(rows)
+		if tA == blas.Trans {
+			x, y = fill(rows), fill(cols)
+		}
+		a := fill(rows * (cols + pad))
+		want := append([]float32(nil), y...)
+		gonum.Implementation{}.Sgemv(tA, rows, cols, 2, a, cols+pad, x, 1, 0.5, want, 1)
+		openBLAS{}.Sgemv(tA, rows, cols, 2, a, cols+pad, x, 1, 0.5, y, 1)
+		for i := range y {
+			if math.Abs(float64(y[i]-want[i])) > 1e-5 {
+				t.Fatalf("Sgemv %c: y[%d] = %g, gonum %g", tA, i, y[i], want[i])
+			}
+		}
+	}
+}
