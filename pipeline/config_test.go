@@ -22,7 +22,7 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	for _, name := range []string{"autoencoder", "siamese", "test/autoencoder", "test/siamese"} {
+	for _, name := range []string{"autoencoder", "siamese", "test/autoencoder", "test/siamese", "diffusion-small", "policy-small"} {
 		data, err := configs.Read(name)
 		if err != nil {
 			t.Fatal(err)
