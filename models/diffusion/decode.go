@@ -56,6 +56,12 @@ type Decoded struct {
 	Scores []float64
 	// Best is the chosen a_i.
 	Best board.Move
+	// UnrestrictedAction is the action-vocabulary index the model would
+	// pick for a_i without the legal-move restriction (the argmax over all
+	// ActionVocab moves at the step a_i was decided); UnrestrictedLegal
+	// says whether that move is legal in s_i.
+	UnrestrictedAction int
+	UnrestrictedLegal  bool
 }
 
 // Propose ranks the legal moves of b (search.MoveProposer).
@@ -67,8 +73,12 @@ func (d *Decoder) Propose(b *board.Board) ([]board.Move, []float64, error) {
 	return r.Moves, r.Scores, nil
 }
 
-// Decode runs the reverse process from b.
-func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
+// Decode runs the reverse process from b in d.Steps steps.
+func (d *Decoder) Decode(b *board.Board) (*Decoded, error) { return d.DecodeSteps(b, d.Steps) }
+
+// DecodeSteps runs the reverse process from b in the given number of
+// steps (at least one), so one decoder serves a sweep over T.
+func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 	c := d.net.cfg
 	moves := b.LegalMoves()
 	if len(moves) == 0 {
@@ -95,7 +105,7 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
 	}
 	res := &Decoded{Moves: moves, Scores: make([]float64, len(moves))}
 	total := len(d.slots)
-	steps := max(d.Steps, 1)
+	steps = max(steps, 1)
 	type candidate struct {
 		slot int
 		word int16
@@ -158,7 +168,7 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) {
 }
 
 // decideAction records the legal moves' renormalised log-probabilities
-// and whether the unrestricted argmax was legal.
+// and the unrestricted argmax, and whether it was legal.
 func (d *Decoder) decideAction(res *Decoded, lp []float32, legal []int) {
 	best := 0
 	for j, v := range lp {
@@ -167,12 +177,16 @@ func (d *Decoder) decideAction(res *Decoded, lp []float32, legal []int) {
 		}
 	}
 	d.Decoded++
+	res.UnrestrictedAction = best
 	var sum float64
 	for _, idx := range legal {
 		if idx == best {
-			d.Legal++
+			res.UnrestrictedLegal = true
 		}
 		sum += math.Exp(float64(lp[idx]))
+	}
+	if res.UnrestrictedLegal {
+		d.Legal++
 	}
 	logSum := math.Log(sum)
 	top := 0

@@ -1,0 +1,145 @@
+package diffusion
+
+import (
+	"testing"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/search/board"
+)
+
+// biasNet returns a net whose predictions are its output biases alone: the
+// final layer norm's gain and bias are zero, so every action slot predicts
+// by actionBias (UCI move → logit, 0 for the rest) and every state slot
+// predicts stateWord.
+func biasNet(t *testing.T, c Config, actionBias map[string]float32, stateWord int) *Net {
+	t.Helper()
+	m, err := NewModel(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, _ := m.Arch()
+	params := m.InitParams(3)
+	for i := range params {
+		p := &params[i]
+		switch p.Name {
+		case "ln.g", "ln.b", "head.state.b", "head.action.b":
+			clear(p.Data)
+		}
+		switch p.Name {
+		case "head.state.b":
+			p.Data[stateWord] = 4
+		case "head.action.b":
+			for uci, logit := range actionBias {
+				idx, ok := encode.ActionIndexUCI(uci)
+				if !ok {
+					t.Fatalf("%s is not in the action vocabulary", uci)
+				}
+				p.Data[idx] = logit
+			}
+		}
+	}
+	net, err := NewNet(&dcw.File{Family: c.Family, Arch: arch, Tensors: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return net
+}
+
+func TestDecodeReportsTheUnrestrictedActionAndItsLegality(t *testing.T) {
+	policy := tinyConfig()
+	policy.Family, policy.Horizon, policy.Steps = PolicyFamily, 1, 1
+	// a1a8 is the vocabulary's favourite but is illegal from the start
+	// position, where e2e4 is the best legal move; with a lone rook on a1
+	// a1a8 is legal and chosen.
+	bias := map[string]float32{"a1a8": 10, "e2e4": 5}
+	for _, c := range []Config{tinyConfig(), policy} {
+		dec := NewDecoder(biasNet(t, c, bias, encode.TokenEmpty))
+		for _, tc := range []struct {
+			fen, best string
+			legal     bool
+		}{
+			{board.StartFEN, "e2e4", false},
+			{"7k/8/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", true},
+		} {
+			b, _ := board.FromFEN(tc.fen)
+			r, err := dec.Decode(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := board.UCI(r.Best); got != tc.best {
+				t.Errorf("%s %s: best %s, want %s", c.Family, tc.fen, got, tc.best)
+			}
+			if got := encode.ActionUCI(r.UnrestrictedAction); got != "a1a8" || r.UnrestrictedLegal != tc.legal {
+				t.Errorf("%s %s: unrestricted %s legal %v, want a1a8 legal %v", c.Family, tc.fen, got, r.UnrestrictedLegal, tc.legal)
+			}
+		}
+		if dec.Legal != 1 || dec.Decoded != 2 {
+			t.Errorf("%s: counted %d legal of %d decoded, want 1 of 2", c.Family, dec.Legal, dec.Decoded)
+		}
+	}
+}
+
+func TestCompareImaginedByHand(t *testing.T) {
+	const h = 2
+	truthOf := func(line ...string) []int16 {
+		seq := make([]int16, encode.SequenceLen(h))
+		if _, err := encode.Sequence(board.New(), line, h, seq); err != nil {
+			t.Fatal(err)
+		}
+		return seq
+	}
+	truth := truthOf("e2e4", "e7e5")
+	decoded := append([]int16(nil), truth...)
+	// Two wrong tokens of s_{i+1}: e4 left empty and White still to move.
+	decoded[encode.StateLen+28] = encode.TokenEmpty
+	decoded[encode.StateLen+64] = encode.TokenWhiteToMove
+	m, err := CompareImagined(h, decoded, truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.HasState || m.StateCorrect != encode.StateLen-2 || m.StateExact() || !m.HasNextAction || !m.NextActionCorrect {
+		t.Errorf("two wrong state tokens: %+v", m)
+	}
+	e7e6, _ := encode.ActionIndexUCI("e7e6")
+	decoded = append([]int16(nil), truth...)
+	decoded[encode.ActionSlot(h, 1)] = int16(e7e6)
+	if m, _ = CompareImagined(h, decoded, truth); !m.StateExact() || m.NextActionCorrect {
+		t.Errorf("wrong a_{i+1}: %+v", m)
+	}
+	// A one-move line knows s_{i+1} but not a_{i+1}; no line knows neither.
+	if m, _ = CompareImagined(h, decoded, truthOf("e2e4")); !m.StateExact() || m.HasNextAction {
+		t.Errorf("one-move line: %+v", m)
+	}
+	if m, _ = CompareImagined(h, decoded, truthOf()); m.HasState || m.HasNextAction || m.StateCorrect != 0 {
+		t.Errorf("empty line: %+v", m)
+	}
+	if _, err := CompareImagined(1, decoded[:encode.SequenceLen(1)], truth[:encode.SequenceLen(1)]); err == nil {
+		t.Error("horizon 1 compared")
+	}
+}
+
+func TestDecodedTokensHoldTheImaginedFuture(t *testing.T) {
+	// Every state slot predicts an empty square and every action slot
+	// a1a8: after 1. e4 the imagined s_{i+1} gets exactly the 32 empty
+	// squares right, and the imagined a_{i+1} (a1a8) is not e7e5.
+	c := tinyConfig()
+	dec := NewDecoder(biasNet(t, c, map[string]float32{"a1a8": 10, "e2e4": 5}, encode.TokenEmpty))
+	for _, steps := range []int{1, c.Steps} {
+		r, err := dec.DecodeSteps(board.New(), steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth := make([]int16, encode.SequenceLen(c.Horizon))
+		if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5"}, c.Horizon, truth); err != nil {
+			t.Fatal(err)
+		}
+		m, err := CompareImagined(c.Horizon, r.Tokens, truth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.HasState || m.StateCorrect != 32 || !m.HasNextAction || m.NextActionCorrect {
+			t.Errorf("T=%d: %+v, want 32 state tokens right and a_{i+1} wrong", steps, m)
+		}
+	}
+}
