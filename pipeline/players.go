@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -118,75 +116,17 @@ func newSiamesePlayer(_ context.Context, spec player.Spec) (player.Player, error
 	if q == 0 {
 		q = -1 // CompareOptions reads 0 as the default
 	}
-	return &comparePlayer{name: spec.DisplayName(), opts: opts, cmp: cmp,
-		engine: search.NewCompare(cmp, search.CompareOptions{HashMB: opts.HashMB, QuiesceDepth: q})}, nil
+	engine := search.NewCompare(cmp, search.CompareOptions{HashMB: opts.HashMB, QuiesceDepth: q})
+	return &comparePlayer{Searcher: player.ComparePlayer(spec.DisplayName(), engine, opts, SiameseDefaultDepth),
+		cmp: cmp}, nil
 }
 
-// comparePlayer plays with search.CompareEngine. It follows
-// player.Searcher, which drives a numeric search.Engine, for limits.
+// comparePlayer is the siamese player: a player.Searcher over the
+// comparison search, which also shows its network.
 type comparePlayer struct {
-	name   string
-	opts   player.SearchOptions
-	cmp    *deepchess.Comparator
-	engine *search.CompareEngine
-}
-
-func (p *comparePlayer) Name() string { return p.name }
-func (p *comparePlayer) Close() error { return nil }
-
-func (p *comparePlayer) NewGame(context.Context) error {
-	p.engine.NewGame()
-	return nil
+	*player.Searcher
+	cmp *deepchess.Comparator
 }
 
 // Comparator returns the network the player compares positions with.
 func (p *comparePlayer) Comparator() *deepchess.Comparator { return p.cmp }
-
-// limits caps the caller's limits by the spec's depth and nodes, with
-// SiameseDefaultDepth when nothing bounds the search.
-func (p *comparePlayer) limits(lim player.Limits) search.Limits {
-	out := search.Limits{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime,
-		WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc,
-		MovesToGo: lim.MovesToGo, Infinite: lim.Infinite}
-	if p.opts.Depth > 0 && (out.Depth == 0 || p.opts.Depth < out.Depth) {
-		out.Depth = p.opts.Depth
-	}
-	if p.opts.Nodes > 0 && (out.Nodes == 0 || p.opts.Nodes < out.Nodes) {
-		out.Nodes = p.opts.Nodes
-	}
-	bounded := out.Depth > 0 || out.Nodes > 0 || out.MoveTime > 0 || out.WTime > 0 || out.BTime > 0 || out.Infinite
-	if !bounded {
-		out.Depth = SiameseDefaultDepth
-	}
-	return out
-}
-
-func (p *comparePlayer) Move(ctx context.Context, pos player.Position, lim player.Limits) (player.MoveInfo, error) {
-	b, err := player.Board(pos)
-	if err != nil {
-		return player.MoveInfo{}, err
-	}
-	var onInfo func(search.Info)
-	if lim.OnInfo != nil {
-		onInfo = func(in search.Info) {
-			lim.OnInfo(player.Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
-				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV)})
-		}
-	}
-	res := p.engine.Search(ctx, b, p.limits(lim), onInfo)
-	if res.Best == board.NullMove {
-		return player.MoveInfo{}, errors.New("no legal move")
-	}
-	// Only a mate is a score: the comparison search has no evaluation for
-	// adjudication to read.
-	return player.MoveInfo{Move: board.UCI(res.Best), HasScore: res.Mate != 0, Score: res.Score, Mate: res.Mate,
-		Depth: res.Depth, Nodes: res.Nodes, PV: uciMoves(res.PV)}, nil
-}
-
-func uciMoves(moves []board.Move) []string {
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = board.UCI(m)
-	}
-	return out
-}

@@ -272,51 +272,16 @@ func terminal(b *board.Board, ply int) value {
 // comparison search has no numeric evaluation: Result.Score is 0 unless a
 // forced mate was found, when it is the mate score.
 func (c *CompareEngine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
-	e := c.e
-	e.start = time.Now()
-	e.nodes, e.selDepth, e.stopped = 0, 0, false
-	e.done = ctx.Done()
-	e.nodeLimit = lim.Nodes
-	soft, hard, timed := timeBudget(lim, b.SideToMove())
-	e.hasDeadline = timed
-	e.deadline = e.start.Add(hard)
-	e.tt.age++
 	c.comparisons = 0
 	c.cmp.NewSearch()
-
-	moves := b.LegalMoves()
-	if len(moves) == 0 {
-		res := Result{Elapsed: time.Since(e.start)}
-		if b.InCheck() {
-			res.Score = -MateScore
-		}
+	e := c.e
+	res, soft, timed, ok := e.begin(ctx, b, lim)
+	if !ok {
 		return res
 	}
-	hashMove := board.NullMove
-	if entry, ok := e.tt.probe(b.Key()); ok {
-		hashMove = entry.move
-	}
-	e.scoreMoves(b, moves, e.scores[0][:len(moves)], hashMove, 0)
-	pickMove(moves, e.scores[0][:len(moves)], 0)
-	res := Result{Best: moves[0], PV: []board.Move{moves[0]}}
-	maxDepth := MaxPly - 1
-	if lim.Depth > 0 {
-		maxDepth = min(lim.Depth, maxDepth)
-	}
-	for depth := 1; depth <= maxDepth && ctx.Err() == nil; depth++ {
-		v := c.alphabeta(b, depth, 0, value{kind: minusInf}, value{kind: plusInf})
-		if e.stopped {
-			break
-		}
-		score := mateScore(v, b.SideToMove())
-		e.finishIteration(&res, depth, score, onInfo)
-		if timed && time.Since(e.start) >= soft {
-			break
-		}
-		if m := MateIn(score); m != 0 && !lim.Infinite && 2*abs(m) <= depth {
-			break
-		}
-	}
+	e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
+		return mateScore(c.alphabeta(b, depth, 0, value{kind: minusInf}, value{kind: plusInf}), b.SideToMove())
+	})
 	res.Nodes = e.nodes
 	res.Elapsed = time.Since(e.start)
 	return res

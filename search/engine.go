@@ -145,6 +145,27 @@ func (e *Engine) NewGame() {
 // read to decide anything. onInfo, if not nil, is called after every
 // finished iteration. b is restored before Search returns.
 func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
+	res, soft, timed, ok := e.begin(ctx, b, lim)
+	if !ok {
+		return res
+	}
+	if e.algo == Minimax {
+		e.searchMinimax(b, lim, &res, onInfo)
+	} else {
+		e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
+			return e.negamax(b, depth, -infinity, infinity, 0)
+		})
+	}
+	res.Nodes = e.nodes
+	res.Elapsed = time.Since(e.start)
+	return res
+}
+
+// begin resets the per-search state, reads the limits and returns the
+// result to improve on: the first move in search order, so a stop at any
+// moment still yields a legal move. ok is false when there is nothing to
+// search (no legal move, or ctx already done); res is then final.
+func (e *Engine) begin(ctx context.Context, b *board.Board, lim Limits) (res Result, soft time.Duration, timed, ok bool) {
 	e.start = time.Now()
 	e.nodes, e.selDepth, e.stopped = 0, 0, false
 	e.done = ctx.Done()
@@ -160,41 +181,33 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 		if b.InCheck() {
 			res.Score = -MateScore
 		}
-		return res
+		return res, 0, false, false
 	}
-	// Until an iteration finishes, the best guess is the first move in
-	// search order, so a stop at any moment still yields a legal move.
 	hashMove := board.NullMove
 	if entry, ok := e.tt.probe(b.Key()); ok {
 		hashMove = entry.move
 	}
 	e.scoreMoves(b, moves, e.scores[0][:len(moves)], hashMove, 0)
 	pickMove(moves, e.scores[0][:len(moves)], 0)
-	res := Result{Best: moves[0], PV: []board.Move{moves[0]}}
+	res = Result{Best: moves[0], PV: []board.Move{moves[0]}}
 	if ctx.Err() != nil {
 		res.Elapsed = time.Since(e.start)
-		return res
+		return res, 0, false, false
 	}
-
-	if e.algo == Minimax {
-		e.searchMinimax(b, lim, &res, onInfo)
-	} else {
-		e.iterate(b, lim, soft, timed, &res, onInfo)
-	}
-	res.Nodes = e.nodes
-	res.Elapsed = time.Since(e.start)
-	return res
+	return res, soft, timed, true
 }
 
-// iterate is iterative deepening: each finished depth fills the table and
-// the move-ordering tables that make the next one cheaper.
-func (e *Engine) iterate(b *board.Board, lim Limits, soft time.Duration, timed bool, res *Result, onInfo func(Info)) {
+// deepen is iterative deepening over search, which searches the root to a
+// depth and returns its score from the side to move's view: each finished
+// depth fills the table and the move-ordering tables that make the next
+// one cheaper.
+func (e *Engine) deepen(lim Limits, soft time.Duration, timed bool, res *Result, onInfo func(Info), search func(depth int) int) {
 	maxDepth := MaxPly - 1
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
 	}
 	for depth := 1; depth <= maxDepth; depth++ {
-		score := e.negamax(b, depth, -infinity, infinity, 0)
+		score := search(depth)
 		if e.stopped {
 			return
 		}

@@ -78,25 +78,41 @@ func newHeuristicFromSpec(_ context.Context, spec Spec) (Player, error) {
 	return SearchPlayer(spec.DisplayName(), heuristic.New(), opts), nil
 }
 
-// Searcher is a player that searches with search.Engine over an evaluator:
-// heuristic, and every model family that provides an evaluator.
+// Engine is the search a Searcher drives: search.Engine over an evaluator,
+// or search.CompareEngine over a comparator (DeepChess).
+type Engine interface {
+	Search(ctx context.Context, b *board.Board, lim search.Limits, onInfo func(search.Info)) search.Result
+	NewGame()
+}
+
+// Searcher is a player that plays the best move of a search: heuristic,
+// every model family that provides an evaluator, and the siamese player.
 type Searcher struct {
-	name   string
-	eval   search.Evaluator
-	opts   SearchOptions
-	engine *search.Engine
+	name         string
+	eval         search.Evaluator // nil for a comparison search
+	opts         SearchOptions
+	engine       Engine
+	defaultDepth int
 }
 
 // SearchPlayer returns a player that searches with eval. Each player owns
 // its engine (and transposition table), so give each goroutine its own.
 func SearchPlayer(name string, eval search.Evaluator, opts SearchOptions) *Searcher {
-	return &Searcher{name: name, eval: eval, opts: opts,
+	return &Searcher{name: name, eval: eval, opts: opts, defaultDepth: DefaultDepth,
 		engine: search.New(eval, search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm})}
+}
+
+// ComparePlayer returns a player over a comparison search, which has no
+// evaluation: its moves carry a score only for a forced mate. defaultDepth
+// bounds a search that nothing else bounds.
+func ComparePlayer(name string, engine *search.CompareEngine, opts SearchOptions, defaultDepth int) *Searcher {
+	return &Searcher{name: name, opts: opts, engine: engine, defaultDepth: defaultDepth}
 }
 
 func (p *Searcher) Name() string { return p.name }
 
-// Evaluator returns the evaluator the player searches with.
+// Evaluator returns the evaluator the player searches with (nil for a
+// comparison search).
 func (p *Searcher) Evaluator() search.Evaluator { return p.eval }
 
 func (p *Searcher) NewGame(context.Context) error {
@@ -118,7 +134,7 @@ func (p *Searcher) limits(lim Limits) search.Limits {
 		out.Nodes = p.opts.Nodes
 	}
 	if !hasLimit(lim) && out.Depth == 0 && out.Nodes == 0 {
-		out.Depth = DefaultDepth
+		out.Depth = p.defaultDepth
 	}
 	return out
 }
@@ -139,7 +155,10 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")
 	}
-	return MoveInfo{Move: board.UCI(res.Best), HasScore: res.Depth > 0, Score: res.Score, Mate: res.Mate,
+	// A comparison search's only scores are mates: adjudication must not
+	// read its 0 as an evaluation.
+	hasScore := res.Depth > 0 && (p.eval != nil || res.Mate != 0)
+	return MoveInfo{Move: board.UCI(res.Best), HasScore: hasScore, Score: res.Score, Mate: res.Mate,
 		Depth: res.Depth, Nodes: res.Nodes, PV: uciMoves(res.PV)}, nil
 }
 
