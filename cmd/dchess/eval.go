@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -31,7 +32,9 @@ type evalOptions struct {
 	Nodes      int64
 	MoveTimeMS int
 	Limit      int
-	JSON       bool
+	// Steps are the decoding steps T that --data sweeps for a diffusion player.
+	Steps []int
+	JSON  bool
 }
 
 // defaultEPDMoveTime is the usual think time of test suites such as WAC.
@@ -55,11 +58,17 @@ it has no split) and reports the action accuracy: how often the move is Stockfis
 move. With --puzzles, plays a Lichess puzzle CSV (FEN, Moves, Rating; the first move is
 the opponent's): a puzzle is solved when every move of the line is found (a mate that
 ends it also counts), reported overall and by 200-point rating bucket. Neither sets a
-limit of its own: a searching player uses its default depth unless given one.`,
+limit of its own: a searching player uses its default depth unless given one.
+
+For a diffusion or policy player, --data also reports how often the a_i the model would
+pick without the legal-move restriction is legal and, for a horizon of 2 or more, the
+accuracy of the imagined s_{i+1} and a_{i+1} against Stockfish's line; --steps 1,2,5,10,20
+repeats the scoring for each number of decoding steps T, with the time per move.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
   dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
   dchess eval --player policy:runs/policy/model.dcw --data data/pv4
+  dchess eval --player diffusion:runs/diffusion/model.dcw --data data/pv4 --steps 1,2,5,10,20 --limit 200
   dchess eval --player diffusion:runs/diffusion/model.dcw?steps=5 --puzzles ../shared/data/puzzles/lichess_puzzles_a.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd.Context(), opts, s) },
@@ -75,6 +84,7 @@ limit of its own: a searching player uses its default depth unless given one.`,
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position")
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
 	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions (0: all)")
+	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -96,6 +106,16 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--depth, --nodes, --movetime and --limit must not be negative")
 	case opts.Explain && opts.FEN == "":
 		return usagef("--explain works with --fen")
+	case len(opts.Steps) > 0 && opts.Data == "":
+		return usagef("--steps works with --data")
+	}
+	for i, steps := range opts.Steps {
+		if steps < 1 || steps > maxDecodingSteps {
+			return usagef("--steps: %d must be in 1..%d", steps, maxDecodingSteps)
+		}
+		if slices.Contains(opts.Steps[:i], steps) {
+			return usagef("--steps lists %d twice", steps)
+		}
 	}
 	spec, err := player.ParseSpec(opts.Player)
 	if err != nil {

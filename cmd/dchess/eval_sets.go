@@ -16,6 +16,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
@@ -30,6 +33,78 @@ type dataReport struct {
 	Correct   int     `json:"correct"`
 	Accuracy  float64 `json:"action_accuracy"`
 	MsPerMove float64 `json:"ms_per_move"`
+	// Decoding is the diffusion or policy decoder's report at the player's
+	// T (the top-level numbers are its), Sweep the same for each --steps T.
+	Decoding *decodingReport  `json:"decoding,omitempty"`
+	Sweep    []decodingReport `json:"steps_sweep,omitempty"`
+}
+
+// decodingReport is a sequence player's decoding at one number of steps T.
+type decodingReport struct {
+	Steps     int     `json:"steps"`
+	Positions int     `json:"positions"`
+	Correct   int     `json:"correct"`
+	Accuracy  float64 `json:"action_accuracy"`
+	MsPerMove float64 `json:"ms_per_move"`
+	// UnrestrictedLegal counts the positions where the model's a_i without
+	// the legal-move restriction (argmax over the whole vocabulary) is legal.
+	UnrestrictedLegal     int     `json:"unrestricted_legal"`
+	UnrestrictedLegalRate float64 `json:"unrestricted_legal_rate"`
+	// Imagined is set for a horizon of at least 2.
+	Imagined *imaginedReport `json:"imagined,omitempty"`
+	thinking time.Duration
+}
+
+// imaginedReport scores the imagined s_{i+1} and a_{i+1} against
+// Stockfish's line on every position (All) and on those where the model's
+// a_i is the line's first move (GivenActionRight).
+type imaginedReport struct {
+	All              imaginedScores `json:"all"`
+	GivenActionRight imaginedScores `json:"given_action_right"`
+}
+
+// imaginedScores: s_{i+1} is scored on the positions whose line has a_i
+// (its 70 tokens, and the whole block), a_{i+1} on those whose line has a
+// second move.
+type imaginedScores struct {
+	StatePositions      int     `json:"state_positions"`
+	StateTokensCorrect  int     `json:"state_tokens_correct"`
+	StateTokenAccuracy  float64 `json:"state_token_accuracy"`
+	StateExact          int     `json:"state_exact"`
+	StateExactRate      float64 `json:"state_exact_rate"`
+	NextActionPositions int     `json:"next_action_positions"`
+	NextActionCorrect   int     `json:"next_action_correct"`
+	NextActionAccuracy  float64 `json:"next_action_accuracy"`
+}
+
+func (sc *imaginedScores) add(m diffusion.Imagined) {
+	if m.HasState {
+		sc.StatePositions++
+		sc.StateTokensCorrect += m.StateCorrect
+		if m.StateExact() {
+			sc.StateExact++
+		}
+	}
+	if m.HasNextAction {
+		sc.NextActionPositions++
+		if m.NextActionCorrect {
+			sc.NextActionCorrect++
+		}
+	}
+}
+
+func (sc *imaginedScores) finish() {
+	sc.StateTokenAccuracy = ratio(sc.StateTokensCorrect, sc.StatePositions*encode.StateLen)
+	sc.StateExactRate = ratio(sc.StateExact, sc.StatePositions)
+	sc.NextActionAccuracy = ratio(sc.NextActionCorrect, sc.NextActionPositions)
+}
+
+// ratio is n/d, 0 when there is nothing to divide by.
+func ratio(n, d int) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
 }
 
 // errEvalLimit ends a scan at --limit positions.
@@ -43,7 +118,16 @@ func newBar(s *IOStreams, total int64, what string) *progressbar.ProgressBar {
 		progressbar.OptionShowCount(), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
 }
 
+// isSequenceFamily tells the players eval --data scores through their
+// decoder, for the numbers a move alone does not show.
+func isSequenceFamily(family string) bool {
+	return family == diffusion.Family || family == diffusion.PolicyFamily
+}
+
 func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
+	if len(opts.Steps) > 0 && spec.Family != diffusion.Family {
+		return usagef("--steps sweeps a diffusion player's decoding steps, not %s's", spec.Family)
+	}
 	ds, err := dataset.Open(opts.Data)
 	if err != nil {
 		return usagef("--data: %v", err)
@@ -53,22 +137,80 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 		split, splitName = dataset.AllSplits, "all"
 		s.Infof("dataset %s has no split: scoring every labelled position (run `dchess dataset split` first)\n", opts.Data)
 	}
-	p, err := player.NewFromSpec(ctx, spec)
+	rep := dataReport{Dataset: opts.Data, Split: splitName}
+	if isSequenceFamily(spec.Family) {
+		err = scoreSequencePlayer(ctx, opts, spec, ds, split, &rep, s)
+	} else {
+		err = scorePlayer(ctx, opts, spec, lim, ds, split, &rep, s)
+	}
 	if err != nil {
 		return err
 	}
-	defer p.Close()
-	rep := dataReport{Player: p.Name(), Dataset: opts.Data, Split: splitName}
+	if rep.Positions == 0 {
+		return fmt.Errorf("--data %s: no labelled position with a best move in the %s split", opts.Data, splitName)
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	fmt.Fprintf(s.Out, "%s: action accuracy %.1f%% (%d of %d %s positions play Stockfish's best move), %.1f ms per move\n",
+		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Positions, splitName, rep.MsPerMove)
+	if d := rep.Decoding; d != nil {
+		printDecoding(s.Out, d)
+	}
+	if len(rep.Sweep) > 0 {
+		return printSweep(s.Out, rep.Sweep)
+	}
+	return nil
+}
+
+// scanBestMoves calls score with every labelled record of split that has a
+// best move, up to --limit, and ticks a progress bar.
+func scanBestMoves(ctx context.Context, opts *evalOptions, ds *dataset.Dataset, split dataset.Split, s *IOStreams,
+	score func(r *dataset.Record) error) error {
 	total := ds.Manifest().Counts.Labelled
 	if opts.Limit > 0 {
 		total = min(total, int64(opts.Limit))
 	}
 	bar := newBar(s, total, "positions")
-	var thinking time.Duration
-	err = ds.Scan(ctx, split, func(r *dataset.Record) error {
+	scored := 0
+	err := ds.Scan(ctx, split, func(r *dataset.Record) error {
 		if r.Label == nil || r.Label.Status != dataset.LabelOK || r.Label.BestMove == "" {
 			return nil
 		}
+		if err := score(r); err != nil {
+			return err
+		}
+		scored++
+		if bar != nil {
+			bar.Add(1)
+		}
+		if opts.Limit > 0 && scored >= opts.Limit {
+			return errEvalLimit
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errEvalLimit) {
+		return err
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	return nil
+}
+
+// scorePlayer plays each position with the player, as a game would.
+func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, ds *dataset.Dataset,
+	split dataset.Split, rep *dataReport, s *IOStreams) error {
+	p, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	rep.Player = p.Name()
+	var thinking time.Duration
+	err = scanBestMoves(ctx, opts, ds, split, s, func(r *dataset.Record) error {
 		if err := p.NewGame(ctx); err != nil {
 			return err
 		}
@@ -82,33 +224,174 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 		if mi.Move == r.Label.BestMove {
 			rep.Correct++
 		}
-		if bar != nil {
-			bar.Add(1)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rep.Accuracy = ratio(rep.Correct, rep.Positions)
+	rep.MsPerMove = thinking.Seconds() * 1000 / float64(max(rep.Positions, 1))
+	return nil
+}
+
+// sequenceDecoder opens the decoder a diffusion or policy SPEC names, with
+// the checks the player makes (pipeline's newSequencePlayer): a bare name
+// is the newest weights under runs/, steps= sets T.
+func sequenceDecoder(ctx context.Context, spec player.Spec) (*diffusion.Decoder, error) {
+	var settings []string
+	if spec.Family == diffusion.Family {
+		settings = append(settings, "steps")
+	}
+	if err := spec.CheckSettings(settings...); err != nil {
+		return nil, usagef("--player: %v", err)
+	}
+	if spec.Path == "" {
+		path, err := newestWeights(ctx, spec.Family)
+		if err != nil {
+			return nil, err
 		}
-		if opts.Limit > 0 && rep.Positions >= opts.Limit {
-			return errEvalLimit
+		spec.Path = path
+	}
+	net, err := diffusion.Load(spec.Path)
+	if err != nil {
+		return nil, fmt.Errorf("player %s: %w", spec.Family, err)
+	}
+	if net.Config().Family != spec.Family {
+		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
+	}
+	dec := diffusion.NewDecoder(net)
+	steps, err := spec.Int("steps", int64(dec.Steps))
+	if err != nil {
+		return nil, usagef("--player: %v", err)
+	}
+	if steps < 1 || steps > maxDecodingSteps {
+		return nil, usagef("--player: steps=%d must be in 1..%d", steps, maxDecodingSteps)
+	}
+	dec.Steps = int(steps)
+	return dec, nil
+}
+
+// maxDecodingSteps bounds steps= and --steps, as the player does.
+const maxDecodingSteps = 1000
+
+// scoreSequencePlayer decodes each position with the diffusion or policy
+// decoder itself, the move the player would play, to also read the
+// unrestricted a_i and the imagined future; with --steps it decodes once
+// per T, interleaved position by position so that every T sees the same
+// machine load.
+func scoreSequencePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, ds *dataset.Dataset,
+	split dataset.Split, rep *dataReport, s *IOStreams) error {
+	dec, err := sequenceDecoder(ctx, spec)
+	if err != nil {
+		return err
+	}
+	rep.Player = spec.DisplayName()
+	cfg := dec.Net().Config()
+	// The player's T first, then the sweep's; a T in both decodes once.
+	row := map[int]int{}
+	var reports []*decodingReport
+	for _, steps := range append([]int{dec.Steps}, opts.Steps...) {
+		if _, seen := row[steps]; !seen {
+			row[steps] = len(reports)
+			reports = append(reports, &decodingReport{Steps: steps})
+			if cfg.Horizon >= 2 {
+				reports[len(reports)-1].Imagined = &imaginedReport{}
+			}
+		}
+	}
+	truth := make([]int16, cfg.SeqLen())
+	err = scanBestMoves(ctx, opts, ds, split, s, func(r *dataset.Record) error {
+		b, err := board.FromFEN(r.FEN)
+		if err != nil {
+			return fmt.Errorf("%s: %w", r.FEN, err)
+		}
+		line := pipeline.RecordLine(r, diffusion.TargetPV)
+		if cfg.Horizon >= 2 {
+			// A line with an illegal move is scored up to that move:
+			// Sequence leaves the slots after it NoToken.
+			encode.Sequence(b, line, cfg.Horizon, truth)
+		}
+		for _, d := range reports {
+			began := time.Now()
+			res, err := dec.DecodeSteps(b, d.Steps)
+			d.thinking += time.Since(began)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.FEN, err)
+			}
+			move := board.UCI(res.Best)
+			d.Positions++
+			if move == r.Label.BestMove {
+				d.Correct++
+			}
+			if res.UnrestrictedLegal {
+				d.UnrestrictedLegal++
+			}
+			if d.Imagined != nil {
+				m, err := diffusion.CompareImagined(cfg.Horizon, res.Tokens, truth)
+				if err != nil {
+					return err
+				}
+				d.Imagined.All.add(m)
+				if len(line) > 0 && move == line[0] {
+					d.Imagined.GivenActionRight.add(m)
+				}
+			}
 		}
 		return nil
 	})
-	if err != nil && !errors.Is(err, errEvalLimit) {
+	if err != nil {
 		return err
 	}
-	if bar != nil {
-		bar.Finish()
+	for _, d := range reports {
+		d.Accuracy = ratio(d.Correct, d.Positions)
+		d.UnrestrictedLegalRate = ratio(d.UnrestrictedLegal, d.Positions)
+		d.MsPerMove = d.thinking.Seconds() * 1000 / float64(max(d.Positions, 1))
+		if d.Imagined != nil {
+			d.Imagined.All.finish()
+			d.Imagined.GivenActionRight.finish()
+		}
 	}
-	if rep.Positions == 0 {
-		return fmt.Errorf("--data %s: no labelled position with a best move in the %s split", opts.Data, splitName)
+	for _, steps := range opts.Steps {
+		rep.Sweep = append(rep.Sweep, *reports[row[steps]])
 	}
-	rep.Accuracy = float64(rep.Correct) / float64(rep.Positions)
-	rep.MsPerMove = thinking.Seconds() * 1000 / float64(rep.Positions)
-	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	}
-	fmt.Fprintf(s.Out, "%s: action accuracy %.1f%% (%d of %d %s positions play Stockfish's best move), %.1f ms per move\n",
-		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Positions, splitName, rep.MsPerMove)
+	rep.Decoding = reports[0]
+	rep.Positions, rep.Correct, rep.Accuracy, rep.MsPerMove = reports[0].Positions, reports[0].Correct, reports[0].Accuracy, reports[0].MsPerMove
 	return nil
+}
+
+// printDecoding prints the decoder's lines under the accuracy line.
+func printDecoding(w io.Writer, d *decodingReport) {
+	fmt.Fprintf(w, "decoding with T = %d: the unrestricted a_i (argmax over all %d moves) is legal in %.1f%% (%d of %d)\n",
+		d.Steps, encode.ActionVocab, 100*d.UnrestrictedLegalRate, d.UnrestrictedLegal, d.Positions)
+	im := d.Imagined
+	if im == nil {
+		return
+	}
+	all, given := im.All, im.GivenActionRight
+	fmt.Fprintf(w, "imagined s_{i+1} after Stockfish's a_i: %.1f%% of its %d tokens right, whole block exact in %.1f%% (%d of %d)\n",
+		100*all.StateTokenAccuracy, encode.StateLen, 100*all.StateExactRate, all.StateExact, all.StatePositions)
+	fmt.Fprintf(w, "  when a_i is right: %.1f%% of tokens, exact in %.1f%% (%d of %d)\n",
+		100*given.StateTokenAccuracy, 100*given.StateExactRate, given.StateExact, given.StatePositions)
+	fmt.Fprintf(w, "imagined a_{i+1}: %.1f%% is Stockfish's second move (%d of %d); when a_i is right: %.1f%% (%d of %d)\n",
+		100*all.NextActionAccuracy, all.NextActionCorrect, all.NextActionPositions,
+		100*given.NextActionAccuracy, given.NextActionCorrect, given.NextActionPositions)
+}
+
+// printSweep prints the --steps table.
+func printSweep(w io.Writer, rows []decodingReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "T\taction %\tms/move\tlegal a_i %\ts_{i+1} tokens %\ts_{i+1} exact %\ta_{i+1} %\t")
+	for _, d := range rows {
+		state, exact, next := "-", "-", "-"
+		if im := d.Imagined; im != nil {
+			state = fmt.Sprintf("%.1f", 100*im.All.StateTokenAccuracy)
+			exact = fmt.Sprintf("%.1f", 100*im.All.StateExactRate)
+			next = fmt.Sprintf("%.1f", 100*im.All.NextActionAccuracy)
+		}
+		fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\t\n", d.Steps, 100*d.Accuracy, d.MsPerMove,
+			100*d.UnrestrictedLegalRate, state, exact, next)
+	}
+	return tw.Flush()
 }
 
 // puzzle is one Lichess puzzle: Moves[0] is the opponent's move that sets

@@ -9,6 +9,10 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/pipeline"
 )
 
 // backRankMate: after Black's g8h8, Ra8 mates.
@@ -83,5 +87,155 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "no split") {
 		t.Errorf("no note about the missing split: %q", errOut.String())
+	}
+}
+
+// writeBiasWeights writes weights of the tiny test config of family whose
+// predictions are their output biases alone (the final layer norm's gain
+// and bias are zero): every action slot predicts by actionBias (UCI move →
+// logit) and every state slot an empty square.
+func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32) string {
+	t.Helper()
+	cfg, err := pipeline.LoadConfig(filepath.Join("..", "..", "configs", "test", family+".yaml"), family)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := diffusion.NewModel(cfg.Model.Diffusion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arch, _ := m.Arch()
+	params := m.InitParams(5)
+	for i := range params {
+		p := &params[i]
+		switch p.Name {
+		case "ln.g", "ln.b", "head.state.b", "head.action.b":
+			clear(p.Data)
+		}
+		switch p.Name {
+		case "head.state.b":
+			p.Data[encode.TokenEmpty] = 4
+		case "head.action.b":
+			for uci, logit := range actionBias {
+				idx, _ := encode.ActionIndexUCI(uci)
+				p.Data[idx] = logit
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), family+".dcw")
+	if err := dcw.Write(path, &dcw.File{Family: family, Arch: arch, Tensors: params}); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestEvalDataSequenceDecoding scores a model whose every action slot
+// predicts a1a8 (h2g3 is its second choice) and every state slot an empty
+// square, so each number is known:
+//
+//	position              line        a_i    unrestricted  s_{i+1} right  a_{i+1}
+//	R on a1, mate in one  a1a8        right  legal         55 of 70       -
+//	R on a1, best a1a2    a1a2 h7h6   wrong  legal         55 of 70       wrong
+//	black R on a1         h2g3 a1a8   right  illegal       61 of 70       right
+//
+// (s_{i+1}'s empty squares are right; its side, castling and en-passant
+// tokens are not.)
+func TestEvalDataSequenceDecoding(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	w, err := dataset.Create(dir, dataset.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, pos := range []struct{ fen, pv string }{
+		{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"},
+		{"7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1", "a1a2 h7h6"},
+		{"7k/8/8/8/8/8/7K/r7 w - - 0 1", "h2g3 a1a8"},
+	} {
+		pv := strings.Fields(pos.pv)
+		r := &dataset.Record{FEN: pos.fen, Key: dataset.PositionKey(pos.fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	bias := map[string]float32{"a1a8": 10, "h2g3": 5}
+	model := writeBiasWeights(t, diffusion.Family, bias)
+
+	s, out, _ := playStreams("")
+	opts := &evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{1, 4}, JSON: true}
+	if err := runEval(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep dataReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Positions != 3 || rep.Correct != 2 || rep.Decoding == nil || len(rep.Sweep) != 2 {
+		t.Fatalf("report %+v", rep)
+	}
+	want := imaginedReport{
+		All: imaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
+			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
+		GivenActionRight: imaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
+			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
+	}
+	// The configured T = 4 first, then the sweep in the order given.
+	for i, d := range []decodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
+		if wantSteps := []int{4, 1, 4}[i]; d.Steps != wantSteps {
+			t.Errorf("report %d decodes in %d steps, want %d", i, d.Steps, wantSteps)
+		}
+		if d.Positions != 3 || d.Correct != 2 || d.UnrestrictedLegal != 2 || d.UnrestrictedLegalRate != 2.0/3 {
+			t.Errorf("T=%d: %+v", d.Steps, d)
+		}
+		if d.Imagined == nil || *d.Imagined != want {
+			t.Errorf("T=%d imagined %+v, want %+v", d.Steps, d.Imagined, want)
+		}
+	}
+
+	s, out, _ = playStreams("")
+	opts.JSON = false
+	if err := runEval(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"legal in 66.7% (2 of 3)", "81.4% of its 70 tokens right", "when a_i is right: 82.9% of tokens",
+		"imagined a_{i+1}: 50.0%", "T  action %", "s_{i+1} exact %"} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("no %q in\n%s", line, out.String())
+		}
+	}
+
+	// The policy decodes in the same way, with nothing imagined.
+	policy := writeBiasWeights(t, diffusion.PolicyFamily, bias)
+	s, out, _ = playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "policy:" + policy, Data: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	rep = dataReport{}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if d := rep.Decoding; rep.Correct != 2 || d == nil || d.Steps != 1 || d.UnrestrictedLegal != 2 || d.Imagined != nil || rep.Sweep != nil {
+		t.Errorf("policy report %+v, decoding %+v", rep, d)
+	}
+
+	for _, bad := range []struct {
+		opts evalOptions
+		want string
+	}{
+		{evalOptions{Player: "policy:" + policy, Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion player"},
+		{evalOptions{Player: "heuristic", Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion player"},
+		{evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{2, 0}}, "must be in 1..1000"},
+		{evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{2, 5, 2}}, "lists 2 twice"},
+		{evalOptions{Player: "diffusion:" + model, FEN: "7k/8/8/8/8/8/7K/r7 w - - 0 1", Steps: []int{2}}, "--steps works with --data"},
+		{evalOptions{Player: "diffusion:" + model + "?depth=3", Data: dir}, `unknown setting "depth"`},
+		{evalOptions{Player: "policy:" + model, Data: dir}, "holds diffusion weights"},
+	} {
+		s, _, _ := playStreams("")
+		if err := runEval(context.Background(), &bad.opts, s); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%+v: %v, want %q", bad.opts, err, bad.want)
+		}
 	}
 }
