@@ -134,3 +134,35 @@ func BenchmarkEvaluate(b *testing.B) {
 		e.Evaluate(boards[i%len(boards)])
 	}
 }
+
+// TestTrainingIsDeterministic trains twice from the same weights on the
+// same batch: the conv blocks split their work over the cores, and the
+// weights must still come out bit for bit the same (resume relies on it).
+func TestTrainingIsDeterministic(t *testing.T) {
+	m, err := NewModel(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := nntest.RandomBoards(64, 11)
+	inputs := make([][]float32, len(boards))
+	targets := make([]float32, len(boards))
+	for i, rec := range nntest.MaterialRecords(boards) {
+		inputs[i] = make([]float32, m.cfg.Input.Size())
+		if targets[i], err = m.EncodeRecord(rec, inputs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	params := m.InitParams(5)
+	var runs [2][]dcw.Tensor
+	for i := range runs {
+		if runs[i], err = nntest.Train(m, params, inputs, targets, 5, 0.5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if nntest.MaxChange(params, runs[0]) == 0 {
+		t.Fatal("training changed nothing")
+	}
+	if d := nntest.MaxChange(runs[0], runs[1]); d != 0 {
+		t.Fatalf("two identical runs differ by up to %g", d)
+	}
+}

@@ -5,11 +5,11 @@ import (
 	"fmt"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nn/ops"
 )
 
 // Model is the training side of the family: it satisfies pipeline.Model.
@@ -67,9 +67,11 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 
 // Build adds the network for input x (batch × channels × 8 × 8) to g, with
 // weights from params, and returns the logit node (batch × 1) and the
-// learnables in the order of params.
+// learnables in the order of params. Each conv block is one custom op
+// (models/nn/ops): between blocks the feature maps are position-major, and
+// the last block writes them flattened in the (channel, row, column) order
+// the dense layers and the pure-Go forward pass use.
 func (m *Model) Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (*G.Node, []*G.Node, error) {
-	batch := x.Shape()[0]
 	var learnables []*G.Node
 	h := x
 	in := m.cfg.Input.Channels()
@@ -86,30 +88,24 @@ func (m *Model) Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (*G.Node, 
 		if err != nil {
 			return nil, nil, err
 		}
-		b, err := nn.Param(g, bt, 1, l.Filters, 1, 1)
+		b, err := nn.Param(g, bt, l.Filters)
 		if err != nil {
 			return nil, nil, err
 		}
 		learnables = append(learnables, w, b)
-		if h, err = G.Conv2d(h, w, tensor.Shape{l.Kernel, l.Kernel}, []int{l.Pad, l.Pad}, []int{1, 1}, []int{1, 1}); err != nil {
+		spec := ops.ConvBlockSpec{Kernel: l.Kernel, Pad: l.Pad, Pool: l.Pool, PoolStride: l.PoolStride,
+			In: ops.PositionMajor, Out: ops.PositionMajor, InputGrad: true}
+		if i == 0 {
+			// The graph's input needs no gradient.
+			spec.In, spec.InputGrad = ops.BatchMajor, false
+		}
+		if i == len(m.cfg.Conv)-1 {
+			spec.Out, spec.Flatten = ops.BatchMajor, true
+		}
+		if h, err = ops.ConvBlock(h, w, b, spec); err != nil {
 			return nil, nil, fmt.Errorf("cnn conv %d: %w", i, err)
 		}
-		if h, err = G.BroadcastAdd(h, b, nil, []byte{0, 2, 3}); err != nil {
-			return nil, nil, fmt.Errorf("cnn conv %d bias: %w", i, err)
-		}
-		if h, err = G.Rectify(h); err != nil {
-			return nil, nil, err
-		}
-		if l.Pool > 1 {
-			if h, err = G.MaxPool2D(h, tensor.Shape{l.Pool, l.Pool}, []int{0, 0}, []int{l.PoolStride, l.PoolStride}); err != nil {
-				return nil, nil, fmt.Errorf("cnn pool %d: %w", i, err)
-			}
-		}
 		in = l.Filters
-	}
-	var err error
-	if h, err = G.Reshape(h, tensor.Shape{batch, m.cfg.features()}); err != nil {
-		return nil, nil, err
 	}
 	h, dense, err := nn.DenseStackGraph(g, h, params, m.cfg.denseWidths(), m.cfg.denseName, m.cfg.Activation)
 	if err != nil {

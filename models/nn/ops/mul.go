@@ -1,0 +1,47 @@
+package ops
+
+// tile is the width of the column groups mulAdd works in: two AVX
+// registers of float32.
+const tile = 16
+
+// mulAdd computes c += a·b for a (m × k, row stride lda), b (k × n, row
+// stride ldb) and c (m × n, row stride ldc), where n is a multiple of tile.
+// The shapes here are tall and narrow (thousands of board positions by a
+// few dozen filters), which gonum's gemm handles poorly; four rows of c by
+// one tile of columns stay in registers over the whole k loop.
+func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
+	if m == 0 || n == 0 || k == 0 {
+		return
+	}
+	if n%tile != 0 || lda < k || ldb < n || ldc < n ||
+		len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
+		panic("ops: mulAdd: bad sizes")
+	}
+	for j := 0; j < n; j += tile {
+		i := 0
+		if useAsm {
+			for ; i+4 <= m; i += 4 {
+				mulAdd4x16(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
+			}
+		}
+		for ; i < m; i++ {
+			mulAddRow(a[i*lda:][:k], b[j:], ldb, c[i*ldc+j:][:tile])
+		}
+	}
+}
+
+// mulAddRow is one row of mulAdd in plain Go: c[0:tile] += a · b[:, 0:tile].
+func mulAddRow(a, b []float32, ldb int, c []float32) {
+	var acc [tile]float32
+	copy(acc[:], c)
+	for l, v := range a {
+		if v == 0 { // the inputs are sparse: empty squares, ReLU's zeros
+			continue
+		}
+		row := b[l*ldb:][:tile]
+		for j := range acc {
+			acc[j] += v * row[j]
+		}
+	}
+	copy(c, acc[:])
+}

@@ -1,0 +1,64 @@
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestMulAdd checks mulAdd (the assembly where the CPU has it, with
+// plain-Go tail rows) against a float64 triple loop, on shapes with and
+// without a tail, strides wider than the rows, and sparse inputs.
+func TestMulAdd(t *testing.T) {
+	if !useAsm {
+		t.Log("no AVX2+FMA here: only the plain-Go path is tested")
+	}
+	for _, asm := range []bool{useAsm, false} {
+		testMulAdd(t, asm)
+	}
+}
+
+func testMulAdd(t *testing.T, asm bool) {
+	defer func(saved bool) { useAsm = saved }(useAsm)
+	useAsm = asm
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []struct{ m, n, k, lda, ldb, ldc int }{
+		{1, 16, 1, 1, 16, 16}, {4, 16, 9, 9, 16, 16}, {7, 32, 13, 15, 40, 33},
+		{256, 16, 117, 117, 16, 16}, {5, 16, 0, 1, 16, 16},
+	} {
+		a := randomFloat32s(rng, s.m*s.lda)
+		for i := range a {
+			if rng.IntN(3) == 0 {
+				a[i] = 0
+			}
+		}
+		b := randomFloat32s(rng, max(s.k, 1)*s.ldb)
+		c := randomFloat32s(rng, s.m*s.ldc)
+		want := make([]float64, len(c))
+		for i := range c {
+			want[i] = float64(c[i])
+		}
+		for i := 0; i < s.m; i++ {
+			for j := 0; j < s.n; j++ {
+				for l := 0; l < s.k; l++ {
+					want[i*s.ldc+j] += float64(a[i*s.lda+l]) * float64(b[l*s.ldb+j])
+				}
+			}
+		}
+		mulAdd(s.m, s.n, s.k, a, s.lda, b, s.ldb, c, s.ldc)
+		for i := range c {
+			if math.Abs(float64(c[i])-want[i]) > 1e-4 {
+				t.Fatalf("assembly %v, %+v: c[%d] = %g, want %g", asm, s, i, c[i], want[i])
+			}
+		}
+	}
+}
+
+func TestMulAddRejectsShortSlices(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a short c was accepted")
+		}
+	}()
+	mulAdd(4, 16, 2, make([]float32, 8), 2, make([]float32, 32), 16, make([]float32, 63), 16)
+}
