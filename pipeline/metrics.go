@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -93,7 +92,6 @@ func ratio(a, b float64) float64 {
 // metricsLog appends to metrics.jsonl.
 type metricsLog struct {
 	file *os.File
-	buf  *bufio.Writer
 	all  []Metric // every line, for the plot
 }
 
@@ -129,7 +127,7 @@ func openMetrics(path string, afterStep int64) (*metricsLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
 	}
-	l.file, l.buf = f, bufio.NewWriter(f)
+	l.file = f
 	return l, nil
 }
 
@@ -139,19 +137,13 @@ func (l *metricsLog) write(m Metric) error {
 	if err != nil {
 		return err
 	}
-	l.buf.Write(data)
-	return l.buf.WriteByte('\n')
-}
-
-func (l *metricsLog) flush() error { return l.buf.Flush() }
-
-func (l *metricsLog) close() error {
-	err := l.buf.Flush()
-	if cerr := l.file.Close(); err == nil {
-		err = cerr
-	}
+	// One write per line, unbuffered: `tail -f metrics.jsonl` follows a
+	// run, and a killed run loses no line it logged.
+	_, err = l.file.Write(append(data, '\n'))
 	return err
 }
+
+func (l *metricsLog) close() error { return l.file.Close() }
 
 // ReadMetrics reads a metrics.jsonl file.
 func ReadMetrics(path string) ([]Metric, error) {

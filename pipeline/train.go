@@ -319,9 +319,6 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 	if err := dcw.Write(modelPath, ck.weightsFile(false)); err != nil {
 		return nil, err
 	}
-	if err := t.metrics.flush(); err != nil {
-		return nil, err
-	}
 	if err := PlotLoss(t.metrics.all, t.cfg.Loss, filepath.Join(t.opts.RunDir, LossPlotFile)); err != nil {
 		return nil, err
 	}
@@ -576,9 +573,6 @@ func (t *trainer) snapshot() []dcw.Tensor {
 }
 
 func (t *trainer) saveCheckpoint() (string, error) {
-	if err := t.metrics.flush(); err != nil {
-		return "", err
-	}
 	moments := func(src [][]float32) []dcw.Tensor {
 		out := make([]dcw.Tensor, len(t.params))
 		for i, p := range t.params {
