@@ -5,8 +5,10 @@ package nn
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"golang.org/x/sys/cpu"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	G "gorgonia.org/gorgonia"
@@ -62,5 +64,16 @@ func TestOpenBLASMatchesGonum(t *testing.T) {
 				t.Fatalf("Sgemv %c: y[%d] = %g, gonum %g", tA, i, y[i], want[i])
 			}
 		}
+	}
+}
+
+// TestOpenBLASUsesTheCPUsVectorUnits checks the re-exec of init: on a CPU
+// with AVX2 and FMA, OpenBLAS must not be left on Prescott's SSE3 kernels.
+func TestOpenBLASUsesTheCPUsVectorUnits(t *testing.T) {
+	if !cpu.X86.HasAVX2 || !cpu.X86.HasFMA {
+		t.Skip("no AVX2/FMA: OpenBLAS's own choice stands")
+	}
+	if core := BLASCore(); strings.EqualFold(core, "prescott") {
+		t.Fatalf("OpenBLAS runs %s kernels on an AVX2 CPU", core)
 	}
 }
