@@ -49,25 +49,34 @@ func BenchmarkKernels(b *testing.B) {
 		out := blk.out.Data().([]float32)
 		dx := make([]float32, g.inputSize())
 		n := g.positions()
-		forward := func() {
-			transposeWeights(g, w, blk.wt, blk.wRows)
-			im2col(g, x, blk.cols, 0, g.batch)
-			convolve(g, blk.cols, blk.wt, bias, blk.z, 0, n)
-			poolForward(g, blk.z, out, blk.maxima, blk.rowMax[0], 0, g.batch)
+		blk.forChunks(func(*scratch, int, int, int) {}) // makes the scratch
+		plane := g.convPlane()
+		// Each kernel runs chunk by chunk, as the ops run it (on one core
+		// with -cpu 1).
+		chunked := func(kernel func(s *scratch, c, b0, b1 int)) func() {
+			return func() { blk.forChunks(kernel) }
 		}
-		forward()
-		poolBackward(g, dout, blk.maxima, blk.z, blk.dz, 0, g.batch)
+		transposeWeights(g, w, blk.wt, blk.wRows)
+		im2col(g, x, blk.cols, 0, g.batch)
+		convolve(g, blk.cols, blk.wt, bias, blk.z, 0, n)
+		poolForward(g, blk.z, out, blk.argmax, blk.work[0].rowMax, blk.work[0].rowArg, blk.work[0].maxima, 0, g.batch)
 		layer := []string{"conv0/", "conv1/"}[i]
 		for _, k := range []struct {
 			name string
 			run  func()
 		}{
-			{"im2col", func() { im2col(g, x, blk.cols, 0, g.batch) }},
-			{"convolve", func() { convolve(g, blk.cols, blk.wt, bias, blk.z, 0, n) }},
-			{"pool", func() { poolForward(g, blk.z, out, blk.maxima, blk.rowMax[0], 0, g.batch) }},
-			{"poolBackward", func() { poolBackward(g, dout, blk.maxima, blk.z, blk.dz, 0, g.batch) }},
-			{"paramGrads", func() { paramGrads(g, blk.dz, blk.cols, blk.dwPart[0], 0, n) }},
-			{"inputGrad", func() { inputGrad(g, blk.wRows, blk.dz, dx, blk.patchGrad[0], 0, g.batch) }},
+			{"im2col", chunked(func(_ *scratch, _, b0, b1 int) { im2col(g, x, blk.cols, b0, b1) })},
+			{"convolve", chunked(func(_ *scratch, _, b0, b1 int) { convolve(g, blk.cols, blk.wt, bias, blk.z, b0*plane, b1*plane) })},
+			{"pool", chunked(func(s *scratch, _, b0, b1 int) {
+				poolForward(g, blk.z, out, blk.argmax, s.rowMax, s.rowArg, s.maxima, b0, b1)
+			})},
+			{"poolBackward", chunked(func(_ *scratch, _, b0, b1 int) {
+				poolBackward(g, dout, blk.argmax, blk.dz, blk.dzT, b0, b1)
+			})},
+			{"paramGrads", chunked(func(_ *scratch, c, b0, b1 int) {
+				paramGrads(g, blk.dzT, blk.cols, blk.dwPart[c], b0*plane, b1*plane)
+			})},
+			{"inputGrad", chunked(func(s *scratch, _, b0, b1 int) { inputGrad(g, blk.wRows, blk.dz, dx, s.dcols, b0, b1) })},
 		} {
 			b.Run(layer+k.name, func(b *testing.B) {
 				for b.Loop() {

@@ -64,7 +64,7 @@ type ConvBlockSpec struct {
 // spec.InputGrad, x.
 //
 // The block keeps state between its forward and backward ops (the im2col
-// matrix, the conv outputs and the pool's maxima), so like a Gorgonia TapeMachine a graph
+// matrix and the pool's argmax), so like a Gorgonia TapeMachine a graph
 // using it runs one pass at a time.
 func ConvBlock(x, w, b *G.Node, spec ConvBlockSpec) (*G.Node, error) {
 	blk, err := newConvBlock(x.Shape(), w.Shape(), b.Shape(), spec)
@@ -84,26 +84,34 @@ var blockIDs atomic.Uint64
 const chunkSamples = 16
 
 // convBlock is the geometry and the buffers one block's ops share. The
-// forward op fills cols, z and maxima; the gradient ops read them.
+// forward op fills cols, z and argmax; the gradient ops read them.
 type convBlock struct {
 	id   uint64
 	spec ConvBlockSpec
 	geometry
 	inShape, wShape, outShape tensor.Shape
 
-	cols   []float32   // positions × patch
+	cols   []float32   // positions × paddedPatch
 	wt     []float32   // patch × paddedFilters, the weights as convolve multiplies them
-	wRows  []float32   // filters × patch, in cols' column order
+	wRows  []float32   // filters × paddedPatch, in cols' column order
 	z      []float32   // positions × paddedFilters, conv + bias before ReLU
-	maxima []float32   // batch × pooled cell × filters, the pool's maxima before ReLU
+	argmax []int32     // batch × pooled cell × filters, see poolForward
 	dz     []float32   // positions × filters, the gradient at z
-	dwSum  []float32   // filters × patch, the weights' gradient in cols' order
-	dwPart [][]float32 // per chunk: its share of dwSum
-	// Per chunk scratch: the pool's row maxima, one patch of input gradient.
-	rowMax, patchGrad [][]float32
+	dzT    []float32   // filterRows × positions, dz transposed
+	dwSum  []float32   // filters × paddedPatch, the weights' gradient in cols' order
+	dwPart [][]float32 // per chunk: its share of dwSum (filterRows × paddedPatch)
+	work   []scratch   // per worker
 
 	// The values the ops return, kept so a step allocates nothing.
 	out, dzValue, dw, db, dx *tensor.Dense
+}
+
+// scratch is one worker's temporary space.
+type scratch struct {
+	rowMax []float32 // the pool's row maxima: convH × poolW × filters
+	rowArg []int32   // and where in the row they are
+	maxima []float32 // one sample's pool maxima: pooled cells × filters
+	dcols  []float32 // a chunk's gradient at cols: positions × paddedPatch
 }
 
 func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, error) {
@@ -122,7 +130,9 @@ func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, erro
 	} else {
 		g.batch, g.channels, g.height, g.width = xs[0], xs[1], xs[2], xs[3]
 	}
-	g.paddedFilters = (g.filters + tile - 1) / tile * tile
+	g.paddedFilters = roundUp(g.filters, tile)
+	g.paddedPatch = roundUp(g.patch(), tile)
+	g.filterRows = roundUp(g.filters, 4)
 	g.chunk = chunkSamples
 	if ws[1] != g.channels {
 		return nil, fmt.Errorf("conv block: weights %v for %d input channels", ws, g.channels)
@@ -156,47 +166,55 @@ func (blk *convBlock) allocate() {
 	if blk.out != nil {
 		return
 	}
-	n, patch := blk.positions(), blk.patch()
-	blk.cols = make([]float32, n*patch)
-	blk.wt = make([]float32, patch*blk.paddedFilters)
-	blk.wRows = make([]float32, blk.filters*patch)
+	n, pp := blk.positions(), blk.paddedPatch
+	blk.cols = make([]float32, n*pp)
+	blk.wt = make([]float32, blk.patch()*blk.paddedFilters)
+	blk.wRows = make([]float32, blk.filters*pp)
 	blk.z = make([]float32, n*blk.paddedFilters)
-	blk.maxima = make([]float32, blk.outputSize())
+	blk.argmax = make([]int32, blk.outputSize())
 	blk.dz = make([]float32, n*blk.filters)
-	blk.dwSum = make([]float32, blk.filters*patch)
+	blk.dzT = make([]float32, blk.filterRows*n)
+	blk.dwSum = make([]float32, blk.filters*pp)
 	for range blk.chunks() {
-		blk.dwPart = append(blk.dwPart, make([]float32, blk.filters*patch))
-		blk.rowMax = append(blk.rowMax, make([]float32, blk.convH*blk.poolW*blk.filters))
-		blk.patchGrad = append(blk.patchGrad, make([]float32, patch))
+		blk.dwPart = append(blk.dwPart, make([]float32, blk.filterRows*pp))
 	}
 	blk.out = dense(make([]float32, blk.outputSize()), blk.outShape)
 	blk.dzValue = dense(blk.dz, tensor.Shape{n, blk.filters})
-	blk.dw = dense(make([]float32, blk.filters*patch), blk.wShape)
+	blk.dw = dense(make([]float32, blk.filters*blk.patch()), blk.wShape)
 	blk.db = dense(make([]float32, blk.filters), tensor.Shape{blk.filters})
 	if blk.spec.InputGrad {
 		blk.dx = dense(make([]float32, blk.inputSize()), blk.inShape)
 	}
 }
 
-// forChunks runs task on every chunk of the batch, spread over the cores.
-// Tasks write disjoint parts of the buffers.
-func (blk *convBlock) forChunks(task func(chunk, b0, b1 int)) {
+// forChunks runs task on every chunk of the batch, spread over the cores,
+// each worker with its own scratch. Tasks write disjoint parts of the
+// buffers.
+func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	chunks := blk.chunks()
 	workers := min(runtime.GOMAXPROCS(0), chunks)
+	for len(blk.work) < workers {
+		blk.work = append(blk.work, scratch{
+			rowMax: make([]float32, blk.convH*blk.poolW*blk.filters),
+			rowArg: make([]int32, blk.convH*blk.poolW*blk.filters),
+			maxima: make([]float32, blk.pooledPlane()*blk.filters),
+			dcols:  make([]float32, blk.chunk*blk.convPlane()*blk.paddedPatch),
+		})
+	}
 	if workers <= 1 {
 		for c := range chunks {
 			b0, b1 := blk.samples(c)
-			task(c, b0, b1)
+			task(&blk.work[0], c, b0, b1)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for w := range workers {
 		wg.Go(func() {
 			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
 				b0, b1 := blk.samples(c)
-				task(c, b0, b1)
+				task(&blk.work[w], c, b0, b1)
 			}
 		})
 	}
@@ -209,7 +227,7 @@ func (blk *convBlock) forChunks(task func(chunk, b0, b1 int)) {
 func (blk *convBlock) weightGrad(dw []float32) {
 	copy(blk.dwSum, blk.dwPart[0])
 	for _, part := range blk.dwPart[1:] {
-		for i, v := range part {
+		for i, v := range part[:len(blk.dwSum)] {
 			blk.dwSum[i] += v
 		}
 	}
@@ -218,21 +236,22 @@ func (blk *convBlock) weightGrad(dw []float32) {
 		for ch := 0; ch < c; ch++ {
 			for ky := 0; ky < k; ky++ {
 				for kx := 0; kx < k; kx++ {
-					dw[((f*c+ch)*k+ky)*k+kx] = blk.dwSum[f*blk.patch()+(ky*k+kx)*c+ch]
+					dw[((f*c+ch)*k+ky)*k+kx] = blk.dwSum[f*blk.paddedPatch+(ky*k+kx)*c+ch]
 				}
 			}
 		}
 	}
 }
 
-// biasGrad sums dz's columns, position by position in order.
+// biasGrad sums dz's columns (dzT's rows), position by position in order.
 func (blk *convBlock) biasGrad(db []float32) {
-	clear(db)
-	f := blk.filters
-	for n := range blk.positions() {
-		for i, v := range blk.dz[n*f:][:f] {
-			db[i] += v
+	n := blk.positions()
+	for i := range db {
+		var sum float32
+		for _, v := range blk.dzT[i*n:][:n] {
+			sum += v
 		}
+		db[i] = sum
 	}
 }
 
@@ -305,10 +324,10 @@ func (op *forwardOp) Do(inputs ...G.Value) (G.Value, error) {
 	transposeWeights(&op.geometry, w, op.wt, op.wRows)
 	out := op.out.Data().([]float32)
 	plane := op.convPlane()
-	op.forChunks(func(c, b0, b1 int) {
+	op.forChunks(func(s *scratch, _, b0, b1 int) {
 		im2col(&op.geometry, x, op.cols, b0, b1)
 		convolve(&op.geometry, op.cols, op.wt, b, op.z, b0*plane, b1*plane)
-		poolForward(&op.geometry, op.z, out, op.maxima, op.rowMax[c], b0, b1)
+		poolForward(&op.geometry, op.z, out, op.argmax, s.rowMax, s.rowArg, s.maxima, b0, b1)
 	})
 	return reuse(op.out, op.outShape)
 }
@@ -413,15 +432,17 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		op.forChunks(func(_, b0, b1 int) { poolBackward(&op.geometry, dout, op.maxima, op.z, op.dz, b0, b1) })
+		op.forChunks(func(_ *scratch, _, b0, b1 int) {
+			poolBackward(&op.geometry, dout, op.argmax, op.dz, op.dzT, b0, b1)
+		})
 		return reuse(op.dzValue, op.shape())
 	}
 	// dz is the gradZ op's value, op.dz: the input only orders this op after it.
 	plane := op.convPlane()
 	switch op.part {
 	case gradW:
-		op.forChunks(func(c, b0, b1 int) {
-			paramGrads(&op.geometry, op.dz, op.cols, op.dwPart[c], b0*plane, b1*plane)
+		op.forChunks(func(_ *scratch, c, b0, b1 int) {
+			paramGrads(&op.geometry, op.dzT, op.cols, op.dwPart[c], b0*plane, b1*plane)
 		})
 		op.weightGrad(op.dw.Data().([]float32))
 		return reuse(op.dw, op.shape())
@@ -431,8 +452,8 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 	default:
 		// wRows was made from the same w by the forward op.
 		dx := op.dx.Data().([]float32)
-		op.forChunks(func(c, b0, b1 int) {
-			inputGrad(&op.geometry, op.wRows, op.dz, dx, op.patchGrad[c], b0, b1)
+		op.forChunks(func(s *scratch, _, b0, b1 int) {
+			inputGrad(&op.geometry, op.wRows, op.dz, dx, s.dcols, b0, b1)
 		})
 		return reuse(op.dx, op.shape())
 	}
