@@ -25,9 +25,22 @@ func init() {
 }
 
 // newSequencePlayer makes the diffusion or policy player: it plays the
-// first action of the sequence it decodes, without search. steps= sets the
-// diffusion model's decoding steps T (default: as trained).
+// first action of the sequence it decodes, without search.
 func newSequencePlayer(_ context.Context, spec player.Spec) (player.Player, error) {
+	dec, err := SequenceDecoder(spec)
+	if err != nil {
+		return nil, err
+	}
+	return player.ProposerPlayer(spec.DisplayName(), dec), nil
+}
+
+// MaxDecodingSteps bounds the diffusion decoder's T.
+const MaxDecodingSteps = 1000
+
+// SequenceDecoder loads the decoder a diffusion or policy spec names (its
+// path already resolved). steps= sets the diffusion model's decoding steps
+// T (default: as trained).
+func SequenceDecoder(spec player.Spec) (*diffusion.Decoder, error) {
 	settings := []string{}
 	if spec.Family == diffusion.Family {
 		settings = append(settings, "steps")
@@ -47,11 +60,11 @@ func newSequencePlayer(_ context.Context, spec player.Spec) (player.Player, erro
 	if err != nil {
 		return nil, err
 	}
-	if steps < 1 || steps > 1000 {
-		return nil, fmt.Errorf("player %s: steps=%d must be in 1..1000", spec.Family, steps)
+	if steps < 1 || steps > MaxDecodingSteps {
+		return nil, fmt.Errorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
 	}
 	dec.Steps = int(steps)
-	return player.ProposerPlayer(spec.DisplayName(), dec), nil
+	return dec, nil
 }
 
 // evaluatorFamily makes a player factory for a family whose weights load

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/player"
@@ -110,8 +111,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--steps works with --data")
 	}
 	for i, steps := range opts.Steps {
-		if steps < 1 || steps > maxDecodingSteps {
-			return usagef("--steps: %d must be in 1..%d", steps, maxDecodingSteps)
+		if steps < 1 || steps > pipeline.MaxDecodingSteps {
+			return usagef("--steps: %d must be in 1..%d", steps, pipeline.MaxDecodingSteps)
 		}
 		if slices.Contains(opts.Steps[:i], steps) {
 			return usagef("--steps lists %d twice", steps)

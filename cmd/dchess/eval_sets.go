@@ -234,17 +234,9 @@ func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 	return nil
 }
 
-// sequenceDecoder opens the decoder a diffusion or policy SPEC names, with
-// the checks the player makes (pipeline's newSequencePlayer): a bare name
-// is the newest weights under runs/, steps= sets T.
+// sequenceDecoder opens the decoder a diffusion or policy SPEC names, as
+// the player does; a bare name is the newest weights under runs/.
 func sequenceDecoder(ctx context.Context, spec player.Spec) (*diffusion.Decoder, error) {
-	var settings []string
-	if spec.Family == diffusion.Family {
-		settings = append(settings, "steps")
-	}
-	if err := spec.CheckSettings(settings...); err != nil {
-		return nil, usagef("--player: %v", err)
-	}
 	if spec.Path == "" {
 		path, err := newestWeights(ctx, spec.Family)
 		if err != nil {
@@ -252,27 +244,8 @@ func sequenceDecoder(ctx context.Context, spec player.Spec) (*diffusion.Decoder,
 		}
 		spec.Path = path
 	}
-	net, err := diffusion.Load(spec.Path)
-	if err != nil {
-		return nil, fmt.Errorf("player %s: %w", spec.Family, err)
-	}
-	if net.Config().Family != spec.Family {
-		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
-	}
-	dec := diffusion.NewDecoder(net)
-	steps, err := spec.Int("steps", int64(dec.Steps))
-	if err != nil {
-		return nil, usagef("--player: %v", err)
-	}
-	if steps < 1 || steps > maxDecodingSteps {
-		return nil, usagef("--player: steps=%d must be in 1..%d", steps, maxDecodingSteps)
-	}
-	dec.Steps = int(steps)
-	return dec, nil
+	return pipeline.SequenceDecoder(spec)
 }
-
-// maxDecodingSteps bounds steps= and --steps, as the player does.
-const maxDecodingSteps = 1000
 
 // scoreSequencePlayer decodes each position with the diffusion or policy
 // decoder itself, the move the player would play, to also read the
