@@ -90,40 +90,21 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 	}
 }
 
-// writeBiasWeights writes weights of the tiny test config of family whose
-// predictions are their output biases alone (the final layer norm's gain
-// and bias are zero): every action slot predicts by actionBias (UCI move →
-// logit) and every state slot an empty square.
+// writeBiasWeights writes weights of the tiny test config of family that
+// predict by their output biases alone (diffusion.BiasOnlyWeights): every
+// action slot by actionBias, every state slot an empty square.
 func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32) string {
 	t.Helper()
 	cfg, err := pipeline.LoadConfig(filepath.Join("..", "..", "configs", "test", family+".yaml"), family)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := diffusion.NewModel(cfg.Model.Diffusion)
+	f, err := diffusion.BiasOnlyWeights(cfg.Model.Diffusion, actionBias, encode.TokenEmpty)
 	if err != nil {
 		t.Fatal(err)
 	}
-	arch, _ := m.Arch()
-	params := m.InitParams(5)
-	for i := range params {
-		p := &params[i]
-		switch p.Name {
-		case "ln.g", "ln.b", "head.state.b", "head.action.b":
-			clear(p.Data)
-		}
-		switch p.Name {
-		case "head.state.b":
-			p.Data[encode.TokenEmpty] = 4
-		case "head.action.b":
-			for uci, logit := range actionBias {
-				idx, _ := encode.ActionIndexUCI(uci)
-				p.Data[idx] = logit
-			}
-		}
-	}
 	path := filepath.Join(t.TempDir(), family+".dcw")
-	if err := dcw.Write(path, &dcw.File{Family: family, Arch: arch, Tensors: params}); err != nil {
+	if err := dcw.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
 	return path

@@ -4,42 +4,18 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/search/board"
 )
 
-// biasNet returns a net whose predictions are its output biases alone: the
-// final layer norm's gain and bias are zero, so every action slot predicts
-// by actionBias (UCI move → logit, 0 for the rest) and every state slot
-// predicts stateWord.
+// biasNet returns a net that predicts by its output biases alone (see
+// BiasOnlyWeights).
 func biasNet(t *testing.T, c Config, actionBias map[string]float32, stateWord int) *Net {
 	t.Helper()
-	m, err := NewModel(c)
+	f, err := BiasOnlyWeights(c, actionBias, stateWord)
 	if err != nil {
 		t.Fatal(err)
 	}
-	arch, _ := m.Arch()
-	params := m.InitParams(3)
-	for i := range params {
-		p := &params[i]
-		switch p.Name {
-		case "ln.g", "ln.b", "head.state.b", "head.action.b":
-			clear(p.Data)
-		}
-		switch p.Name {
-		case "head.state.b":
-			p.Data[stateWord] = 4
-		case "head.action.b":
-			for uci, logit := range actionBias {
-				idx, ok := encode.ActionIndexUCI(uci)
-				if !ok {
-					t.Fatalf("%s is not in the action vocabulary", uci)
-				}
-				p.Data[idx] = logit
-			}
-		}
-	}
-	net, err := NewNet(&dcw.File{Family: c.Family, Arch: arch, Tensors: params})
+	net, err := NewNet(f)
 	if err != nil {
 		t.Fatal(err)
 	}

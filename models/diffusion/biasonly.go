@@ -1,0 +1,46 @@
+package diffusion
+
+import (
+	"fmt"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+)
+
+// BiasOnlyWeights returns weights whose predictions are the output biases
+// alone: the final layer norm's gain and bias are zero, so every action
+// slot predicts by actionBias (UCI move → logit, 0 for the rest) and every
+// state slot predicts stateWord. Tests of decoding and evaluation use it
+// to know every prediction in advance.
+func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
+	m, err := NewModel(c)
+	if err != nil {
+		return nil, err
+	}
+	arch, err := m.Arch()
+	if err != nil {
+		return nil, err
+	}
+	params := m.InitParams(3)
+	for i := range params {
+		p := &params[i]
+		switch p.Name {
+		case "ln.g", "ln.b", "head.action.b":
+			clear(p.Data)
+		case "head.state.b":
+			clear(p.Data)
+			p.Data[stateWord] = 4
+		}
+		if p.Name != "head.action.b" {
+			continue
+		}
+		for uci, logit := range actionBias {
+			idx, ok := encode.ActionIndexUCI(uci)
+			if !ok {
+				return nil, fmt.Errorf("%s is not in the action vocabulary", uci)
+			}
+			p.Data[idx] = logit
+		}
+	}
+	return &dcw.File{Family: c.Family, Arch: arch, Tensors: params}, nil
+}
