@@ -56,28 +56,37 @@ func BenchmarkKernels(b *testing.B) {
 		chunked := func(kernel func(s *scratch, c, b0, b1 int)) func() {
 			return func() { blk.forChunks(kernel) }
 		}
-		transposeWeights(g, w, blk.wt, blk.wRows)
+		transposeWeights(g, w, blk.wt)
+		if blk.spec.InputGrad {
+			flipWeights(&blk.back, w, blk.backWt)
+		}
+		copy(blk.bias, bias)
 		im2col(g, x, blk.cols, 0, g.batch)
-		convolve(g, blk.cols, blk.wt, bias, blk.z, 0, n)
-		poolForward(g, blk.z, out, blk.argmax, blk.work[0].rowMax, blk.work[0].rowArg, blk.work[0].maxima, 0, g.batch)
+		convolve(g, blk.cols, blk.wt, blk.bias, blk.z, 0, n)
+		poolForward(g, blk.z, out, blk.argmax, blk.cells, blk.work[0].rowMax, blk.work[0].rowArg, blk.work[0].maxima, 0, g.batch)
 		layer := []string{"conv0/", "conv1/"}[i]
 		for _, k := range []struct {
 			name string
 			run  func()
 		}{
-			{"im2col", chunked(func(_ *scratch, _, b0, b1 int) { im2col(g, x, blk.cols, b0, b1) })},
-			{"convolve", chunked(func(_ *scratch, _, b0, b1 int) { convolve(g, blk.cols, blk.wt, bias, blk.z, b0*plane, b1*plane) })},
+			{"im2col", chunked(func(_ *scratch, _, b0, b1 int) { im2col(g, x, blk.cols[b0*plane*g.paddedPatch:], b0, b1) })},
+			{"convolve", chunked(func(_ *scratch, _, b0, b1 int) { convolve(g, blk.cols, blk.wt, blk.bias, blk.z, b0*plane, b1*plane) })},
 			{"pool", chunked(func(s *scratch, _, b0, b1 int) {
-				poolForward(g, blk.z, out, blk.argmax, s.rowMax, s.rowArg, s.maxima, b0, b1)
+				poolForward(g, blk.z, out, blk.argmax, blk.cells, s.rowMax, s.rowArg, s.maxima, b0, b1)
 			})},
 			{"poolBackward", chunked(func(_ *scratch, _, b0, b1 int) {
 				poolBackward(g, dout, blk.argmax, blk.dz, blk.dzT, b0, b1)
 			})},
 			{"paramGrads", chunked(func(_ *scratch, c, b0, b1 int) {
-				paramGrads(g, blk.dzT, blk.cols, blk.dwPart[c], b0*plane, b1*plane)
+				paramGrads(g, blk.dzT, blk.cols, blk.dwPart[c], blk.zeros, b0*plane, b1*plane)
 			})},
-			{"inputGrad", chunked(func(s *scratch, _, b0, b1 int) { inputGrad(g, blk.wRows, blk.dz, dx, s.dcols, b0, b1) })},
+			{"inputGrad", chunked(func(s *scratch, _, b0, b1 int) {
+				inputGrad(&blk.back, blk.backWt, blk.dz, dx, s.backCols, s.backOut, blk.zeros, b0, b1)
+			})},
 		} {
+			if k.name == "inputGrad" && !blk.spec.InputGrad {
+				continue // the graph's input needs no gradient
+			}
 			b.Run(layer+k.name, func(b *testing.B) {
 				for b.Loop() {
 					k.run()

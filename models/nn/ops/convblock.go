@@ -93,9 +93,13 @@ type convBlock struct {
 
 	cols   []float32   // positions × paddedPatch
 	wt     []float32   // patch × paddedFilters, the weights as convolve multiplies them
-	wRows  []float32   // filters × paddedPatch, in cols' column order
+	bias   []float32   // paddedFilters: the bias, zeros after it
+	zeros  []float32   // as many zeros as any product's row
+	back   geometry    // the convolution that gives the input gradient
+	backWt []float32   // its weights, see flipWeights
 	z      []float32   // positions × paddedFilters, conv + bias before ReLU
-	argmax []int32     // batch × pooled cell × filters, see poolForward
+	argmax []int32     // batch × pooled cell × paddedFilters, see poolForward
+	cells  []int32     // conv cell × paddedFilters: the cell of each entry of a sample's z
 	dz     []float32   // positions × filters, the gradient at z
 	dzT    []float32   // filterRows × positions, dz transposed
 	dwSum  []float32   // filters × paddedPatch, the weights' gradient in cols' order
@@ -108,10 +112,11 @@ type convBlock struct {
 
 // scratch is one worker's temporary space.
 type scratch struct {
-	rowMax []float32 // the pool's row maxima: convH × poolW × filters
-	rowArg []int32   // and where in the row they are
-	maxima []float32 // one sample's pool maxima: pooled cells × filters
-	dcols  []float32 // a chunk's gradient at cols: positions × paddedPatch
+	rowMax   []float32 // the pool's row maxima: convH × poolW × paddedFilters
+	rowArg   []int32   // and their cells
+	maxima   []float32 // one sample's pool maxima: pooled cells × paddedFilters
+	backCols []float32 // a chunk's im2col of dz: input cells × back.paddedPatch
+	backOut  []float32 // a chunk's input gradient: input cells × back.paddedFilters
 }
 
 func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, error) {
@@ -169,9 +174,14 @@ func (blk *convBlock) allocate() {
 	n, pp := blk.positions(), blk.paddedPatch
 	blk.cols = make([]float32, n*pp)
 	blk.wt = make([]float32, blk.patch()*blk.paddedFilters)
-	blk.wRows = make([]float32, blk.filters*pp)
+	blk.bias = make([]float32, blk.paddedFilters)
+	blk.zeros = make([]float32, max(pp, blk.paddedFilters))
 	blk.z = make([]float32, n*blk.paddedFilters)
-	blk.argmax = make([]int32, blk.outputSize())
+	blk.argmax = make([]int32, blk.batch*blk.pooledPlane()*blk.paddedFilters)
+	blk.cells = make([]int32, blk.convPlane()*blk.paddedFilters)
+	for i := range blk.cells {
+		blk.cells[i] = int32(i / blk.paddedFilters)
+	}
 	blk.dz = make([]float32, n*blk.filters)
 	blk.dzT = make([]float32, blk.filterRows*n)
 	blk.dwSum = make([]float32, blk.filters*pp)
@@ -184,6 +194,9 @@ func (blk *convBlock) allocate() {
 	blk.db = dense(make([]float32, blk.filters), tensor.Shape{blk.filters})
 	if blk.spec.InputGrad {
 		blk.dx = dense(make([]float32, blk.inputSize()), blk.inShape)
+		blk.back = blk.geometry.backward()
+		blk.backWt = make([]float32, blk.back.patch()*blk.back.paddedFilters)
+		blk.zeros = make([]float32, max(len(blk.zeros), blk.back.paddedFilters))
 	}
 }
 
@@ -194,12 +207,17 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	chunks := blk.chunks()
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	for len(blk.work) < workers {
-		blk.work = append(blk.work, scratch{
-			rowMax: make([]float32, blk.convH*blk.poolW*blk.filters),
-			rowArg: make([]int32, blk.convH*blk.poolW*blk.filters),
-			maxima: make([]float32, blk.pooledPlane()*blk.filters),
-			dcols:  make([]float32, blk.chunk*blk.convPlane()*blk.paddedPatch),
-		})
+		s := scratch{
+			rowMax: make([]float32, blk.convH*blk.poolW*blk.paddedFilters),
+			rowArg: make([]int32, blk.convH*blk.poolW*blk.paddedFilters),
+			maxima: make([]float32, blk.pooledPlane()*blk.paddedFilters),
+		}
+		if blk.spec.InputGrad {
+			cells := blk.chunk * blk.back.convPlane()
+			s.backCols = make([]float32, cells*blk.back.paddedPatch)
+			s.backOut = make([]float32, cells*blk.back.paddedFilters)
+		}
+		blk.work = append(blk.work, s)
 	}
 	if workers <= 1 {
 		for c := range chunks {
@@ -321,13 +339,17 @@ func (op *forwardOp) Do(inputs ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	transposeWeights(&op.geometry, w, op.wt, op.wRows)
+	transposeWeights(&op.geometry, w, op.wt)
+	copy(op.bias, b)
+	if op.spec.InputGrad {
+		flipWeights(&op.back, w, op.backWt)
+	}
 	out := op.out.Data().([]float32)
 	plane := op.convPlane()
 	op.forChunks(func(s *scratch, _, b0, b1 int) {
-		im2col(&op.geometry, x, op.cols, b0, b1)
-		convolve(&op.geometry, op.cols, op.wt, b, op.z, b0*plane, b1*plane)
-		poolForward(&op.geometry, op.z, out, op.argmax, s.rowMax, s.rowArg, s.maxima, b0, b1)
+		im2col(&op.geometry, x, op.cols[b0*plane*op.paddedPatch:], b0, b1)
+		convolve(&op.geometry, op.cols, op.wt, op.bias, op.z, b0*plane, b1*plane)
+		poolForward(&op.geometry, op.z, out, op.argmax, op.cells, s.rowMax, s.rowArg, s.maxima, b0, b1)
 	})
 	return reuse(op.out, op.outShape)
 }
@@ -442,7 +464,7 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 	switch op.part {
 	case gradW:
 		op.forChunks(func(_ *scratch, c, b0, b1 int) {
-			paramGrads(&op.geometry, op.dzT, op.cols, op.dwPart[c], b0*plane, b1*plane)
+			paramGrads(&op.geometry, op.dzT, op.cols, op.dwPart[c], op.zeros, b0*plane, b1*plane)
 		})
 		op.weightGrad(op.dw.Data().([]float32))
 		return reuse(op.dw, op.shape())
@@ -450,10 +472,10 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 		op.biasGrad(op.db.Data().([]float32))
 		return reuse(op.db, op.shape())
 	default:
-		// wRows was made from the same w by the forward op.
+		// backWt was made from the same w by the forward op.
 		dx := op.dx.Data().([]float32)
 		op.forChunks(func(s *scratch, _, b0, b1 int) {
-			inputGrad(&op.geometry, op.wRows, op.dz, dx, s.dcols, b0, b1)
+			inputGrad(&op.back, op.backWt, op.dz, dx, s.backCols, s.backOut, op.zeros, b0, b1)
 		})
 		return reuse(op.dx, op.shape())
 	}

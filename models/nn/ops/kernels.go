@@ -54,26 +54,57 @@ func strides(l Layout, channels, plane int) (s, c, p int) {
 
 // transposeWeights writes w (filters × channels × k × k) as wt, patch ×
 // paddedFilters in cols' (ky, kx, channel) row order with zero columns
-// past the filters, and as rows, filters × paddedPatch in the same order.
-func transposeWeights(g *geometry, w, wt, rows []float32) {
+// past the filters.
+func transposeWeights(g *geometry, w, wt []float32) {
 	k, c := g.kernel, g.channels
 	for f := 0; f < g.filters; f++ {
 		for ch := 0; ch < c; ch++ {
 			for ky := 0; ky < k; ky++ {
 				for kx := 0; kx < k; kx++ {
-					v := w[((f*c+ch)*k+ky)*k+kx]
-					r := (ky*k+kx)*c + ch
-					wt[r*g.paddedFilters+f] = v
-					rows[f*g.paddedPatch+r] = v
+					wt[((ky*k+kx)*c+ch)*g.paddedFilters+f] = w[((f*c+ch)*k+ky)*k+kx]
 				}
 			}
 		}
 	}
 }
 
-// im2col writes the receptive fields of samples [b0, b1) of x into their
-// rows of cols (positions × paddedPatch), zero where a kernel cell falls
-// on the padding. When each cell's channels are one run (position-major
+// backward is the geometry of the convolution that gives a block's input
+// gradient from dz: dz's maps (filters channels, position-major) convolved
+// with the flipped kernels, padded by kernel-1-pad, which comes back to
+// the input's size.
+func (g *geometry) backward() geometry {
+	b := geometry{
+		batch: g.batch, channels: g.filters, height: g.convH, width: g.convW,
+		filters: g.channels, kernel: g.kernel, pad: g.kernel - 1 - g.pad,
+		convH: g.height, convW: g.width, pool: 1, poolStride: 1, poolH: g.height, poolW: g.width,
+		in: PositionMajor, out: g.in, chunk: g.chunk,
+	}
+	b.paddedFilters = roundUp(b.filters, tile)
+	b.paddedPatch = roundUp(b.patch(), tile)
+	b.filterRows = roundUp(b.filters, 4)
+	return b
+}
+
+// flipWeights writes w (filters × channels × k × k) as the backward
+// convolution's wt: patch (ky, kx, filter) × paddedFilters (channels), the
+// kernels turned half a turn.
+func flipWeights(back *geometry, w, wt []float32) {
+	k, f, c := back.kernel, back.channels, back.filters
+	for fi := 0; fi < f; fi++ {
+		for ch := 0; ch < c; ch++ {
+			for ky := 0; ky < k; ky++ {
+				for kx := 0; kx < k; kx++ {
+					r := ((k-1-ky)*k+(k-1-kx))*f + fi
+					wt[r*back.paddedFilters+ch] = w[((fi*c+ch)*k+ky)*k+kx]
+				}
+			}
+		}
+	}
+}
+
+// im2col writes the receptive fields of samples [b0, b1) of x into cols,
+// one row of paddedPatch per conv position of those samples, zero where a
+// kernel cell falls on the padding (which may be negative: a crop). When each cell's channels are one run (position-major
 // maps, or one channel), a kernel row is one run of the input too.
 func im2col(g *geometry, x, cols []float32, b0, b1 int) {
 	k, pad, c := g.kernel, g.pad, g.channels
@@ -83,7 +114,7 @@ func im2col(g *geometry, x, cols []float32, b0, b1 int) {
 		sample := x[b*ss:][:ss]
 		for oy := 0; oy < g.convH; oy++ {
 			for ox := 0; ox < g.convW; ox++ {
-				row := cols[((b*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*k*c]
+				row := cols[(((b-b0)*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*k*c]
 				// The kernel columns [lo, hi) fall on the board.
 				left := ox - pad
 				lo, hi := max(0, -left), min(k, g.width-left)
@@ -128,99 +159,72 @@ func copyShort(dst, src []float32) {
 }
 
 // convolve computes z = cols·wt + bias for positions [n0, n1): z's rows are
-// paddedFilters wide, the columns past the filters zero.
+// paddedFilters wide, as is bias, whose extra columns are zero.
 func convolve(g *geometry, cols, wt, bias, z []float32, n0, n1 int) {
 	fp := g.paddedFilters
-	for n := n0; n < n1; n++ {
-		row := z[n*fp:][:fp]
-		copy(row, bias)
-		clear(row[len(bias):])
-	}
-	mulAdd(n1-n0, fp, g.patch(), cols[n0*g.paddedPatch:], g.paddedPatch, wt, fp, z[n0*fp:], fp)
+	mulAdd(n1-n0, fp, g.patch(), cols[n0*g.paddedPatch:], g.paddedPatch, wt, fp, z[n0*fp:], fp, bias)
 }
 
 // poolForward writes ReLU(max-pool(z)) for samples [b0, b1) into out, in
 // the block's output layout, and for the backward pass the cell (row ·
 // convW + column) each pooled value came from into argmax (sample × pooled
-// cell × filter), -1 where ReLU zeroed the value. Ties go to the first cell
-// in row-major order. ReLU commutes with max, so it runs on the pooled map.
-// Windows are maxed separably, rows then columns, with the branch-free
-// builtin and selects (the comparisons fall at random, so branches would
-// be mispredicted half the time); the builtin lets a NaN through, so a
-// diverged network shows NaN in the loss. Scratch: rowMax and rowArg of
-// convH × poolW × filters, maxima of pooled cells × filters.
-func poolForward(g *geometry, z, out []float32, argmax []int32, rowMax []float32, rowArg []int32, maxima []float32, b0, b1 int) {
-	f, fp, s := g.filters, g.paddedFilters, g.poolStride
+// cell × paddedFilters), -1 where ReLU zeroed the value. Ties go to the
+// first cell in row-major order. Windows are maxed separably, rows then
+// columns, each step one maxArg over whole runs of cells; cells gives each
+// z entry's cell (convPlane × paddedFilters). ReLU commutes with max, so it
+// runs on the pooled map. Scratch: rowMax and rowArg of convH × poolW ×
+// paddedFilters, maxima of pooled cells × paddedFilters.
+func poolForward(g *geometry, z, out []float32, argmax, cells []int32, rowMax []float32, rowArg []int32, maxima []float32, b0, b1 int) {
+	f, fp, s, w := g.filters, g.paddedFilters, g.poolStride, g.convW
 	plane, pooled := g.convPlane(), g.pooledPlane()
 	ss, cs, ps := strides(g.out, f, pooled)
-	m := maxima[:pooled*f]
+	m := maxima[:pooled*fp]
+	run := g.poolW * fp // one row of pooled cells
 	for b := b0; b < b1; b++ {
 		img := z[b*plane*fp:][:plane*fp]
-		arg := argmax[b*pooled*f:][:pooled*f]
+		arg := argmax[b*pooled*fp:][:pooled*fp]
 		if g.pool == 1 {
-			for p := 0; p < plane; p++ {
-				copy(m[p*f:][:f], img[p*fp:])
-				for i := range f {
-					arg[p*f+i] = int32(p)
-				}
-			}
+			copy(m, img)
+			copy(arg, cells)
 		} else {
 			for y := 0; y < g.convH; y++ {
-				for px := 0; px < g.poolW; px++ {
-					best := rowMax[(y*g.poolW+px)*f:][:f]
-					at := rowArg[(y*g.poolW+px)*f:][:f]
-					copy(best, img[(y*g.convW+px*s)*fp:])
-					clear(at)
+				best, at := rowMax[y*run:][:run], rowArg[y*run:][:run]
+				if s == 1 { // a row's windows start on consecutive cells: one run per dx
+					copy(best, img[y*w*fp:])
+					copy(at, cells[y*w*fp:])
 					for dx := 1; dx < g.pool; dx++ {
-						for i, v := range img[(y*g.convW+px*s+dx)*fp:][:f] {
-							a := at[i]
-							if v > best[i] {
-								a = int32(dx)
-							}
-							at[i] = a
-							best[i] = max(best[i], v)
-						}
+						maxArg(best, at, img[(y*w+dx)*fp:], cells[(y*w+dx)*fp:])
+					}
+					continue
+				}
+				for px := 0; px < g.poolW; px++ {
+					cell := y*w + px*s
+					pb, pa := best[px*fp:][:fp], at[px*fp:][:fp]
+					copy(pb, img[cell*fp:])
+					copy(pa, cells[cell*fp:])
+					for dx := 1; dx < g.pool; dx++ {
+						maxArg(pb, pa, img[(cell+dx)*fp:], cells[(cell+dx)*fp:])
 					}
 				}
 			}
 			for py := 0; py < g.poolH; py++ {
-				for px := 0; px < g.poolW; px++ {
-					p := py*g.poolW + px
-					best, cell := m[p*f:][:f], arg[p*f:][:f]
-					for dy := 0; dy < g.pool; dy++ {
-						y := py*s + dy
-						rm := rowMax[(y*g.poolW+px)*f:][:f]
-						ra := rowArg[(y*g.poolW+px)*f:][:f]
-						left := int32(y*g.convW + px*s)
-						if dy == 0 {
-							copy(best, rm)
-							for i, dx := range ra {
-								cell[i] = left + dx
-							}
-							continue
-						}
-						for i, v := range rm {
-							c := cell[i]
-							if v > best[i] {
-								c = left + ra[i]
-							}
-							cell[i] = c
-							best[i] = max(best[i], v)
-						}
-					}
+				best, at := m[py*run:][:run], arg[py*run:][:run]
+				copy(best, rowMax[py*s*run:])
+				copy(at, rowArg[py*s*run:])
+				for dy := 1; dy < g.pool; dy++ {
+					maxArg(best, at, rowMax[(py*s+dy)*run:], rowArg[(py*s+dy)*run:])
 				}
 			}
 		}
+		reluArg(m, arg)
 		o := out[b*ss:]
 		for p := 0; p < pooled; p++ {
-			cell := arg[p*f:][:f]
-			for i, v := range m[p*f:][:f] {
-				o[i*cs+p*ps] = max(v, 0)
-				c := cell[i]
-				if !(v > 0) {
-					c = -1
-				}
-				cell[i] = c
+			if cs == 1 {
+				copy(o[p*ps:][:f], m[p*fp:])
+				continue
+			}
+			for i, v := range m[p*fp:][:f] {
+				o[i*cs+p*ps] = v
 			}
 		}
 	}
@@ -233,7 +237,7 @@ func poolForward(g *geometry, z, out []float32, argmax []int32, rowMax []float32
 // instead of being skipped: a branch there would be mispredicted as often
 // as ReLU is active.
 func poolBackward(g *geometry, dout []float32, argmax []int32, dz, dzT []float32, b0, b1 int) {
-	f, n := g.filters, g.positions()
+	f, fp, n := g.filters, g.paddedFilters, g.positions()
 	plane, pooled := g.convPlane(), g.pooledPlane()
 	ss, cs, ps := strides(g.out, f, pooled)
 	clear(dz[b0*plane*f : b1*plane*f])
@@ -241,11 +245,11 @@ func poolBackward(g *geometry, dout []float32, argmax []int32, dz, dzT []float32
 		clear(dzT[i*n+b0*plane : i*n+b1*plane])
 	}
 	for b := b0; b < b1; b++ {
-		arg := argmax[b*pooled*f:][:pooled*f]
+		arg := argmax[b*pooled*fp:][:pooled*fp]
 		src := dout[b*ss:]
 		grad := dz[b*plane*f:][:plane*f]
 		for p := 0; p < pooled; p++ {
-			for i, at := range arg[p*f:][:f] {
+			for i, at := range arg[p*fp:][:f] {
 				zeroed := at >> 31 // all ones when at is -1
 				cell := int(at &^ zeroed)
 				d := math.Float32frombits(math.Float32bits(src[i*cs+p*ps]) &^ uint32(zeroed))
@@ -257,62 +261,34 @@ func poolBackward(g *geometry, dout []float32, argmax []int32, dz, dzT []float32
 }
 
 // paramGrads writes the weight gradient of positions [n0, n1), dzᵀ·cols,
-// into dw (filterRows × paddedPatch, cols' column order).
-func paramGrads(g *geometry, dzT, cols, dw []float32, n0, n1 int) {
-	clear(dw)
-	mulAdd(g.filterRows, g.paddedPatch, n1-n0, dzT[n0:], g.positions(), cols[n0*g.paddedPatch:], g.paddedPatch, dw, g.paddedPatch)
+// into dw (filterRows × paddedPatch, cols' column order). zeros has
+// paddedPatch zeros.
+func paramGrads(g *geometry, dzT, cols, dw, zeros []float32, n0, n1 int) {
+	mulAdd(g.filterRows, g.paddedPatch, n1-n0, dzT[n0:], g.positions(), cols[n0*g.paddedPatch:], g.paddedPatch, dw, g.paddedPatch, zeros)
 }
 
-// inputGrad writes the gradient at x of samples [b0, b1) into dx: dz·rows
-// (the weights as filters × paddedPatch) gives the gradient at each
-// position's receptive field, in dcols (scratch of the chunk's positions ×
-// paddedPatch), which col2im adds back onto the input cells it was copied
-// from.
-func inputGrad(g *geometry, rows, dz, dx, dcols []float32, b0, b1 int) {
-	plane := g.convPlane()
-	n0, count := b0*plane, (b1-b0)*plane
-	dcols = dcols[:count*g.paddedPatch]
-	clear(dcols)
-	mulAdd(count, g.paddedPatch, g.filters, dz[n0*g.filters:], g.filters, rows, g.paddedPatch, dcols, g.paddedPatch)
-	col2im(g, dcols, dx, b0, b1)
-}
-
-// col2im is im2col's adjoint for samples [b0, b1): it adds every entry of
-// dcols (their positions × paddedPatch) onto the input cell im2col copied
-// it from, overwriting those samples of dx.
-func col2im(g *geometry, dcols, dx []float32, b0, b1 int) {
-	k, pad, c := g.kernel, g.pad, g.channels
-	ss, cs, ps := strides(g.in, c, g.height*g.width)
-	clear(dx[b0*ss : b1*ss])
+// inputGrad writes the gradient at x of samples [b0, b1) into dx, in the
+// block's input layout: the backward convolution of dz (back, with the
+// flipped weights wt from flipWeights) as im2col into cols and one mulAdd
+// into out, scratch of those samples' input cells × back.paddedFilters.
+// zeros has back.paddedFilters zeros.
+func inputGrad(back *geometry, wt, dz, dx, cols, out, zeros []float32, b0, b1 int) {
+	plane, fp := back.convPlane(), back.paddedFilters
+	count := (b1 - b0) * plane
+	im2col(back, dz, cols, b0, b1)
+	mulAdd(count, fp, back.patch(), cols, back.paddedPatch, wt, fp, out, fp, zeros)
+	c := back.filters
+	ss, cs, ps := strides(back.out, c, plane)
 	for b := b0; b < b1; b++ {
 		sample := dx[b*ss:][:ss]
-		for oy := 0; oy < g.convH; oy++ {
-			for ox := 0; ox < g.convW; ox++ {
-				row := dcols[(((b-b0)*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*k*c]
-				for ky := 0; ky < k; ky++ {
-					iy := oy + ky - pad
-					if iy < 0 || iy >= g.height {
-						continue
-					}
-					for kx := 0; kx < k; kx++ {
-						ix := ox + kx - pad
-						if ix < 0 || ix >= g.width {
-							continue
-						}
-						src := row[(ky*k+kx)*c:][:c]
-						if cs == 1 {
-							dst := sample[(iy*g.width+ix)*ps:][:c]
-							for ch, v := range src {
-								dst[ch] += v
-							}
-							continue
-						}
-						dst := sample[(iy*g.width+ix)*ps:]
-						for ch, v := range src {
-							dst[ch*cs] += v
-						}
-					}
-				}
+		for p := 0; p < plane; p++ {
+			src := out[((b-b0)*plane+p)*fp:][:c]
+			if cs == 1 {
+				copy(sample[p*ps:][:c], src)
+				continue
+			}
+			for ch, v := range src {
+				sample[ch*cs+p*ps] = v
 			}
 		}
 	}

@@ -4,28 +4,44 @@ package ops
 // registers of float32.
 const tile = 16
 
-// mulAdd computes c += a·b for a (m × k, row stride lda), b (k × n, row
-// stride ldb) and c (m × n, row stride ldc), where n is a multiple of tile.
+// mulAdd computes c = s + a·b for a (m × k, row stride lda), b (k × n, row
+// stride ldb) and c (m × n, row stride ldc), where n is a multiple of tile
+// and s is c itself or, when init is not nil, init (n values) in every row:
+// a bias, or zeros to overwrite c.
 // The shapes here are tall and narrow (thousands of board positions by a
 // few dozen filters), which gonum's gemm handles poorly; four rows of c by
 // one tile of columns stay in registers over the whole k loop.
-func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int) {
-	if m == 0 || n == 0 || k == 0 {
+func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	if m == 0 || n == 0 {
 		return
 	}
-	if n%tile != 0 || lda < k || ldb < n || ldc < n ||
-		len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
+	if n%tile != 0 || lda < k || ldb < n || ldc < n || (init != nil && len(init) < n) ||
+		k > 0 && (len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n) || len(c) < (m-1)*ldc+n {
 		panic("ops: mulAdd: bad sizes")
 	}
 	for j := 0; j < n; j += tile {
+		var start []float32
+		if init != nil {
+			start = init[j:][:tile]
+		}
 		i := 0
-		if useAsm {
+		if useAsm && k > 0 {
+			var s *float32
+			if start != nil {
+				s = &start[0]
+			}
 			for ; i+4 <= m; i += 4 {
-				mulAdd4x16(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc)
+				mulAdd4x16(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc, s)
 			}
 		}
 		for ; i < m; i++ {
-			mulAddRow(a[i*lda:][:k], b[j:], ldb, c[i*ldc+j:][:tile])
+			row := c[i*ldc+j:][:tile]
+			if start != nil {
+				copy(row, start)
+			}
+			if k > 0 {
+				mulAddRow(a[i*lda:][:k], b[j:], ldb, row)
+			}
 		}
 	}
 }

@@ -5,9 +5,19 @@ import "golang.org/x/sys/cpu"
 // useAsm is whether mulAdd4x16's AVX2 + FMA assembly can run here.
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// mulAdd4x16 computes c[i][0:16] += Σ_l a[i][l]·b[l][0:16] for the four
-// rows i of a and c (mul_amd64.s). Strides are in elements; the caller
-// checks the bounds.
+// mulAdd4x16 computes c[i][0:16] = s[i] + Σ_l a[i][l]·b[l][0:16] for the
+// four rows i of a and c, where s[i] is c[i][0:16], or init[0:16] when init
+// is not nil (mul_amd64.s). Strides are in elements; the caller checks the
+// bounds.
 //
 //go:noescape
-func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32)
+
+// maxArg8 and reluArg8 are pool.go's maxArg and reluArg in assembly, for
+// n a multiple of 8.
+//
+//go:noescape
+func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32)
+
+//go:noescape
+func reluArg8(n int, v *float32, at *int32)

@@ -1,11 +1,12 @@
 #include "textflag.h"
 
-// func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int)
+// func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32)
 //
-// Y0-Y7 hold the 4×16 block of c; each step of the k loop loads one row
+// Y0-Y7 hold the 4×16 block of c, starting from c or, when init is not
+// nil, from init[0:16] in every row; each step of the k loop loads one row
 // of b (Y8, Y9), broadcasts one value of each row of a and adds the
 // products with FMA.
-TEXT ·mulAdd4x16(SB), NOSPLIT, $0-56
+TEXT ·mulAdd4x16(SB), NOSPLIT, $0-64
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
 	MOVQ lda+16(FP), R8
@@ -25,6 +26,20 @@ TEXT ·mulAdd4x16(SB), NOSPLIT, $0-56
 	LEAQ (AX)(R10*1), BX
 	LEAQ (BX)(R10*1), R14
 
+	MOVQ  init+56(FP), R8
+	TESTQ R8, R8
+	JE    fromc
+	VMOVUPS (R8), Y0
+	VMOVUPS 32(R8), Y1
+	VMOVUPS Y0, Y2
+	VMOVUPS Y1, Y3
+	VMOVUPS Y0, Y4
+	VMOVUPS Y1, Y5
+	VMOVUPS Y0, Y6
+	VMOVUPS Y1, Y7
+	JMP     start
+
+fromc:
 	VMOVUPS (DX), Y0
 	VMOVUPS 32(DX), Y1
 	VMOVUPS (AX), Y2
@@ -34,6 +49,7 @@ TEXT ·mulAdd4x16(SB), NOSPLIT, $0-56
 	VMOVUPS (R14), Y6
 	VMOVUPS 32(R14), Y7
 
+start:
 	TESTQ CX, CX
 	JE    done
 
@@ -69,5 +85,69 @@ done:
 	VMOVUPS Y5, 32(BX)
 	VMOVUPS Y6, (R14)
 	VMOVUPS Y7, 32(R14)
+	VZEROUPPER
+	RET
+
+// func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32)
+//
+// Where v[i] > best[i] (false for NaN), best[i], bestAt[i] = v[i], vAt[i];
+// n is a multiple of 8.
+TEXT ·maxArg8(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ best+8(FP), DI
+	MOVQ bestAt+16(FP), R8
+	MOVQ v+24(FP), SI
+	MOVQ vAt+32(FP), R9
+	SHRQ $3, CX
+	JE   maxdone
+
+maxloop:
+	VMOVUPS   (DI), Y0
+	VMOVUPS   (SI), Y1
+	VCMPPS    $0x1e, Y0, Y1, Y2 // v > best, ordered
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVUPS   (R8), Y3
+	VMOVUPS   (R9), Y4
+	VBLENDVPS Y2, Y4, Y3, Y3
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y3, (R8)
+	ADDQ      $32, DI
+	ADDQ      $32, SI
+	ADDQ      $32, R8
+	ADDQ      $32, R9
+	DECQ      CX
+	JNE       maxloop
+
+maxdone:
+	VZEROUPPER
+	RET
+
+// func reluArg8(n int, v *float32, at *int32)
+//
+// v[i] = max(v[i], 0), keeping NaN; at[i] = -1 where v[i] was not > 0;
+// n is a multiple of 8.
+TEXT ·reluArg8(SB), NOSPLIT, $0-24
+	MOVQ     n+0(FP), CX
+	MOVQ     v+8(FP), DI
+	MOVQ     at+16(FP), R8
+	VXORPS   Y5, Y5, Y5
+	VPCMPEQD Y6, Y6, Y6
+	SHRQ     $3, CX
+	JE       reludone
+
+reluloop:
+	VMOVUPS   (DI), Y0
+	VCMPPS    $0x1e, Y5, Y0, Y2 // v > 0, ordered
+	VMAXPS    Y0, Y5, Y1        // 0 > v ? 0 : v, so NaN stays
+	VMOVUPS   (R8), Y3
+	VBLENDVPS Y2, Y3, Y6, Y3
+	VMOVUPS   Y1, (DI)
+	VMOVUPS   Y3, (R8)
+	ADDQ      $32, DI
+	ADDQ      $32, R8
+	DECQ      CX
+	JNE       reluloop
+
+reludone:
 	VZEROUPPER
 	RET

@@ -4,6 +4,12 @@ package ops
 
 var useAsm = false
 
-func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int) {
+func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32) {
 	panic("ops: mulAdd4x16 needs amd64")
 }
+
+func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32) {
+	panic("ops: maxArg8 needs amd64")
+}
+
+func reluArg8(n int, v *float32, at *int32) { panic("ops: reluArg8 needs amd64") }

@@ -22,9 +22,13 @@ func testMulAdd(t *testing.T, asm bool) {
 	defer func(saved bool) { useAsm = saved }(useAsm)
 	useAsm = asm
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, s := range []struct{ m, n, k, lda, ldb, ldc int }{
-		{1, 16, 1, 1, 16, 16}, {4, 16, 9, 9, 16, 16}, {7, 32, 13, 15, 40, 33},
-		{256, 16, 117, 117, 16, 16}, {5, 16, 0, 1, 16, 16},
+	for _, s := range []struct {
+		m, n, k, lda, ldb, ldc int
+		init                   bool
+	}{
+		{1, 16, 1, 1, 16, 16, false}, {4, 16, 9, 9, 16, 16, false}, {7, 32, 13, 15, 40, 33, false},
+		{256, 16, 117, 117, 16, 16, false}, {5, 16, 0, 1, 16, 16, false},
+		{9, 32, 5, 5, 32, 32, true}, {4, 16, 0, 1, 16, 16, true},
 	} {
 		a := randomFloat32s(rng, s.m*s.lda)
 		for i := range a {
@@ -38,6 +42,15 @@ func testMulAdd(t *testing.T, asm bool) {
 		for i := range c {
 			want[i] = float64(c[i])
 		}
+		var init []float32
+		if s.init {
+			init = randomFloat32s(rng, s.n)
+			for i := 0; i < s.m; i++ {
+				for j := 0; j < s.n; j++ {
+					want[i*s.ldc+j] = float64(init[j])
+				}
+			}
+		}
 		for i := 0; i < s.m; i++ {
 			for j := 0; j < s.n; j++ {
 				for l := 0; l < s.k; l++ {
@@ -45,7 +58,7 @@ func testMulAdd(t *testing.T, asm bool) {
 				}
 			}
 		}
-		mulAdd(s.m, s.n, s.k, a, s.lda, b, s.ldb, c, s.ldc)
+		mulAdd(s.m, s.n, s.k, a, s.lda, b, s.ldb, c, s.ldc, init)
 		for i := range c {
 			if math.Abs(float64(c[i])-want[i]) > 1e-4 {
 				t.Fatalf("assembly %v, %+v: c[%d] = %g, want %g", asm, s, i, c[i], want[i])
@@ -60,5 +73,5 @@ func TestMulAddRejectsShortSlices(t *testing.T) {
 			t.Fatal("a short c was accepted")
 		}
 	}()
-	mulAdd(4, 16, 2, make([]float32, 8), 2, make([]float32, 32), 16, make([]float32, 63), 16)
+	mulAdd(4, 16, 2, make([]float32, 8), 2, make([]float32, 32), 16, make([]float32, 63), 16, nil)
 }
