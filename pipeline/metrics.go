@@ -13,7 +13,8 @@ const MetricsFile = "metrics.jsonl"
 
 // Metric is one line of metrics.jsonl. Kind "step" lines carry the batch
 // loss every log_every steps; kind "epoch" lines carry the epoch's averages
-// and its validation (see docs/training.md for the accuracy definitions).
+// and its validation (see docs/training.md for the accuracy definitions);
+// a "partial" line does the same for an epoch max_steps cut short.
 type Metric struct {
 	Kind  string  `json:"kind"`
 	Epoch int     `json:"epoch"` // 1-based

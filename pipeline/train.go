@@ -281,9 +281,10 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 		}
 		err := t.trainEpoch(ctx)
 		if errors.Is(err, errMaxSteps) {
-			break
-		}
-		if err == nil {
+			if err = t.endPartialEpoch(ctx, valSplit); err == nil {
+				break
+			}
+		} else if err == nil {
 			// A cancel during validation leaves the epoch's records all
 			// consumed, so the resumed run goes straight to validating.
 			err = t.endEpoch(ctx, valSplit)
@@ -448,39 +449,68 @@ func (t *trainer) samplesPerSec() float64 {
 	return ratio(float64(t.state.Samples-t.sessionStart), t.trainTime.Seconds())
 }
 
-// endEpoch validates, logs the epoch, updates early stopping, checkpoints
-// and redraws the plot.
-func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
-	began := time.Now()
-	m := Metric{Kind: "epoch", Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
+// measure builds a metrics line of the given kind with the training
+// figures of the epoch so far and, unless valSplit is AllSplits, a
+// validation pass, whose accuracy it also returns.
+func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Split) (Metric, accuracy, error) {
+	m := Metric{Kind: kind, Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
 		TrainLoss: t.state.TrainAcc.loss(), TrainSign: t.state.TrainAcc.sign(), TrainWithin: t.state.TrainAcc.near(),
 		TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
 	if t.obj.stages() > 1 {
 		m.Stage = t.state.Stage + 1
 	}
-	if valSplit != dataset.AllSplits {
-		acc, err := t.evaluate(ctx, valSplit)
-		if err != nil {
-			return err
-		}
-		if acc.N > 0 {
-			loss, sign, near := acc.loss(), acc.sign(), acc.near()
-			m.ValLoss, m.ValRecords = &loss, acc.N
-			if _, reconstruction := t.obj.(*autoencoderObjective); !reconstruction {
-				m.ValSign, m.ValWithin = &sign, &near
-			}
-			if _, pairs := t.obj.(*siameseObjective); pairs {
-				m.ValPairAccuracy = &sign
-			}
-			if !t.state.HasBest || loss < t.state.BestValLoss-t.cfg.MinDelta {
-				t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs = true, loss, t.state.Epoch+1, 0
-				t.best = t.snapshot()
-			} else {
-				t.state.BadEpochs++
-				if t.cfg.Patience > 0 && t.state.BadEpochs >= t.cfg.Patience {
-					t.state.StoppedEarly = true
-					t.infof("validation loss has not improved for %d epochs: stopping early (best epoch %d)\n", t.state.BadEpochs, t.state.BestEpoch)
-				}
+	if valSplit == dataset.AllSplits {
+		return m, accuracy{}, nil
+	}
+	acc, err := t.evaluate(ctx, valSplit)
+	if err != nil || acc.N == 0 {
+		return m, acc, err
+	}
+	loss, sign, near := acc.loss(), acc.sign(), acc.near()
+	m.ValLoss, m.ValRecords = &loss, acc.N
+	if _, reconstruction := t.obj.(*autoencoderObjective); !reconstruction {
+		m.ValSign, m.ValWithin = &sign, &near
+	}
+	if _, pairs := t.obj.(*siameseObjective); pairs {
+		m.ValPairAccuracy = &sign
+	}
+	return m, acc, nil
+}
+
+// endPartialEpoch closes a run that max_steps stopped inside an epoch with
+// a "partial" line (the epoch's training figures so far and a validation
+// pass), so every run reports a validation loss. The epoch does not
+// advance: a --resume with a larger --max-steps continues it.
+func (t *trainer) endPartialEpoch(ctx context.Context, valSplit dataset.Split) error {
+	if t.state.EpochRecords == 0 {
+		return nil
+	}
+	began := time.Now()
+	m, _, err := t.measure(ctx, "partial", valSplit)
+	if err != nil {
+		return err
+	}
+	m.Seconds = time.Since(began).Seconds() + t.trainTime.Seconds()
+	return t.metrics.write(m)
+}
+
+// endEpoch validates, logs the epoch, updates early stopping, checkpoints
+// and redraws the plot.
+func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
+	began := time.Now()
+	m, acc, err := t.measure(ctx, "epoch", valSplit)
+	if err != nil {
+		return err
+	}
+	if acc.N > 0 {
+		if loss := acc.loss(); !t.state.HasBest || loss < t.state.BestValLoss-t.cfg.MinDelta {
+			t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs = true, loss, t.state.Epoch+1, 0
+			t.best = t.snapshot()
+		} else {
+			t.state.BadEpochs++
+			if t.cfg.Patience > 0 && t.state.BadEpochs >= t.cfg.Patience {
+				t.state.StoppedEarly = true
+				t.infof("validation loss has not improved for %d epochs: stopping early (best epoch %d)\n", t.state.BadEpochs, t.state.BestEpoch)
 			}
 		}
 	}
@@ -616,7 +646,7 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
 		SamplesSec: t.samplesPerSec()}
 	for i := len(t.metrics.all) - 1; i >= 0; i-- {
-		if m := t.metrics.all[i]; m.Kind == "epoch" {
+		if m := t.metrics.all[i]; m.Kind == "epoch" || m.Kind == "partial" {
 			r.TrainLoss, r.TrainSign = m.TrainLoss, m.TrainSign
 			if m.ValLoss != nil {
 				r.ValLoss = *m.ValLoss

@@ -226,6 +226,15 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if res.Steps != 7 || res.Stopped != "max_steps" {
 			t.Fatalf("result %+v, want 7 steps stopped by max_steps", res)
 		}
+		// The cut-short epoch is still validated, without advancing.
+		metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := metrics[len(metrics)-1]
+		if last.Kind != "partial" || last.Epoch != 1 || last.ValLoss == nil || res.ValLoss != *last.ValLoss || res.Epochs != 0 {
+			t.Fatalf("last metrics line %+v, result %+v: want a validated partial epoch 1", last, res)
+		}
 		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 1 << 40}); err != nil {
 			t.Fatal(err)
 		}
