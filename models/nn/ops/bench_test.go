@@ -4,10 +4,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	// Gorgonia's BLAS as training sets it up (OpenBLAS with -tags openblas).
-	_ "github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nn"
 )
 
 // thesisBlocks are the thesis CNN's two blocks at batch 256
@@ -93,5 +95,42 @@ func BenchmarkKernels(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkProducts compares mulAdd with Gorgonia's BLAS (G.WhichBLAS:
+// gonum's pure Go, or OpenBLAS with -tags openblas) on the thesis second
+// block's three products for one chunk of samples: the convolution, the
+// weight gradient and the input gradient.
+func BenchmarkProducts(b *testing.B) {
+	blk := thesisBlocks(b)[1]
+	blk.allocate()
+	g := &blk.geometry
+	back := g.backward()
+	rows := g.chunk * g.convPlane()
+	rng := rand.New(rand.NewPCG(2, 2))
+	for _, p := range []struct {
+		name          string
+		m, n, k       int
+		lda, ldb, ldc int
+	}{
+		{"forward", rows, g.paddedFilters, g.patch(), g.paddedPatch, g.paddedFilters, g.paddedFilters},
+		{"weights", g.filterRows, g.paddedPatch, rows, g.positions(), g.paddedPatch, g.paddedPatch},
+		{"input", rows, back.paddedFilters, back.patch(), back.paddedPatch, back.paddedFilters, back.paddedFilters},
+	} {
+		a := randomFloat32s(rng, (p.m-1)*p.lda+p.k)
+		bm := randomFloat32s(rng, p.k*p.ldb)
+		c := make([]float32, p.m*p.ldc)
+		zeros := make([]float32, p.n)
+		b.Run(p.name+"/mulAdd", func(b *testing.B) {
+			for b.Loop() {
+				mulAdd(p.m, p.n, p.k, a, p.lda, bm, p.ldb, c, p.ldc, zeros)
+			}
+		})
+		b.Run(p.name+"/"+nn.BLAS, func(b *testing.B) {
+			for b.Loop() {
+				G.WhichBLAS().Sgemm(blas.NoTrans, blas.NoTrans, p.m, p.n, p.k, 1, a, p.lda, bm, p.ldb, 0, c, p.ldc)
+			}
+		})
 	}
 }
