@@ -63,7 +63,7 @@ func BenchmarkKernels(b *testing.B) {
 			flipWeights(&blk.back, w, blk.backWt)
 		}
 		copy(blk.bias, bias)
-		im2col(g, x, blk.cols, 0, g.batch)
+		im2col(g, x, blk.cols, blk.work[0].grid, 0, g.batch)
 		convolve(g, blk.cols, blk.wt, blk.bias, blk.z, 0, n)
 		poolForward(g, blk.z, out, blk.argmax, blk.cells, blk.work[0].rowMax, blk.work[0].rowArg, blk.work[0].maxima, 0, g.batch)
 		layer := []string{"conv0/", "conv1/"}[i]
@@ -71,7 +71,7 @@ func BenchmarkKernels(b *testing.B) {
 			name string
 			run  func()
 		}{
-			{"im2col", chunked(func(_ *scratch, _, b0, b1 int) { im2col(g, x, blk.cols[b0*plane*g.paddedPatch:], b0, b1) })},
+			{"im2col", chunked(func(s *scratch, _, b0, b1 int) { im2col(g, x, blk.cols[b0*plane*g.paddedPatch:], s.grid, b0, b1) })},
 			{"convolve", chunked(func(_ *scratch, _, b0, b1 int) { convolve(g, blk.cols, blk.wt, blk.bias, blk.z, b0*plane, b1*plane) })},
 			{"pool", chunked(func(s *scratch, _, b0, b1 int) {
 				poolForward(g, blk.z, out, blk.argmax, blk.cells, s.rowMax, s.rowArg, s.maxima, b0, b1)
@@ -83,7 +83,7 @@ func BenchmarkKernels(b *testing.B) {
 				paramGrads(g, blk.dzT, blk.cols, blk.dwPart[c], blk.zeros, b0*plane, b1*plane)
 			})},
 			{"inputGrad", chunked(func(s *scratch, _, b0, b1 int) {
-				inputGrad(&blk.back, blk.backWt, blk.dz, dx, s.backCols, s.backOut, blk.zeros, b0, b1)
+				inputGrad(&blk.back, blk.backWt, blk.dz, dx, s.backCols, s.backGrid, s.backOut, blk.zeros, b0, b1)
 			})},
 		} {
 			if k.name == "inputGrad" && !blk.spec.InputGrad {

@@ -115,6 +115,8 @@ type scratch struct {
 	rowMax   []float32 // the pool's row maxima: convH × poolW × paddedFilters
 	rowArg   []int32   // and their cells
 	maxima   []float32 // one sample's pool maxima: pooled cells × paddedFilters
+	grid     []float32 // im2col's padded sample
+	backGrid []float32 // and the backward convolution's
 	backCols []float32 // a chunk's im2col of dz: input cells × back.paddedPatch
 	backOut  []float32 // a chunk's input gradient: input cells × back.paddedFilters
 }
@@ -136,7 +138,9 @@ func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, erro
 		g.batch, g.channels, g.height, g.width = xs[0], xs[1], xs[2], xs[3]
 	}
 	g.paddedFilters = roundUp(g.filters, tile)
-	g.paddedPatch = roundUp(g.patch(), tile)
+	// One more column than the patch, set to 1 in every row of cols: the
+	// weight gradient's product then also sums dz, the bias gradient.
+	g.paddedPatch = roundUp(g.patch()+1, tile)
 	g.filterRows = roundUp(g.filters, 4)
 	g.chunk = chunkSamples
 	if ws[1] != g.channels {
@@ -173,6 +177,9 @@ func (blk *convBlock) allocate() {
 	}
 	n, pp := blk.positions(), blk.paddedPatch
 	blk.cols = make([]float32, n*pp)
+	for i := blk.patch(); i < len(blk.cols); i += pp {
+		blk.cols[i] = 1 // im2col never writes past the patch
+	}
 	blk.wt = make([]float32, blk.patch()*blk.paddedFilters)
 	blk.bias = make([]float32, blk.paddedFilters)
 	blk.zeros = make([]float32, max(pp, blk.paddedFilters))
@@ -211,10 +218,12 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 			rowMax: make([]float32, blk.convH*blk.poolW*blk.paddedFilters),
 			rowArg: make([]int32, blk.convH*blk.poolW*blk.paddedFilters),
 			maxima: make([]float32, blk.pooledPlane()*blk.paddedFilters),
+			grid:   make([]float32, blk.gridSize()),
 		}
 		if blk.spec.InputGrad {
 			cells := blk.chunk * blk.back.convPlane()
 			s.backCols = make([]float32, cells*blk.back.paddedPatch)
+			s.backGrid = make([]float32, blk.back.gridSize())
 			s.backOut = make([]float32, cells*blk.back.paddedFilters)
 		}
 		blk.work = append(blk.work, s)
@@ -239,37 +248,27 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	wg.Wait()
 }
 
-// weightGrad sums the chunks' weight gradients in chunk order, so the
-// result does not depend on how many cores computed them, and stores it
-// in w's (filter, channel, ky, kx) order.
-func (blk *convBlock) weightGrad(dw []float32) {
+// paramGrads sums the chunks' weight and bias gradients in chunk order, so
+// the result does not depend on how many cores computed them, and stores
+// them in dw, in w's (filter, channel, ky, kx) order, and db.
+func (blk *convBlock) paramGrads(dw, db []float32) {
 	copy(blk.dwSum, blk.dwPart[0])
 	for _, part := range blk.dwPart[1:] {
 		for i, v := range part[:len(blk.dwSum)] {
 			blk.dwSum[i] += v
 		}
 	}
-	k, c := blk.kernel, blk.channels
+	k, c, pp := blk.kernel, blk.channels, blk.paddedPatch
 	for f := 0; f < blk.filters; f++ {
+		row := blk.dwSum[f*pp:][:pp]
 		for ch := 0; ch < c; ch++ {
 			for ky := 0; ky < k; ky++ {
 				for kx := 0; kx < k; kx++ {
-					dw[((f*c+ch)*k+ky)*k+kx] = blk.dwSum[f*blk.paddedPatch+(ky*k+kx)*c+ch]
+					dw[((f*c+ch)*k+ky)*k+kx] = row[(ky*k+kx)*c+ch]
 				}
 			}
 		}
-	}
-}
-
-// biasGrad sums dz's columns (dzT's rows), position by position in order.
-func (blk *convBlock) biasGrad(db []float32) {
-	n := blk.positions()
-	for i := range db {
-		var sum float32
-		for _, v := range blk.dzT[i*n:][:n] {
-			sum += v
-		}
-		db[i] = sum
+		db[f] = row[blk.patch()] // the ones column
 	}
 }
 
@@ -347,7 +346,7 @@ func (op *forwardOp) Do(inputs ...G.Value) (G.Value, error) {
 	out := op.out.Data().([]float32)
 	plane := op.convPlane()
 	op.forChunks(func(s *scratch, _, b0, b1 int) {
-		im2col(&op.geometry, x, op.cols[b0*plane*op.paddedPatch:], b0, b1)
+		im2col(&op.geometry, x, op.cols[b0*plane*op.paddedPatch:], s.grid, b0, b1)
 		convolve(&op.geometry, op.cols, op.wt, op.bias, op.z, b0*plane, b1*plane)
 		poolForward(&op.geometry, op.z, out, op.argmax, op.cells, s.rowMax, s.rowArg, s.maxima, b0, b1)
 	})
@@ -372,7 +371,8 @@ func (op *forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, err
 	if grads[1], err = G.ApplyOp(&gradOp{op.convBlock, gradW}, dz); err != nil {
 		return nil, err
 	}
-	if grads[2], err = G.ApplyOp(&gradOp{op.convBlock, gradB}, dz); err != nil {
+	// The weight gradient's op computes the bias gradient too.
+	if grads[2], err = G.ApplyOp(&gradOp{op.convBlock, gradB}, grads[1]); err != nil {
 		return nil, err
 	}
 	return grads, nil
@@ -383,8 +383,8 @@ type gradPart int
 
 const (
 	gradZ gradPart = iota // (output, dOutput) → dz, through pool and ReLU
-	gradW                 // dz → dw
-	gradB                 // dz → db
+	gradW                 // dz → dw (and db)
+	gradB                 // dw → db
 	gradX                 // (dz, w) → dx
 )
 
@@ -413,7 +413,7 @@ func (op *gradOp) Type() hm.Type {
 	case gradW:
 		return hm.NewFnType(dz, tensorType(4))
 	case gradB:
-		return hm.NewFnType(dz, tensorType(1))
+		return hm.NewFnType(tensorType(4), tensorType(1))
 	default:
 		return hm.NewFnType(dz, tensorType(4), tensorType(4))
 	}
@@ -459,23 +459,24 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 		})
 		return reuse(op.dzValue, op.shape())
 	}
-	// dz is the gradZ op's value, op.dz: the input only orders this op after it.
+	// The input (dz, or dw for gradB) is a value this block made: it only
+	// orders this op after the one that made it.
 	plane := op.convPlane()
 	switch op.part {
 	case gradW:
 		op.forChunks(func(_ *scratch, c, b0, b1 int) {
 			paramGrads(&op.geometry, op.dzT, op.cols, op.dwPart[c], op.zeros, b0*plane, b1*plane)
 		})
-		op.weightGrad(op.dw.Data().([]float32))
+		op.paramGrads(op.dw.Data().([]float32), op.db.Data().([]float32))
 		return reuse(op.dw, op.shape())
 	case gradB:
-		op.biasGrad(op.db.Data().([]float32))
-		return reuse(op.db, op.shape())
+		return reuse(op.db, op.shape()) // filled by gradW, this op's input
+
 	default:
 		// backWt was made from the same w by the forward op.
 		dx := op.dx.Data().([]float32)
 		op.forChunks(func(s *scratch, _, b0, b1 int) {
-			inputGrad(&op.back, op.backWt, op.dz, dx, s.backCols, s.backOut, op.zeros, b0, b1)
+			inputGrad(&op.back, op.backWt, op.dz, dx, s.backCols, s.backGrid, s.backOut, op.zeros, b0, b1)
 		})
 		return reuse(op.dx, op.shape())
 	}

@@ -103,40 +103,66 @@ func flipWeights(back *geometry, w, wt []float32) {
 }
 
 // im2col writes the receptive fields of samples [b0, b1) of x into cols,
-// one row of paddedPatch per conv position of those samples, zero where a
-// kernel cell falls on the padding (which may be negative: a crop). When each cell's channels are one run (position-major
-// maps, or one channel), a kernel row is one run of the input too.
-func im2col(g *geometry, x, cols []float32, b0, b1 int) {
+// one row of paddedPatch per conv position of those samples. Each sample
+// is first copied, position-major, into the middle of grid, scratch of
+// gridSize() values whose border of pad cells stays zero, so that every
+// kernel row is then one run of grid: no bounds checks, no clearing.
+func im2col(g *geometry, x, cols, grid []float32, b0, b1 int) {
+	if g.pad < 0 {
+		im2colCropped(g, x, cols, b0, b1)
+		return
+	}
 	k, pad, c := g.kernel, g.pad, g.channels
 	ss, cs, ps := strides(g.in, c, g.height*g.width)
-	runs := cs == 1 || c == 1
+	gw := g.width + 2*pad // grid width
+	run := k * c
+	for b := b0; b < b1; b++ {
+		sample := x[b*ss:][:ss]
+		for y := 0; y < g.height; y++ {
+			dst := grid[((y+pad)*gw+pad)*c:][:g.width*c]
+			if cs == 1 || c == 1 {
+				copy(dst, sample[y*g.width*ps:])
+				continue
+			}
+			for ix := 0; ix < g.width; ix++ {
+				cell := dst[ix*c:][:c]
+				src := sample[(y*g.width+ix)*ps:]
+				for ch := range cell {
+					cell[ch] = src[ch*cs]
+				}
+			}
+		}
+		for oy := 0; oy < g.convH; oy++ {
+			for ox := 0; ox < g.convW; ox++ {
+				row := cols[(((b-b0)*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*run]
+				for ky := 0; ky < k; ky++ {
+					copyShort(row[ky*run:][:run], grid[((oy+ky)*gw+ox)*c:])
+				}
+			}
+		}
+	}
+}
+
+// gridSize is the size of im2col's grid: the input map with its padding.
+func (g *geometry) gridSize() int {
+	return (g.height + 2*max(g.pad, 0)) * (g.width + 2*max(g.pad, 0)) * g.channels
+}
+
+// im2colCropped is im2col for a negative pad (the backward convolution of
+// a block padded by more than kernel-1): some input cells are never read.
+func im2colCropped(g *geometry, x, cols []float32, b0, b1 int) {
+	k, pad, c := g.kernel, g.pad, g.channels
+	ss, cs, ps := strides(g.in, c, g.height*g.width)
 	for b := b0; b < b1; b++ {
 		sample := x[b*ss:][:ss]
 		for oy := 0; oy < g.convH; oy++ {
 			for ox := 0; ox < g.convW; ox++ {
 				row := cols[(((b-b0)*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*k*c]
-				// The kernel columns [lo, hi) fall on the board.
-				left := ox - pad
-				lo, hi := max(0, -left), min(k, g.width-left)
 				for ky := 0; ky < k; ky++ {
-					iy := oy + ky - pad
-					dst := row[ky*k*c:][:k*c]
-					if iy < 0 || iy >= g.height || lo >= hi {
-						clear(dst)
-						continue
-					}
-					clear(dst[:lo*c])
-					clear(dst[hi*c:])
-					first := (iy*g.width + left + lo) * ps
-					if runs {
-						copyShort(dst[lo*c:hi*c], sample[first:])
-						continue
-					}
-					for kx := lo; kx < hi; kx++ {
-						cell := dst[kx*c:][:c]
-						src := sample[first+(kx-lo)*ps:]
-						for ch := range cell {
-							cell[ch] = src[ch*cs]
+					for kx := 0; kx < k; kx++ {
+						src := sample[((oy+ky-pad)*g.width+ox+kx-pad)*ps:]
+						for ch, dst := 0, row[(ky*k+kx)*c:][:c]; ch < c; ch++ {
+							dst[ch] = src[ch*cs]
 						}
 					}
 				}
@@ -269,13 +295,14 @@ func paramGrads(g *geometry, dzT, cols, dw, zeros []float32, n0, n1 int) {
 
 // inputGrad writes the gradient at x of samples [b0, b1) into dx, in the
 // block's input layout: the backward convolution of dz (back, with the
-// flipped weights wt from flipWeights) as im2col into cols and one mulAdd
-// into out, scratch of those samples' input cells × back.paddedFilters.
+// flipped weights wt from flipWeights) as im2col into cols (with grid) and
+// one mulAdd into out, scratch of those samples' input cells ×
+// back.paddedFilters.
 // zeros has back.paddedFilters zeros.
-func inputGrad(back *geometry, wt, dz, dx, cols, out, zeros []float32, b0, b1 int) {
+func inputGrad(back *geometry, wt, dz, dx, cols, grid, out, zeros []float32, b0, b1 int) {
 	plane, fp := back.convPlane(), back.paddedFilters
 	count := (b1 - b0) * plane
-	im2col(back, dz, cols, b0, b1)
+	im2col(back, dz, cols, grid, b0, b1)
 	mulAdd(count, fp, back.patch(), cols, back.paddedPatch, wt, fp, out, fp, zeros)
 	c := back.filters
 	ss, cs, ps := strides(back.out, c, plane)
