@@ -37,8 +37,8 @@ func randomFloat32s(rng *rand.Rand, n int) []float32 {
 }
 
 // BenchmarkKernels times each kernel of the thesis blocks on its own over
-// the whole batch on one core, to see where a training step's conv time
-// goes.
+// the whole batch, chunk by chunk as the ops run them (on one core with
+// -cpu 1), to see where a training step's conv time goes.
 func BenchmarkKernels(b *testing.B) {
 	for i, blk := range thesisBlocks(b) {
 		blk.allocate()
@@ -46,28 +46,19 @@ func BenchmarkKernels(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, uint64(i)))
 		x := randomFloat32s(rng, g.inputSize())
 		w := randomFloat32s(rng, g.filters*g.patch())
-		bias := randomFloat32s(rng, g.filters)
 		dout := randomFloat32s(rng, g.outputSize())
 		out := blk.out.Data().([]float32)
-		dx := make([]float32, g.inputSize())
-		n := g.positions()
-		blk.forChunks(func(*scratch, int, int, int) {}) // makes the scratch
+		var dx []float32
+		if blk.dx != nil {
+			dx = blk.dx.Data().([]float32)
+		}
 		plane := g.convPlane()
-		// Each kernel runs chunk by chunk, as the ops run it (on one core
-		// with -cpu 1).
 		chunked := func(kernel func(s *scratch, c, b0, b1 int)) func() {
 			return func() { blk.forChunks(kernel) }
 		}
-		transposeWeights(g, w, blk.wt)
-		if blk.spec.InputGrad {
-			flipWeights(&blk.back, w, blk.backWt)
-		}
-		copy(blk.bias, bias)
-		im2col(g, x, blk.cols, blk.work[0].grid, 0, g.batch)
-		convolve(g, blk.cols, blk.wt, blk.bias, blk.z, 0, n)
-		poolForward(g, blk.z, out, blk.argmax, blk.cells, blk.work[0].rowMax, blk.work[0].rowArg, blk.work[0].maxima, 0, g.batch)
-		layer := []string{"conv0/", "conv1/"}[i]
-		for _, k := range []struct {
+		transposeWeights(g, w, blk.wt, blk.rows)
+		copy(blk.bias, randomFloat32s(rng, g.filters))
+		steps := []struct {
 			name string
 			run  func()
 		}{
@@ -76,19 +67,15 @@ func BenchmarkKernels(b *testing.B) {
 			{"pool", chunked(func(s *scratch, _, b0, b1 int) {
 				poolForward(g, blk.z, out, blk.argmax, blk.cells, s.rowMax, s.rowArg, s.maxima, b0, b1)
 			})},
-			{"poolBackward", chunked(func(_ *scratch, _, b0, b1 int) {
-				poolBackward(g, dout, blk.argmax, blk.dz, blk.dzT, b0, b1)
+			{"backward", chunked(func(s *scratch, c, b0, b1 int) {
+				backward(g, dout, blk.argmax, blk.cols, blk.rows, blk.dzT, blk.dwPart[c], blk.zeros, dx, s.dxGrid, b0, b1)
 			})},
-			{"paramGrads", chunked(func(_ *scratch, c, b0, b1 int) {
-				paramGrads(g, blk.dzT, blk.cols, blk.dwPart[c], blk.zeros, b0*plane, b1*plane)
-			})},
-			{"inputGrad", chunked(func(s *scratch, _, b0, b1 int) {
-				inputGrad(&blk.back, blk.backWt, blk.dz, dx, s.backCols, s.backGrid, s.backOut, blk.zeros, b0, b1)
-			})},
-		} {
-			if k.name == "inputGrad" && !blk.spec.InputGrad {
-				continue // the graph's input needs no gradient
-			}
+		}
+		for _, k := range steps {
+			k.run() // each step's inputs are the earlier steps' outputs
+		}
+		layer := []string{"conv0/", "conv1/"}[i]
+		for _, k := range steps {
 			b.Run(layer+k.name, func(b *testing.B) {
 				for b.Loop() {
 					k.run()
@@ -99,37 +86,26 @@ func BenchmarkKernels(b *testing.B) {
 }
 
 // BenchmarkProducts compares mulAdd with Gorgonia's BLAS (G.WhichBLAS:
-// gonum's pure Go, or OpenBLAS with -tags openblas) on the thesis second
-// block's three products for one chunk of samples: the convolution, the
-// weight gradient and the input gradient.
+// gonum's pure Go, or OpenBLAS with -tags openblas) on the thesis blocks'
+// convolution for one chunk of samples.
 func BenchmarkProducts(b *testing.B) {
-	blk := thesisBlocks(b)[1]
-	blk.allocate()
-	g := &blk.geometry
-	back := g.backward()
-	rows := g.chunk * g.convPlane()
-	rng := rand.New(rand.NewPCG(2, 2))
-	for _, p := range []struct {
-		name          string
-		m, n, k       int
-		lda, ldb, ldc int
-	}{
-		{"forward", rows, g.paddedFilters, g.patch(), g.paddedPatch, g.paddedFilters, g.paddedFilters},
-		{"weights", g.filterRows, g.paddedPatch, rows, g.positions(), g.paddedPatch, g.paddedPatch},
-		{"input", rows, back.paddedFilters, back.patch(), back.paddedPatch, back.paddedFilters, back.paddedFilters},
-	} {
-		a := randomFloat32s(rng, (p.m-1)*p.lda+p.k)
-		bm := randomFloat32s(rng, p.k*p.ldb)
-		c := make([]float32, p.m*p.ldc)
-		zeros := make([]float32, p.n)
-		b.Run(p.name+"/mulAdd", func(b *testing.B) {
+	for i, blk := range thesisBlocks(b) {
+		g := &blk.geometry
+		m, n, k := g.chunk*g.convPlane(), g.paddedFilters, g.patch()
+		rng := rand.New(rand.NewPCG(2, 2))
+		a := randomFloat32s(rng, m*g.paddedPatch)
+		w := randomFloat32s(rng, k*n)
+		c := make([]float32, m*n)
+		bias := make([]float32, n)
+		layer := []string{"conv0/", "conv1/"}[i]
+		b.Run(layer+"mulAdd", func(b *testing.B) {
 			for b.Loop() {
-				mulAdd(p.m, p.n, p.k, a, p.lda, bm, p.ldb, c, p.ldc, zeros)
+				mulAdd(m, n, k, a, g.paddedPatch, w, n, c, n, bias)
 			}
 		})
-		b.Run(p.name+"/"+nn.BLAS, func(b *testing.B) {
+		b.Run(layer+nn.BLAS, func(b *testing.B) {
 			for b.Loop() {
-				G.WhichBLAS().Sgemm(blas.NoTrans, blas.NoTrans, p.m, p.n, p.k, 1, a, p.lda, bm, p.ldb, 0, c, p.ldc)
+				G.WhichBLAS().Sgemm(blas.NoTrans, blas.NoTrans, m, n, k, 1, a, g.paddedPatch, w, n, 0, c, n)
 			}
 		})
 	}

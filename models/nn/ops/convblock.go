@@ -7,11 +7,12 @@
 // allocations and generic strided loops. Here the feature maps stay
 // position-major (NHWC) between blocks, so no transposes are needed; the
 // block keeps its buffers from step to step; the convolution is one
-// register-tiled product (AVX2 + FMA assembly on amd64); the backward
-// products skip the zeros that pooling and ReLU leave in the gradient;
-// and the work is split by samples over the available cores, with the
-// gradient sums taken in a fixed order so results do not depend on how
-// many cores ran them.
+// register-tiled product and the pooling vector blends (AVX2 + FMA assembly
+// on amd64, plain Go elsewhere); the backward pass starts from the pooled
+// values ReLU kept, skipping the zeros pooling and ReLU leave in the
+// gradient; and the work is split by samples over the available cores,
+// with the gradient sums taken in a fixed order so results do not depend
+// on how many cores ran them.
 package ops
 
 import (
@@ -84,7 +85,7 @@ var blockIDs atomic.Uint64
 const chunkSamples = 16
 
 // convBlock is the geometry and the buffers one block's ops share. The
-// forward op fills cols, z and argmax; the gradient ops read them.
+// forward op fills cols, rows and argmax; the gradient op reads them.
 type convBlock struct {
 	id   uint64
 	spec ConvBlockSpec
@@ -93,32 +94,28 @@ type convBlock struct {
 
 	cols   []float32   // positions × paddedPatch
 	wt     []float32   // patch × paddedFilters, the weights as convolve multiplies them
+	rows   []float32   // filters × k × k × gradCell, the weights as backward adds them (InputGrad)
+	zeros  []float32   // paddedPatch zeros
+	dzT    []float32   // filterRows × positions, the gradient map at z (denseWeightGrad)
 	bias   []float32   // paddedFilters: the bias, zeros after it
-	zeros  []float32   // as many zeros as any product's row
-	back   geometry    // the convolution that gives the input gradient
-	backWt []float32   // its weights, see flipWeights
 	z      []float32   // positions × paddedFilters, conv + bias before ReLU
-	argmax []int32     // batch × pooled cell × paddedFilters, see poolForward
 	cells  []int32     // conv cell × paddedFilters: the cell of each entry of a sample's z
-	dz     []float32   // positions × filters, the gradient at z
-	dzT    []float32   // filterRows × positions, dz transposed
+	argmax []int32     // batch × pooled cell × paddedFilters, see poolForward
 	dwSum  []float32   // filters × paddedPatch, the weights' gradient in cols' order
-	dwPart [][]float32 // per chunk: its share of dwSum (filterRows × paddedPatch)
+	dwPart [][]float32 // per chunk: its share of dwSum
 	work   []scratch   // per worker
 
 	// The values the ops return, kept so a step allocates nothing.
-	out, dzValue, dw, db, dx *tensor.Dense
+	out, dw, db, dx *tensor.Dense
 }
 
 // scratch is one worker's temporary space.
 type scratch struct {
-	rowMax   []float32 // the pool's row maxima: convH × poolW × paddedFilters
-	rowArg   []int32   // and their cells
-	maxima   []float32 // one sample's pool maxima: pooled cells × paddedFilters
-	grid     []float32 // im2col's padded sample
-	backGrid []float32 // and the backward convolution's
-	backCols []float32 // a chunk's im2col of dz: input cells × back.paddedPatch
-	backOut  []float32 // a chunk's input gradient: input cells × back.paddedFilters
+	rowMax []float32 // the pool's row maxima: convH × poolW × paddedFilters
+	rowArg []int32   // and their cells
+	maxima []float32 // one sample's pool maxima: pooled cells × paddedFilters
+	grid   []float32 // one sample's input with its zero border, for im2col
+	dxGrid []float32 // the same for the input gradient in backward
 }
 
 func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, error) {
@@ -139,8 +136,9 @@ func newConvBlock(xs, ws, bs tensor.Shape, spec ConvBlockSpec) (*convBlock, erro
 	}
 	g.paddedFilters = roundUp(g.filters, tile)
 	// One more column than the patch, set to 1 in every row of cols: the
-	// weight gradient's product then also sums dz, the bias gradient.
+	// weight gradient's sums then also sum the bias gradient.
 	g.paddedPatch = roundUp(g.patch()+1, tile)
+	g.gradCell = roundUp(g.channels, 8)
 	g.filterRows = roundUp(g.filters, 4)
 	g.chunk = chunkSamples
 	if ws[1] != g.channels {
@@ -175,35 +173,33 @@ func (blk *convBlock) allocate() {
 	if blk.out != nil {
 		return
 	}
-	n, pp := blk.positions(), blk.paddedPatch
+	n, pp, fp := blk.positions(), blk.paddedPatch, blk.paddedFilters
 	blk.cols = make([]float32, n*pp)
 	for i := blk.patch(); i < len(blk.cols); i += pp {
 		blk.cols[i] = 1 // im2col never writes past the patch
 	}
-	blk.wt = make([]float32, blk.patch()*blk.paddedFilters)
-	blk.bias = make([]float32, blk.paddedFilters)
-	blk.zeros = make([]float32, max(pp, blk.paddedFilters))
-	blk.z = make([]float32, n*blk.paddedFilters)
-	blk.argmax = make([]int32, blk.batch*blk.pooledPlane()*blk.paddedFilters)
-	blk.cells = make([]int32, blk.convPlane()*blk.paddedFilters)
+	blk.wt = make([]float32, blk.patch()*fp)
+	blk.bias = make([]float32, fp)
+	blk.z = make([]float32, n*fp)
+	blk.cells = make([]int32, blk.convPlane()*fp)
 	for i := range blk.cells {
-		blk.cells[i] = int32(i / blk.paddedFilters)
+		blk.cells[i] = int32(i / fp)
 	}
-	blk.dz = make([]float32, n*blk.filters)
-	blk.dzT = make([]float32, blk.filterRows*n)
+	blk.argmax = make([]int32, blk.batch*blk.pooledPlane()*fp)
+	blk.zeros = make([]float32, pp)
+	if blk.denseWeightGrad() {
+		blk.dzT = make([]float32, blk.filterRows*n)
+	}
 	blk.dwSum = make([]float32, blk.filters*pp)
 	for range blk.chunks() {
 		blk.dwPart = append(blk.dwPart, make([]float32, blk.filterRows*pp))
 	}
 	blk.out = dense(make([]float32, blk.outputSize()), blk.outShape)
-	blk.dzValue = dense(blk.dz, tensor.Shape{n, blk.filters})
 	blk.dw = dense(make([]float32, blk.filters*blk.patch()), blk.wShape)
 	blk.db = dense(make([]float32, blk.filters), tensor.Shape{blk.filters})
 	if blk.spec.InputGrad {
+		blk.rows = make([]float32, blk.filters*blk.kernel*blk.kernel*blk.gradCell)
 		blk.dx = dense(make([]float32, blk.inputSize()), blk.inShape)
-		blk.back = blk.geometry.backward()
-		blk.backWt = make([]float32, blk.back.patch()*blk.back.paddedFilters)
-		blk.zeros = make([]float32, max(len(blk.zeros), blk.back.paddedFilters))
 	}
 }
 
@@ -221,10 +217,7 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 			grid:   make([]float32, blk.gridSize()),
 		}
 		if blk.spec.InputGrad {
-			cells := blk.chunk * blk.back.convPlane()
-			s.backCols = make([]float32, cells*blk.back.paddedPatch)
-			s.backGrid = make([]float32, blk.back.gridSize())
-			s.backOut = make([]float32, cells*blk.back.paddedFilters)
+			s.dxGrid = make([]float32, blk.gradGridSize())
 		}
 		blk.work = append(blk.work, s)
 	}
@@ -248,10 +241,10 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	wg.Wait()
 }
 
-// paramGrads sums the chunks' weight and bias gradients in chunk order, so
-// the result does not depend on how many cores computed them, and stores
-// them in dw, in w's (filter, channel, ky, kx) order, and db.
-func (blk *convBlock) paramGrads(dw, db []float32) {
+// sumParamGrads sums the chunks' weight and bias gradients in chunk order,
+// so the result does not depend on how many cores computed them, and
+// stores them in dw, in w's (filter, channel, ky, kx) order, and db.
+func (blk *convBlock) sumParamGrads(dw, db []float32) {
 	copy(blk.dwSum, blk.dwPart[0])
 	for _, part := range blk.dwPart[1:] {
 		for i, v := range part[:len(blk.dwSum)] {
@@ -338,11 +331,8 @@ func (op *forwardOp) Do(inputs ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	transposeWeights(&op.geometry, w, op.wt)
+	transposeWeights(&op.geometry, w, op.wt, op.rows)
 	copy(op.bias, b)
-	if op.spec.InputGrad {
-		flipWeights(&op.back, w, op.backWt)
-	}
 	out := op.out.Data().([]float32)
 	plane := op.convPlane()
 	op.forChunks(func(s *scratch, _, b0, b1 int) {
@@ -355,67 +345,60 @@ func (op *forwardOp) Do(inputs ...G.Value) (G.Value, error) {
 
 func (op *forwardOp) DiffWRT(int) []bool { return []bool{op.spec.InputGrad, true, true} }
 
-// SymDiff adds the backward pass: one op takes the output's gradient back
-// through pool and ReLU to z, and one op per input reads it from there.
+// SymDiff adds the backward pass: one op computes every gradient from the
+// output's (see backward) and returns dw; two more hand out db and dx.
 func (op *forwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
-	dz, err := G.ApplyOp(&gradOp{op.convBlock, gradZ}, output, grad)
+	dw, err := G.ApplyOp(&gradOp{op.convBlock, gradW}, output, grad)
 	if err != nil {
 		return nil, err
 	}
-	grads := make(G.Nodes, 3)
+	grads := G.Nodes{nil, dw, nil}
+	if grads[2], err = G.ApplyOp(&gradOp{op.convBlock, gradB}, dw); err != nil {
+		return nil, err
+	}
 	if op.spec.InputGrad {
-		if grads[0], err = G.ApplyOp(&gradOp{op.convBlock, gradX}, dz, inputs[1]); err != nil {
+		if grads[0], err = G.ApplyOp(&gradOp{op.convBlock, gradX}, dw); err != nil {
 			return nil, err
 		}
-	}
-	if grads[1], err = G.ApplyOp(&gradOp{op.convBlock, gradW}, dz); err != nil {
-		return nil, err
-	}
-	// The weight gradient's op computes the bias gradient too.
-	if grads[2], err = G.ApplyOp(&gradOp{op.convBlock, gradB}, grads[1]); err != nil {
-		return nil, err
 	}
 	return grads, nil
 }
 
-// gradPart names what a gradOp computes.
+// gradPart names what a gradOp hands out.
 type gradPart int
 
 const (
-	gradZ gradPart = iota // (output, dOutput) → dz, through pool and ReLU
-	gradW                 // dz → dw (and db)
+	gradW gradPart = iota // (output, dOutput) → dw, computing db and dx too
 	gradB                 // dw → db
-	gradX                 // (dz, w) → dx
+	gradX                 // dw → dx
 )
 
-var gradNames = [...]string{gradZ: "dz", gradW: "dw", gradB: "db", gradX: "dx"}
+var gradNames = [...]string{gradW: "dw", gradB: "db", gradX: "dx"}
 
-// gradOp is one step of the block's backward pass. It reads what the
-// forward op left in the block; its inputs also order it after that op.
+// gradOp is the block's backward pass. It reads what the forward op left
+// in the block; its inputs also order it after that op, and db and dx
+// after dw.
 type gradOp struct {
 	*convBlock
 	part gradPart
 }
 
 func (op *gradOp) Arity() int {
-	if op.part == gradZ || op.part == gradX {
+	if op.part == gradW {
 		return 2
 	}
 	return 1
 }
 
 func (op *gradOp) Type() hm.Type {
-	dz := tensorType(2)
 	switch op.part {
-	case gradZ:
-		out := tensorType(op.outShape.Dims())
-		return hm.NewFnType(out, out, dz)
 	case gradW:
-		return hm.NewFnType(dz, tensorType(4))
+		out := tensorType(op.outShape.Dims())
+		return hm.NewFnType(out, out, tensorType(4))
 	case gradB:
 		return hm.NewFnType(tensorType(4), tensorType(1))
 	default:
-		return hm.NewFnType(dz, tensorType(4), tensorType(4))
+		return hm.NewFnType(tensorType(4), tensorType(4))
 	}
 }
 
@@ -423,8 +406,6 @@ func (op *gradOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.sh
 
 func (op *gradOp) shape() tensor.Shape {
 	switch op.part {
-	case gradZ:
-		return tensor.Shape{op.filters, op.positions()}
 	case gradW:
 		return op.wShape.Clone()
 	case gradB:
@@ -449,37 +430,24 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 		return nil, fmt.Errorf("%v ran before the block's forward pass", op)
 	}
 	switch op.part {
-	case gradZ:
-		dout, err := float32s(inputs[1], op.outputSize(), "the output's gradient")
-		if err != nil {
-			return nil, err
-		}
-		op.forChunks(func(_ *scratch, _, b0, b1 int) {
-			poolBackward(&op.geometry, dout, op.argmax, op.dz, op.dzT, b0, b1)
-		})
-		return reuse(op.dzValue, op.shape())
-	}
-	// The input (dz, or dw for gradB) is a value this block made: it only
-	// orders this op after the one that made it.
-	plane := op.convPlane()
-	switch op.part {
-	case gradW:
-		op.forChunks(func(_ *scratch, c, b0, b1 int) {
-			paramGrads(&op.geometry, op.dzT, op.cols, op.dwPart[c], op.zeros, b0*plane, b1*plane)
-		})
-		op.paramGrads(op.dw.Data().([]float32), op.db.Data().([]float32))
-		return reuse(op.dw, op.shape())
 	case gradB:
-		return reuse(op.db, op.shape()) // filled by gradW, this op's input
-
-	default:
-		// backWt was made from the same w by the forward op.
-		dx := op.dx.Data().([]float32)
-		op.forChunks(func(s *scratch, _, b0, b1 int) {
-			inputGrad(&op.back, op.backWt, op.dz, dx, s.backCols, s.backGrid, s.backOut, op.zeros, b0, b1)
-		})
+		return reuse(op.db, op.shape()) // filled by the dw op, this op's input
+	case gradX:
 		return reuse(op.dx, op.shape())
 	}
+	dout, err := float32s(inputs[1], op.outputSize(), "the output's gradient")
+	if err != nil {
+		return nil, err
+	}
+	var dx []float32
+	if op.dx != nil {
+		dx = op.dx.Data().([]float32)
+	}
+	op.forChunks(func(s *scratch, c, b0, b1 int) {
+		backward(&op.geometry, dout, op.argmax, op.cols, op.rows, op.dzT, op.dwPart[c], op.zeros, dx, s.dxGrid, b0, b1)
+	})
+	op.sumParamGrads(op.dw.Data().([]float32), op.db.Data().([]float32))
+	return reuse(op.dw, op.shape())
 }
 
 type hashWriter interface{ WriteHash(hash.Hash) }

@@ -5,8 +5,7 @@ import "math"
 // geometry is one conv block's sizes for a fixed batch. Inside the block
 // everything is position-major: one row per conv output position (sample,
 // row, column), so im2col rows, the conv outputs of one position and the
-// pool's vectors are each one contiguous run. All three products of the
-// block (forward, weight gradient, input gradient) are mulAdd calls.
+// pool's vectors are each one contiguous run.
 type geometry struct {
 	batch, channels, height, width int
 	filters, kernel, pad           int
@@ -17,15 +16,26 @@ type geometry struct {
 	// paddedFilters is filters rounded up to mulAdd's tile: the row stride
 	// of z and the columns of the transposed weights.
 	paddedFilters int
-	// paddedPatch is the patch rounded up to the tile: the row stride of
-	// cols and of the weight rows, whose extra columns stay zero.
+	// paddedPatch is the row stride of cols and of the weight rows: the
+	// patch, a column of ones in cols (see backward) and zeros up to a
+	// multiple of the tile.
 	paddedPatch int
+	// gradCell is the channels rounded up to a vector of 8: the width of a
+	// cell in backward's input-gradient grid and in the weight rows it adds.
+	gradCell int
 	// filterRows is filters rounded up to mulAdd's four rows: the rows of
-	// the transposed gradient dzT, whose extra rows stay zero.
+	// dzT, whose extra rows stay zero.
 	filterRows int
 	// chunk is how many samples one task of the block's work covers.
 	chunk int
 }
+
+// denseWeightGrad says whether backward sums the weight gradient as one
+// dense product over a gradient map, rather than one axpy per pooled value.
+// Overlapping pool windows (stride 1) and no pooling send gradient to most
+// conv outputs, and with short patches the per-value calls cost more than
+// the product.
+func (g *geometry) denseWeightGrad() bool { return g.poolStride == 1 }
 
 // patch is the length of one receptive field, in (ky, kx, channel) order.
 func (g *geometry) patch() int { return g.channels * g.kernel * g.kernel }
@@ -54,48 +64,19 @@ func strides(l Layout, channels, plane int) (s, c, p int) {
 
 // transposeWeights writes w (filters × channels × k × k) as wt, patch ×
 // paddedFilters in cols' (ky, kx, channel) row order with zero columns
-// past the filters.
-func transposeWeights(g *geometry, w, wt []float32) {
+// past the filters, and, when rows is not nil, as rows, filters × (ky, kx,
+// channel) with gradCell values per kernel cell, the rest zero.
+func transposeWeights(g *geometry, w, wt, rows []float32) {
 	k, c := g.kernel, g.channels
 	for f := 0; f < g.filters; f++ {
 		for ch := 0; ch < c; ch++ {
 			for ky := 0; ky < k; ky++ {
 				for kx := 0; kx < k; kx++ {
-					wt[((ky*k+kx)*c+ch)*g.paddedFilters+f] = w[((f*c+ch)*k+ky)*k+kx]
-				}
-			}
-		}
-	}
-}
-
-// backward is the geometry of the convolution that gives a block's input
-// gradient from dz: dz's maps (filters channels, position-major) convolved
-// with the flipped kernels, padded by kernel-1-pad, which comes back to
-// the input's size.
-func (g *geometry) backward() geometry {
-	b := geometry{
-		batch: g.batch, channels: g.filters, height: g.convH, width: g.convW,
-		filters: g.channels, kernel: g.kernel, pad: g.kernel - 1 - g.pad,
-		convH: g.height, convW: g.width, pool: 1, poolStride: 1, poolH: g.height, poolW: g.width,
-		in: PositionMajor, out: g.in, chunk: g.chunk,
-	}
-	b.paddedFilters = roundUp(b.filters, tile)
-	b.paddedPatch = roundUp(b.patch(), tile)
-	b.filterRows = roundUp(b.filters, 4)
-	return b
-}
-
-// flipWeights writes w (filters × channels × k × k) as the backward
-// convolution's wt: patch (ky, kx, filter) × paddedFilters (channels), the
-// kernels turned half a turn.
-func flipWeights(back *geometry, w, wt []float32) {
-	k, f, c := back.kernel, back.channels, back.filters
-	for fi := 0; fi < f; fi++ {
-		for ch := 0; ch < c; ch++ {
-			for ky := 0; ky < k; ky++ {
-				for kx := 0; kx < k; kx++ {
-					r := ((k-1-ky)*k+(k-1-kx))*f + fi
-					wt[r*back.paddedFilters+ch] = w[((fi*c+ch)*k+ky)*k+kx]
+					v, r := w[((f*c+ch)*k+ky)*k+kx], (ky*k+kx)*c+ch
+					wt[r*g.paddedFilters+f] = v
+					if rows != nil {
+						rows[(f*k*k+ky*k+kx)*g.gradCell+ch] = v
+					}
 				}
 			}
 		}
@@ -108,10 +89,6 @@ func flipWeights(back *geometry, w, wt []float32) {
 // gridSize() values whose border of pad cells stays zero, so that every
 // kernel row is then one run of grid: no bounds checks, no clearing.
 func im2col(g *geometry, x, cols, grid []float32, b0, b1 int) {
-	if g.pad < 0 {
-		im2colCropped(g, x, cols, b0, b1)
-		return
-	}
 	k, pad, c := g.kernel, g.pad, g.channels
 	ss, cs, ps := strides(g.in, c, g.height*g.width)
 	gw := g.width + 2*pad // grid width
@@ -145,30 +122,7 @@ func im2col(g *geometry, x, cols, grid []float32, b0, b1 int) {
 
 // gridSize is the size of im2col's grid: the input map with its padding.
 func (g *geometry) gridSize() int {
-	return (g.height + 2*max(g.pad, 0)) * (g.width + 2*max(g.pad, 0)) * g.channels
-}
-
-// im2colCropped is im2col for a negative pad (the backward convolution of
-// a block padded by more than kernel-1): some input cells are never read.
-func im2colCropped(g *geometry, x, cols []float32, b0, b1 int) {
-	k, pad, c := g.kernel, g.pad, g.channels
-	ss, cs, ps := strides(g.in, c, g.height*g.width)
-	for b := b0; b < b1; b++ {
-		sample := x[b*ss:][:ss]
-		for oy := 0; oy < g.convH; oy++ {
-			for ox := 0; ox < g.convW; ox++ {
-				row := cols[(((b-b0)*g.convH+oy)*g.convW+ox)*g.paddedPatch:][:k*k*c]
-				for ky := 0; ky < k; ky++ {
-					for kx := 0; kx < k; kx++ {
-						src := sample[((oy+ky-pad)*g.width+ox+kx-pad)*ps:]
-						for ch, dst := 0, row[(ky*k+kx)*c:][:c]; ch < c; ch++ {
-							dst[ch] = src[ch*cs]
-						}
-					}
-				}
-			}
-		}
-	}
+	return (g.height + 2*g.pad) * (g.width + 2*g.pad) * g.channels
 }
 
 // copyShort is copy, without the call for the few values of a one-channel
@@ -256,67 +210,97 @@ func poolForward(g *geometry, z, out []float32, argmax, cells []int32, rowMax []
 	}
 }
 
-// poolBackward routes the output gradient dout of samples [b0, b1) back to
-// the cells argmax names, overwriting their part of dz (positions ×
-// filters) and of its transpose dzT (filterRows × positions); overlapping
-// windows add. The -1 cells, zeroed by ReLU, are sent a zero to cell 0
-// instead of being skipped: a branch there would be mispredicted as often
-// as ReLU is active.
-func poolBackward(g *geometry, dout []float32, argmax []int32, dz, dzT []float32, b0, b1 int) {
-	f, fp, n := g.filters, g.paddedFilters, g.positions()
+// backward computes samples [b0, b1)'s share of the gradients, working
+// from the pooled values ReLU kept (argmax), each of which sends its
+// gradient d to one conv output, at position n and filter i:
+//   - the weight gradient dw (filterRows × paddedPatch, cols' order,
+//     overwritten) gains d·cols[n] in row i, whose ones column gathers the
+//     bias gradient: either through a gradient map, dzT's columns for these
+//     samples (filterRows × positions, see denseWeightGrad) and one mulAdd,
+//     or with one axpy per value, which skips the zeros pooling and ReLU
+//     leave;
+//   - when dx is not nil, the input cells under n's receptive field gain d
+//     times filter i's weights (rows, from transposeWeights): in grid, one
+//     sample's input gradient with a zero border like im2col's and
+//     gradCell values per cell, where each kernel row is one run, then
+//     copied into dx in the block's input layout.
+//
+// zeros holds paddedPatch zeros.
+func backward(g *geometry, dout []float32, argmax []int32, cols, rows, dzT, dw, zeros, dx, grid []float32, b0, b1 int) {
+	f, fp, pp, n := g.filters, g.paddedFilters, g.paddedPatch, g.positions()
 	plane, pooled := g.convPlane(), g.pooledPlane()
 	ss, cs, ps := strides(g.out, f, pooled)
-	clear(dz[b0*plane*f : b1*plane*f])
-	for i := 0; i < f; i++ {
-		clear(dzT[i*n+b0*plane : i*n+b1*plane])
+	dense := g.denseWeightGrad()
+	if dense {
+		for i := 0; i < f; i++ {
+			clear(dzT[i*n+b0*plane : i*n+b1*plane])
+		}
+	} else {
+		clear(dw)
 	}
 	for b := b0; b < b1; b++ {
-		arg := argmax[b*pooled*fp:][:pooled*fp]
 		src := dout[b*ss:]
-		grad := dz[b*plane*f:][:plane*f]
+		arg := argmax[b*pooled*fp:][:pooled*fp]
 		for p := 0; p < pooled; p++ {
 			for i, at := range arg[p*fp:][:f] {
-				zeroed := at >> 31 // all ones when at is -1
-				cell := int(at &^ zeroed)
-				d := math.Float32frombits(math.Float32bits(src[i*cs+p*ps]) &^ uint32(zeroed))
-				grad[cell*f+i] += d
-				dzT[i*n+b*plane+cell] += d
+				d := src[i*cs+p*ps]
+				if dense {
+					// Most values are kept and a write is cheap, so a value
+					// ReLU zeroed writes a zero to cell 0 instead of
+					// branching: the branch would be mispredicted often.
+					zeroed := at >> 31 // all ones when at is -1
+					d = math.Float32frombits(math.Float32bits(d) &^ uint32(zeroed))
+					dzT[i*n+b*plane+int(at&^zeroed)] += d
+					continue
+				}
+				if at >= 0 && d != 0 {
+					axpyRuns(1, pp, d, cols[(b*plane+int(at))*pp:], 0, dw[i*pp:], 0)
+				}
 			}
 		}
+		if dx != nil {
+			inputGrad(g, src, arg, rows, dx, grid, b)
+		}
+	}
+	if dense {
+		mulAdd(g.filterRows, pp, (b1-b0)*plane, dzT[b0*plane:], n, cols[b0*plane*pp:], pp, dw, pp, zeros[:pp])
 	}
 }
 
-// paramGrads writes the weight gradient of positions [n0, n1), dzᵀ·cols,
-// into dw (filterRows × paddedPatch, cols' column order). zeros has
-// paddedPatch zeros.
-func paramGrads(g *geometry, dzT, cols, dw, zeros []float32, n0, n1 int) {
-	mulAdd(g.filterRows, g.paddedPatch, n1-n0, dzT[n0:], g.positions(), cols[n0*g.paddedPatch:], g.paddedPatch, dw, g.paddedPatch, zeros)
-}
-
-// inputGrad writes the gradient at x of samples [b0, b1) into dx, in the
-// block's input layout: the backward convolution of dz (back, with the
-// flipped weights wt from flipWeights) as im2col into cols (with grid) and
-// one mulAdd into out, scratch of those samples' input cells ×
-// back.paddedFilters.
-// zeros has back.paddedFilters zeros.
-func inputGrad(back *geometry, wt, dz, dx, cols, grid, out, zeros []float32, b0, b1 int) {
-	plane, fp := back.convPlane(), back.paddedFilters
-	count := (b1 - b0) * plane
-	im2col(back, dz, cols, grid, b0, b1)
-	mulAdd(count, fp, back.patch(), cols, back.paddedPatch, wt, fp, out, fp, zeros)
-	c := back.filters
-	ss, cs, ps := strides(back.out, c, plane)
-	for b := b0; b < b1; b++ {
-		sample := dx[b*ss:][:ss]
-		for p := 0; p < plane; p++ {
-			src := out[((b-b0)*plane+p)*fp:][:c]
-			if cs == 1 {
-				copy(sample[p*ps:][:c], src)
+// inputGrad writes sample b's input gradient into dx; see backward.
+func inputGrad(g *geometry, dout []float32, arg []int32, rows, dx, grid []float32, b int) {
+	f, fp, c, k, cell := g.filters, g.paddedFilters, g.channels, g.kernel, g.gradCell
+	pooled := g.pooledPlane()
+	_, cs, ps := strides(g.out, f, pooled)
+	gw, run := g.width+2*g.pad, k*cell
+	clear(grid)
+	for p := 0; p < pooled; p++ {
+		for i, at := range arg[p*fp:][:f] {
+			d := dout[i*cs+p*ps]
+			if at < 0 || d == 0 {
+				continue
+			}
+			oy, ox := int(at)/g.convW, int(at)%g.convW
+			axpyRuns(k, run, d, rows[i*k*run:], run, grid[(oy*gw+ox)*cell:], gw*cell)
+		}
+	}
+	is, ics, ips := strides(g.in, c, g.height*g.width)
+	sample := dx[b*is:][:is]
+	for y := 0; y < g.height; y++ {
+		for x := 0; x < g.width; x++ {
+			src := grid[((y+g.pad)*gw+x+g.pad)*cell:][:c]
+			if ics == 1 {
+				copy(sample[(y*g.width+x)*ips:][:c], src)
 				continue
 			}
 			for ch, v := range src {
-				sample[ch*cs+p*ps] = v
+				sample[ch*ics+(y*g.width+x)*ips] = v
 			}
 		}
 	}
+}
+
+// gradGridSize is the size of backward's input-gradient grid.
+func (g *geometry) gradGridSize() int {
+	return (g.height + 2*g.pad) * (g.width + 2*g.pad) * g.gradCell
 }

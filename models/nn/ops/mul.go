@@ -61,3 +61,24 @@ func mulAddRow(a, b []float32, ldb int, c []float32) {
 	}
 	copy(c, acc[:])
 }
+
+// axpyRuns adds alpha·x to y over runs runs of n values, x's runs xStride
+// apart and y's yStride apart; n is a multiple of 8.
+func axpyRuns(runs, n int, alpha float32, x []float32, xStride int, y []float32, yStride int) {
+	if runs == 0 || n == 0 {
+		return
+	}
+	if n%8 != 0 || len(x) < (runs-1)*xStride+n || len(y) < (runs-1)*yStride+n {
+		panic("ops: axpyRuns: bad sizes")
+	}
+	if useAsm {
+		axpyRunsAsm(runs, n, alpha, &x[0], xStride, &y[0], yStride)
+		return
+	}
+	for r := 0; r < runs; r++ {
+		dst := y[r*yStride:][:n]
+		for i, v := range x[r*xStride:][:n] {
+			dst[i] += alpha * v
+		}
+	}
+}

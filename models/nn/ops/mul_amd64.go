@@ -21,3 +21,8 @@ func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32)
 
 //go:noescape
 func reluArg8(n int, v *float32, at *int32)
+
+// axpyRunsAsm is axpyRuns in assembly.
+//
+//go:noescape
+func axpyRunsAsm(runs, n int, alpha float32, x *float32, xStride int, y *float32, yStride int)

@@ -151,3 +151,45 @@ reluloop:
 reludone:
 	VZEROUPPER
 	RET
+
+// func axpyRunsAsm(runs, n int, alpha float32, x *float32, xStride int, y *float32, yStride int)
+//
+// For each of runs runs, y[0:n] += alpha·x[0:n], then x and y move on by
+// their strides (in elements); n is a multiple of 8.
+TEXT ·axpyRunsAsm(SB), NOSPLIT, $0-56
+	MOVQ         runs+0(FP), BX
+	MOVQ         n+8(FP), DX
+	VBROADCASTSS alpha+16(FP), Y0
+	MOVQ         x+24(FP), SI
+	MOVQ         xStride+32(FP), R8
+	MOVQ         y+40(FP), DI
+	MOVQ         yStride+48(FP), R9
+	SHLQ         $2, R8
+	SHLQ         $2, R9
+	SHRQ         $3, DX
+	TESTQ        BX, BX
+	JE           axpydone
+	TESTQ        DX, DX
+	JE           axpydone
+
+axpyrun:
+	MOVQ SI, R10
+	MOVQ DI, R11
+	MOVQ DX, CX
+
+axpyloop:
+	VMOVUPS     (R10), Y1
+	VFMADD213PS (R11), Y0, Y1
+	VMOVUPS     Y1, (R11)
+	ADDQ        $32, R10
+	ADDQ        $32, R11
+	DECQ        CX
+	JNE         axpyloop
+	ADDQ        R8, SI
+	ADDQ        R9, DI
+	DECQ        BX
+	JNE         axpyrun
+
+axpydone:
+	VZEROUPPER
+	RET

@@ -13,3 +13,7 @@ func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32) {
 }
 
 func reluArg8(n int, v *float32, at *int32) { panic("ops: reluArg8 needs amd64") }
+
+func axpyRunsAsm(runs, n int, alpha float32, x *float32, xStride int, y *float32, yStride int) {
+	panic("ops: axpyRunsAsm needs amd64")
+}

@@ -75,3 +75,32 @@ func TestMulAddRejectsShortSlices(t *testing.T) {
 	}()
 	mulAdd(4, 16, 2, make([]float32, 8), 2, make([]float32, 32), 16, make([]float32, 63), 16, nil)
 }
+
+func TestAxpyRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for _, r := range []struct{ runs, n, xStride, yStride int }{
+		{1, 8, 0, 0}, {3, 16, 20, 40}, {3, 48, 48, 160}, {0, 8, 8, 8},
+	} {
+		x := randomFloat32s(rng, r.runs*r.xStride+r.n)
+		y := randomFloat32s(rng, r.runs*r.yStride+r.n)
+		want := append([]float32(nil), y...)
+		for run := 0; run < r.runs; run++ {
+			for i := 0; i < r.n; i++ {
+				want[run*r.yStride+i] += -1.5 * x[run*r.xStride+i]
+			}
+		}
+		for _, asm := range []bool{useAsm, false} {
+			func() {
+				defer func(saved bool) { useAsm = saved }(useAsm)
+				useAsm = asm
+				got := append([]float32(nil), y...)
+				axpyRuns(r.runs, r.n, -1.5, x, r.xStride, got, r.yStride)
+				for i := range got {
+					if math.Abs(float64(got[i]-want[i])) > 1e-6 {
+						t.Fatalf("%+v, assembly %v: y[%d] = %g, want %g", r, asm, i, got[i], want[i])
+					}
+				}
+			}()
+		}
+	}
+}
