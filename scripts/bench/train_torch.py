@@ -4,7 +4,8 @@ with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/). Same work: batch
 256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
 random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
 Usage: train_torch.py [--threads N] [--seconds S]; prints one line per model:
-<model> <samples/s>."""
+<model> <samples/s> <CPU ms per step>. The CPU time (all threads) is steadier
+than samples/s on a loaded machine."""
 import argparse
 import time
 
@@ -39,11 +40,11 @@ def bench(model, shape, seconds, batch=256):
 
     for _ in range(20):  # warm-up
         step()
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
         step()
         steps += 1
-    return steps * batch / (time.perf_counter() - start)
+    return steps * batch / (time.perf_counter() - start), (time.process_time() - cpu) * 1000 / steps
 
 
 def main():
@@ -52,8 +53,9 @@ def main():
     p.add_argument("--seconds", type=float, default=5)
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    print("ann", round(bench(ann(), (64,), a.seconds)))
-    print("cnn", round(bench(cnn(), (1, 8, 8), a.seconds)))
+    for name, model, shape in (("ann", ann(), (64,)), ("cnn", cnn(), (1, 8, 8))):
+        rate, cpu_ms = bench(model, shape, a.seconds)
+        print(name, round(rate), round(cpu_ms, 3))
 
 
 if __name__ == "__main__":
