@@ -165,22 +165,32 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		if res.BestEpoch > 0 {
 			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)\n",
 				res.ValLoss, res.ValPairAccuracy, res.BestValPairAccuracy, res.BestVal, res.BestEpoch)
+		} else if res.ValLoss > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f\n", res.ValLoss, res.ValPairAccuracy)
 		}
 	case diffusion.Family, diffusion.PolicyFamily:
 		fmt.Fprintf(s.Out, "train loss %.5f, a_i accuracy %.3f\n", res.TrainLoss, res.TrainActionAccuracy)
-		if res.BestEpoch > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, a_i accuracy %.3f (best val loss %.5f at epoch %d)\n",
-				res.ValLoss, res.ValActionAccuracy, res.BestVal, res.BestEpoch)
+		if res.ValLoss > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, a_i accuracy %.3f%s\n", res.ValLoss, res.ValActionAccuracy, bestValNote(res))
 		}
 	default:
 		fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)
-		if res.BestEpoch > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f (best val loss %.5f at epoch %d)\n",
-				res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+		if res.ValLoss > 0 {
+			fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f%s\n",
+				res.ValLoss, res.ValSign, res.ValWithin, bestValNote(res))
 		}
 	}
 	fmt.Fprintf(s.Out, "weights: %s\n", res.Model)
 	return nil
+}
+
+// bestValNote names the best validated epoch; a run stopped by max_steps
+// inside its first epoch has a validation but no finished epoch.
+func bestValNote(res *pipeline.TrainResult) string {
+	if res.BestEpoch == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (best val loss %.5f at epoch %d)", res.BestVal, res.BestEpoch)
 }
 
 // loadTrainConfig reads --config or the built-in config of the model.

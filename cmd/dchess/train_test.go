@@ -77,6 +77,17 @@ func TestTrainAndExportCommands(t *testing.T) {
 		t.Fatalf("resumed output: %s", out.String())
 	}
 
+	// A run that max_steps stops in its first epoch still reports its validation.
+	out.Reset()
+	short := &trainOptions{Model: "ann", Data: data, Out: filepath.Join(t.TempDir(), "short"), MaxSteps: 1,
+		Config: filepath.Join(testenv.RepoRoot(), "configs", "test", "ann.yaml")}
+	if err := runTrain(context.Background(), short, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "stopped by max_steps") || !strings.Contains(out.String(), "val loss") {
+		t.Fatalf("max_steps output: %s", out.String())
+	}
+
 	out.Reset()
 	dst := filepath.Join(t.TempDir(), "copy.dcw")
 	if err := runExport(context.Background(), &exportOptions{RunDir: run, Output: dst, Last: true}, s); err != nil {
