@@ -2,7 +2,7 @@
 // training graphs, where Gorgonia's generic building blocks are slow.
 //
 // ConvBlock is a whole convolution block, conv + bias → ReLU → max-pool, as
-// one forward op and a few gradient ops. Gorgonia's own Conv2d, bias
+// one forward op and one gradient op. Gorgonia's own Conv2d, bias
 // broadcast, Rectify and MaxPool2D cost a CNN step several transposes,
 // allocations and generic strided loops. Here the feature maps stay
 // position-major (NHWC) between blocks, so no transposes are needed; the

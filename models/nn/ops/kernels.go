@@ -16,8 +16,8 @@ type geometry struct {
 	// paddedFilters is filters rounded up to mulAdd's tile: the row stride
 	// of z and the columns of the transposed weights.
 	paddedFilters int
-	// paddedPatch is the row stride of cols and of the weight rows: the
-	// patch, a column of ones in cols (see backward) and zeros up to a
+	// paddedPatch is the row stride of cols and of the weight gradient:
+	// the patch, a column of ones in cols (see backward) and zeros up to a
 	// multiple of the tile.
 	paddedPatch int
 	// gradCell is the channels rounded up to a vector of 8: the width of a
