@@ -79,6 +79,30 @@ func (a *accuracy) addLoss(loss float64) {
 	a.N++
 }
 
+// ValueScore accumulates the evaluator figures of docs/training.md (mean
+// squared error, sign agreement, within 0.1) for win probabilities
+// predicted outside training, with the definitions training reports.
+type ValueScore struct{ acc accuracy }
+
+// Add counts one prediction against its label.
+func (v *ValueScore) Add(predicted, target float32) {
+	d := float64(predicted - target)
+	v.acc.add(d*d, predicted, target)
+}
+
+// N is the number of predictions counted.
+func (v *ValueScore) N() int64 { return v.acc.N }
+
+// MSE is the mean squared error.
+func (v *ValueScore) MSE() float64 { return v.acc.loss() }
+
+// SignAgreement is the share of decisive labels whose side of 0.5 the
+// prediction shares.
+func (v *ValueScore) SignAgreement() float64 { return v.acc.sign() }
+
+// Within is the share of predictions within 0.1 of their label.
+func (v *ValueScore) Within() float64 { return v.acc.near() }
+
 func (a *accuracy) loss() float64 { return ratio(a.LossSum, float64(a.N)) }
 func (a *accuracy) sign() float64 { return ratio(float64(a.SignAgree), float64(a.SignN)) }
 func (a *accuracy) near() float64 { return ratio(float64(a.Within), float64(a.N)) }

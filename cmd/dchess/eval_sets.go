@@ -19,6 +19,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
@@ -33,10 +34,22 @@ type dataReport struct {
 	Correct   int     `json:"correct"`
 	Accuracy  float64 `json:"action_accuracy"`
 	MsPerMove float64 `json:"ms_per_move"`
+	// Value scores a searching player's static evaluation of each position
+	// against Stockfish's win probability.
+	Value *valueReport `json:"value,omitempty"`
 	// Decoding is the diffusion or policy decoder's report at the player's
 	// T (the top-level numbers are its), Sweep the same for each --steps T.
 	Decoding *decodingReport  `json:"decoding,omitempty"`
 	Sweep    []decodingReport `json:"steps_sweep,omitempty"`
+}
+
+// valueReport compares an evaluator's win probability (its centipawns
+// mapped as labels are) with the label's, as training reports it.
+type valueReport struct {
+	Positions     int64   `json:"positions"`
+	MSE           float64 `json:"mse"`
+	SignAgreement float64 `json:"sign_agreement"`
+	Within01      float64 `json:"within_0_1"`
 }
 
 // decodingReport is a sequence player's decoding at one number of steps T.
@@ -156,6 +169,10 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 	}
 	fmt.Fprintf(s.Out, "%s: action accuracy %.1f%% (%d of %d %s positions play Stockfish's best move), %.1f ms per move\n",
 		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Positions, splitName, rep.MsPerMove)
+	if v := rep.Value; v != nil {
+		fmt.Fprintf(s.Out, "static evaluation against Stockfish's win probability: MSE %.5f, sign agreement %.1f%%, within 0.1 %.1f%% (%d positions)\n",
+			v.MSE, 100*v.SignAgreement, 100*v.Within01, v.Positions)
+	}
 	if d := rep.Decoding; d != nil {
 		printDecoding(s.Out, d)
 	}
@@ -209,8 +226,20 @@ func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 	}
 	defer p.Close()
 	rep.Player = p.Name()
+	var eval search.Evaluator
+	if searcher, ok := p.(*player.Searcher); ok {
+		eval = searcher.Evaluator()
+	}
+	var value pipeline.ValueScore
 	var thinking time.Duration
 	err = scanBestMoves(ctx, opts, ds, split, s, func(r *dataset.Record) error {
+		if eval != nil {
+			b, err := board.FromFEN(r.FEN)
+			if err != nil {
+				return fmt.Errorf("%s: %w", r.FEN, err)
+			}
+			value.Add(dataset.WinProbability(int32(eval.Evaluate(b)), 0), r.Label.WinProb)
+		}
 		if err := p.NewGame(ctx); err != nil {
 			return err
 		}
@@ -231,6 +260,10 @@ func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 	}
 	rep.Accuracy = ratio(rep.Correct, rep.Positions)
 	rep.MsPerMove = thinking.Seconds() * 1000 / float64(max(rep.Positions, 1))
+	if value.N() > 0 {
+		rep.Value = &valueReport{Positions: value.N(), MSE: value.MSE(), SignAgreement: value.SignAgreement(),
+			Within01: value.Within()}
+	}
 	return nil
 }
 

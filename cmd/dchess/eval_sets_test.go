@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,8 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/heuristic"
 )
 
 // backRankMate: after Black's g8h8, Ra8 mates.
@@ -218,5 +221,53 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		if err := runEval(context.Background(), &bad.opts, s); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%+v: %v, want %q", bad.opts, err, bad.want)
 		}
+	}
+}
+
+// TestEvalDataScoresTheStaticEvaluation labels one position with the
+// heuristic's own win probability and another with its opposite, so the
+// value figures are known: half the signs agree, half the predictions are
+// within 0.1, and the squared error is the second position's alone.
+func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	w, err := dataset.Create(dir, dataset.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var predicted [2]float32
+	for i, fen := range []string{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1"} {
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		predicted[i] = dataset.WinProbability(int32(heuristic.New().Evaluate(b)), 0)
+		label := predicted[i]
+		if i == 1 {
+			label = 1 - predicted[i]
+		}
+		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: "a1a8", PV: []string{"a1a8"}, WinProb: label}}
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if predicted[1] < 0.6 {
+		t.Fatalf("the heuristic gives a rook up only %.3f", predicted[1])
+	}
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep dataReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	d := float64(2*predicted[1] - 1)
+	if v := rep.Value; v == nil || v.Positions != 2 || v.SignAgreement != 0.5 || v.Within01 != 0.5 ||
+		math.Abs(v.MSE-d*d/2) > 1e-6 {
+		t.Fatalf("value report %+v, want MSE %.6f and half the signs and nearness", rep.Value, d*d/2)
 	}
 }
