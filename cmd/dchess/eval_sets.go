@@ -227,7 +227,7 @@ func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 	defer p.Close()
 	rep.Player = p.Name()
 	var eval search.Evaluator
-	if searcher, ok := p.(*player.Searcher); ok {
+	if searcher, ok := player.Unwrap(p).(*player.Searcher); ok {
 		eval = searcher.Evaluator()
 	}
 	var value pipeline.ValueScore

@@ -258,7 +258,7 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 		t.Fatalf("the heuristic gives a rook up only %.3f", predicted[1])
 	}
 	s, out, _ := playStreams("")
-	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: dir, JSON: true}, s); err != nil {
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1,name=h", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
 	var rep dataReport
