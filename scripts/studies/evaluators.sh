@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# docs/strength.md's evaluator study (issue #4): the material-only baseline,
+# the thesis ANN and CNN and the two -wide configs trained on the same
+# labelled positions (scripts/studies/data-d8-pv4.sh), scored on the test
+# split (eval --data: static evaluation against Stockfish), then rated in a
+# round robin at 50 ms a move with random anchored at 0.
+#
+#   scripts/studies/evaluators.sh [DATA_DIR] [RUNS_DIR]
+#       (defaults studies/d8pv4/labelled and studies/runs)
+# Finished trainings are kept; an interrupted one continues with --resume.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+data=${1:-studies/d8pv4/labelled}
+runs=${2:-studies/runs}
+dchess=${DCHESS:-bin/dchess}
+mkdir -p "$runs"
+[ -x "$dchess" ] || make build
+
+train() { # NAME FAMILY CONFIG
+	if [ -f "$runs/$1/model.dcw" ]; then return; fi
+	if [ -d "$runs/$1/checkpoint" ]; then
+		"$dchess" train --model "$2" --data "$data" --out "$runs/$1" --resume
+	else
+		"$dchess" train --model "$2" --config "configs/$3.yaml" --data "$data" --out "$runs/$1"
+	fi
+}
+train material ann material
+train ann ann ann
+train cnn cnn cnn
+train ann-wide ann ann-wide
+train cnn-wide cnn cnn-wide
+
+players=(heuristic)
+for run in material ann cnn ann-wide cnn-wide; do
+	family=ann
+	case $run in cnn*) family=cnn ;; esac
+	players+=("$family:$runs/$run/model.dcw?name=$run")
+done
+for p in "${players[@]}"; do
+	"$dchess" eval --player "$p" --data "$data" --depth 1 --quiet
+done
+list=random
+for p in "${players[@]}"; do list+=",$p"; done
+"$dchess" tournament --players "$list" --anchor random=0 --games-per-pair 10 --movetime 50 \
+	--openings ../shared/data/openings/noob_2moves.epd --openings-order random --seed 1 \
+	--max-moves 200 --pgn "$runs/evaluators.pgn"
