@@ -2,8 +2,8 @@
 # docs/strength.md's evaluator study (issue #4): the material-only baseline,
 # the thesis ANN and CNN and the two -wide configs trained on the same
 # labelled positions (scripts/studies/data-d8-pv4.sh), scored on the test
-# split (eval --data: static evaluation against Stockfish), then rated in a
-# round robin at 50 ms a move with random anchored at 0.
+# split (eval --data: static evaluation against Stockfish), then rated in
+# round robins at 50 ms a move and at depth 2, with random anchored at 0.
 #
 #   scripts/studies/evaluators.sh [DATA_DIR] [RUNS_DIR]
 #       (defaults studies/d8pv4/labelled and studies/runs)
@@ -41,6 +41,10 @@ for p in "${players[@]}"; do
 done
 list=random
 for p in "${players[@]}"; do list+=",$p"; done
-"$dchess" tournament --players "$list" --anchor random=0 --games-per-pair 10 --movetime 50 \
-	--openings ../shared/data/openings/noob_2moves.epd --openings-order random --seed 1 \
-	--max-moves 200 --pgn "$runs/evaluators.pgn"
+# Equal time (speed counts), then equal depth (evaluation alone).
+for limit in "--movetime 50" "--depth 2"; do
+	# shellcheck disable=SC2086 # the limit is a flag and its value
+	"$dchess" tournament --players "$list" --anchor random=0 --games-per-pair 10 $limit \
+		--openings ../shared/data/openings/noob_2moves.epd --openings-order random --seed 1 \
+		--max-moves 200 --pgn "$runs/evaluators-${limit#--}.pgn"
+done
