@@ -46,5 +46,5 @@ for limit in "--movetime 50" "--depth 2"; do
 	# shellcheck disable=SC2086 # the limit is a flag and its value
 	"$dchess" tournament --players "$list" --anchor random=0 --games-per-pair 10 $limit \
 		--openings ../shared/data/openings/noob_2moves.epd --openings-order random --seed 1 \
-		--max-moves 200 --pgn "$runs/evaluators-${limit#--}.pgn"
+		--max-moves 200 --pgn "$runs/evaluators-$(tr ' ' - <<<"${limit#--}").pgn"
 done
