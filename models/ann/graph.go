@@ -9,6 +9,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nn/ops"
 )
 
 // Model is the training side of the family: it satisfies pipeline.Model.
@@ -56,9 +57,33 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 
 // Build adds the network for input x (batch × inputs) to g, with weights
 // from params, and returns the logit node (batch × 1) and the learnables in
-// the order of params.
+// the order of params. The whole stack is one custom op (ops.DenseStack):
+// built node by node, Gorgonia's per-node overhead is most of a step of
+// layers this small.
 func (m *Model) Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (*G.Node, []*G.Node, error) {
-	h, learnables, err := nn.DenseStackGraph(g, x, params, m.cfg.widths(), m.cfg.layerName, m.cfg.Activation)
+	widths := m.cfg.widths()
+	var ws, bs, learnables []*G.Node
+	for i := 0; i+1 < len(widths); i++ {
+		name := m.cfg.layerName(i)
+		wt, err := nn.Find(params, name+".w")
+		if err != nil {
+			return nil, nil, fmt.Errorf("ann: %w", err)
+		}
+		bt, err := nn.Find(params, name+".b")
+		if err != nil {
+			return nil, nil, fmt.Errorf("ann: %w", err)
+		}
+		w, err := nn.Param(g, wt, widths[i], widths[i+1])
+		if err != nil {
+			return nil, nil, fmt.Errorf("ann: %w", err)
+		}
+		b, err := nn.Param(g, bt, 1, widths[i+1])
+		if err != nil {
+			return nil, nil, fmt.Errorf("ann: %w", err)
+		}
+		ws, bs, learnables = append(ws, w), append(bs, b), append(learnables, w, b)
+	}
+	h, err := ops.DenseStack(x, ws, bs, m.cfg.Activation)
 	if err != nil {
 		return nil, nil, fmt.Errorf("ann: %w", err)
 	}

@@ -1,0 +1,394 @@
+package ops
+
+import (
+	"fmt"
+	"hash"
+	"math"
+	"sync/atomic"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Dense stack activations (the names models/nn uses).
+const (
+	ActReLU    = "relu"
+	ActTanh    = "tanh"
+	ActSigmoid = "sigmoid"
+)
+
+// DenseStack adds a whole stack of fully connected layers to x's graph as
+// one forward op and one gradient op: layer i is h·ws[i] + bs[i], followed
+// by the activation on every layer but the last. x is batch × in, ws[i] is
+// in_i × out_i and bs[i] is 1 × out_i. The result is differentiable with
+// respect to every w and b (not x: the stack is meant to sit on the
+// graph's input).
+//
+// Built from Gorgonia's Mul, BroadcastAdd and activations, a small network
+// like the thesis ANN spends most of its step in per-node overhead (a
+// fresh tensor and a generic loop per node and gradient); here each layer
+// is one register-tiled product into buffers kept from step to step. Like
+// ConvBlock the ops share state, so a graph using it runs one pass at a
+// time. The sums run in a fixed order on one goroutine, so the results are
+// the same on every run.
+func DenseStack(x *G.Node, ws, bs []*G.Node, activation string) (*G.Node, error) {
+	if len(ws) == 0 || len(ws) != len(bs) {
+		return nil, fmt.Errorf("dense stack: %d weights and %d biases", len(ws), len(bs))
+	}
+	switch activation {
+	case ActReLU, ActTanh, ActSigmoid:
+	default:
+		if len(ws) > 1 {
+			return nil, fmt.Errorf("dense stack: unknown activation %q", activation)
+		}
+	}
+	xs := x.Shape()
+	if len(xs) != 2 {
+		return nil, fmt.Errorf("dense stack: x %v must be a matrix", xs)
+	}
+	st := &denseStack{id: stackIDs.Add(1), act: activation, batch: xs[0], widths: []int{xs[1]}}
+	for i := range ws {
+		wsh, bsh := ws[i].Shape(), bs[i].Shape()
+		in := st.widths[i]
+		if len(wsh) != 2 || wsh[0] != in || len(bsh) != 2 || bsh[0] != 1 || bsh[1] != wsh[1] {
+			return nil, fmt.Errorf("dense stack: layer %d: w %v and b %v do not fit %d inputs", i, wsh, bsh, in)
+		}
+		st.widths = append(st.widths, wsh[1])
+	}
+	inputs := G.Nodes{x}
+	for i := range ws {
+		inputs = append(inputs, ws[i], bs[i])
+	}
+	return G.ApplyOp(&stackForwardOp{st}, inputs...)
+}
+
+var stackIDs atomic.Uint64
+
+// denseStack is the layers' geometry and the buffers the ops share.
+// Row strides are the widths rounded up to the tile, which mulAdd needs;
+// padding columns hold zeros (or, in hidden outputs, values never read).
+type denseStack struct {
+	id     uint64
+	act    string
+	batch  int
+	widths []int // input, then every layer's output
+
+	w     [][]float32 // per layer: in × pad(out), the weights padded
+	wT    [][]float32 // per layer after the first: out × pad(in), for the input gradient
+	b     [][]float32 // per layer: pad(out)
+	h     [][]float32 // per layer: batch × pad(out), its output after the activation
+	hT    []float32   // a layer input transposed (in × batch), for its weight gradient
+	dz    [][]float32 // per layer: batch × pad(out), the gradient at its pre-activation
+	dwPad []float32   // in × pad(out), a weight gradient before it is unpadded
+	zeros []float32
+
+	// The values the ops return, kept so a step allocates nothing.
+	out    *tensor.Dense
+	dw, db []*tensor.Dense
+}
+
+func (st *denseStack) layers() int      { return len(st.widths) - 1 }
+func (st *denseStack) padded(i int) int { return roundUp(st.widths[i], tile) }
+
+func (st *denseStack) allocate() {
+	if st.out != nil {
+		return
+	}
+	n, widest := st.batch, 0
+	for i := 0; i < st.layers(); i++ {
+		in, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
+		widest = max(widest, in*po)
+		st.w = append(st.w, make([]float32, in*po))
+		var wT []float32
+		if i > 0 {
+			wT = make([]float32, out*st.padded(i))
+		}
+		st.wT = append(st.wT, wT)
+		st.b = append(st.b, make([]float32, po))
+		st.h = append(st.h, make([]float32, n*po))
+		st.dz = append(st.dz, make([]float32, n*po))
+		st.dw = append(st.dw, dense(make([]float32, in*out), tensor.Shape{in, out}))
+		st.db = append(st.db, dense(make([]float32, out), tensor.Shape{1, out}))
+	}
+	st.hT = make([]float32, n*maxWidth(st.widths))
+	st.dwPad = make([]float32, widest)
+	st.zeros = make([]float32, roundUp(maxWidth(st.widths), tile))
+	st.out = dense(make([]float32, n*st.widths[st.layers()]), st.outShape())
+}
+
+func maxWidth(widths []int) int {
+	m := 0
+	for _, w := range widths {
+		m = max(m, w)
+	}
+	return m
+}
+
+func (st *denseStack) outShape() tensor.Shape { return tensor.Shape{st.batch, st.widths[st.layers()]} }
+
+// forward runs the layers on x with the weights and biases given.
+func (st *denseStack) forward(x []float32, w, b [][]float32) {
+	in, lda := x, st.widths[0]
+	for i := 0; i < st.layers(); i++ {
+		k, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
+		for r := 0; r < k; r++ {
+			copy(st.w[i][r*po:][:out], w[i][r*out:][:out])
+		}
+		copy(st.b[i], b[i])
+		if i > 0 {
+			pi := st.padded(i)
+			for r := 0; r < k; r++ {
+				for c := 0; c < out; c++ {
+					st.wT[i][c*pi+r] = w[i][r*out+c]
+				}
+			}
+		}
+		h := st.h[i]
+		mulAdd(st.batch, po, k, in, lda, st.w[i], po, h, po, st.b[i])
+		if i+1 < st.layers() {
+			for r := 0; r < st.batch; r++ {
+				activate(st.act, h[r*po:][:out])
+			}
+		}
+		in, lda = h, po
+	}
+	last, po := st.widths[st.layers()], st.padded(st.layers())
+	dst := st.out.Data().([]float32)
+	for r := 0; r < st.batch; r++ {
+		copy(dst[r*last:][:last], st.h[st.layers()-1][r*po:][:last])
+	}
+}
+
+// backward computes every weight and bias gradient from the output's
+// gradient dout and the forward pass's activations on x.
+func (st *denseStack) backward(x, dout []float32) {
+	n, L := st.batch, st.layers()
+	last, po := st.widths[L], st.padded(L)
+	dz := st.dz[L-1]
+	for r := 0; r < n; r++ {
+		copy(dz[r*po:][:last], dout[r*last:][:last])
+	}
+	for i := L - 1; i >= 0; i-- {
+		in, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
+		dz := st.dz[i]
+		// The layer's input, transposed so the weight gradient is one product.
+		src, lda := x, in
+		if i > 0 {
+			src, lda = st.h[i-1], st.padded(i)
+		}
+		for r := 0; r < n; r++ {
+			row := src[r*lda:][:in]
+			for c, v := range row {
+				st.hT[c*n+r] = v
+			}
+		}
+		mulAdd(in, po, n, st.hT, n, dz, po, st.dwPad, po, st.zeros)
+		dw := st.dw[i].Data().([]float32)
+		for r := 0; r < in; r++ {
+			copy(dw[r*out:][:out], st.dwPad[r*po:][:out])
+		}
+		db := st.db[i].Data().([]float32)
+		clear(db)
+		for r := 0; r < n; r++ {
+			for c, v := range dz[r*po:][:out] {
+				db[c] += v
+			}
+		}
+		if i == 0 {
+			break
+		}
+		// The gradient at the previous layer's output, then through its activation.
+		pi := st.padded(i)
+		prev := st.dz[i-1]
+		mulAdd(n, pi, out, dz, po, st.wT[i], pi, prev, pi, st.zeros)
+		h := st.h[i-1]
+		for r := 0; r < n; r++ {
+			activationGrad(st.act, h[r*pi:][:in], prev[r*pi:][:in])
+		}
+	}
+}
+
+// activate applies the activation to v in place.
+func activate(act string, v []float32) {
+	switch act {
+	case ActReLU:
+		for i, x := range v {
+			v[i] = max(x, 0)
+		}
+	case ActTanh:
+		for i, x := range v {
+			v[i] = float32(math.Tanh(float64(x)))
+		}
+	case ActSigmoid:
+		for i, x := range v {
+			v[i] = float32(1 / (1 + math.Exp(-float64(x))))
+		}
+	}
+}
+
+// activationGrad multiplies the gradient g by the activation's derivative,
+// written in terms of its output h.
+func activationGrad(act string, h, g []float32) {
+	switch act {
+	case ActReLU:
+		for i, y := range h {
+			if y <= 0 {
+				g[i] = 0
+			}
+		}
+	case ActTanh:
+		for i, y := range h {
+			g[i] *= 1 - y*y
+		}
+	case ActSigmoid:
+		for i, y := range h {
+			g[i] *= y * (1 - y)
+		}
+	}
+}
+
+// stackForwardOp is the stack's forward pass: x, w0, b0, w1, b1, ... → output.
+type stackForwardOp struct{ *denseStack }
+
+func (op *stackForwardOp) Arity() int { return 1 + 2*op.layers() }
+func (op *stackForwardOp) Type() hm.Type {
+	ts := make([]hm.Type, 0, op.Arity()+1)
+	for range op.Arity() + 1 {
+		ts = append(ts, tensorType(2))
+	}
+	return hm.NewFnType(ts...)
+}
+func (op *stackForwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.outShape(), nil }
+func (op *stackForwardOp) ReturnsPtr() bool                               { return false }
+func (op *stackForwardOp) CallsExtern() bool                              { return false }
+func (op *stackForwardOp) OverwritesInput() int                           { return -1 }
+func (op *stackForwardOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h, "%v", op) }
+func (op *stackForwardOp) Hashcode() uint32                               { return hashOf(op) }
+func (op *stackForwardOp) String() string {
+	return fmt.Sprintf("DenseStack#%d%v", op.id, op.widths)
+}
+
+func (op *stackForwardOp) Do(inputs ...G.Value) (G.Value, error) {
+	x, w, b, err := op.values(inputs)
+	if err != nil {
+		return nil, err
+	}
+	op.allocate()
+	op.forward(x, w, b)
+	return reuse(op.out, op.outShape())
+}
+
+// values checks the op's inputs and returns their data.
+func (st *denseStack) values(inputs []G.Value) (x []float32, w, b [][]float32, err error) {
+	if len(inputs) != 1+2*st.layers() {
+		return nil, nil, nil, fmt.Errorf("dense stack: %d inputs, want x and %d weights and biases", len(inputs), 2*st.layers())
+	}
+	if x, err = float32s(inputs[0], st.batch*st.widths[0], "x"); err != nil {
+		return nil, nil, nil, err
+	}
+	for i := 0; i < st.layers(); i++ {
+		wi, err := float32s(inputs[1+2*i], st.widths[i]*st.widths[i+1], fmt.Sprintf("w%d", i))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		bi, err := float32s(inputs[2+2*i], st.widths[i+1], fmt.Sprintf("b%d", i))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		w, b = append(w, wi), append(b, bi)
+	}
+	return x, w, b, nil
+}
+
+func (op *stackForwardOp) DiffWRT(n int) []bool {
+	d := make([]bool, n)
+	for i := 1; i < n; i++ {
+		d[i] = true
+	}
+	return d
+}
+
+// SymDiff adds the backward pass: one op computes every gradient from x
+// and the output's gradient and returns w0's; one op per other parameter
+// hands out its gradient, which orders it after the first.
+func (op *stackForwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes, error) {
+	grads := make(G.Nodes, len(inputs))
+	first, err := G.ApplyOp(&stackGradOp{op.denseStack, 0}, inputs[0], output, grad)
+	if err != nil {
+		return nil, err
+	}
+	grads[1] = first
+	for p := 2; p < len(inputs); p++ {
+		if grads[p], err = G.ApplyOp(&stackGradOp{op.denseStack, p - 1}, first); err != nil {
+			return nil, err
+		}
+	}
+	return grads, nil
+}
+
+// stackGradOp hands out the gradient of parameter param (w0, b0, w1, ...);
+// param 0 computes them all.
+type stackGradOp struct {
+	*denseStack
+	param int
+}
+
+func (op *stackGradOp) Arity() int {
+	if op.param == 0 {
+		return 3 // x, the output (ordering it after the forward op), its gradient
+	}
+	return 1
+}
+func (op *stackGradOp) Type() hm.Type {
+	ts := make([]hm.Type, 0, op.Arity()+1)
+	for range op.Arity() + 1 {
+		ts = append(ts, tensorType(2))
+	}
+	return hm.NewFnType(ts...)
+}
+func (op *stackGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.shape(), nil }
+func (op *stackGradOp) shape() tensor.Shape {
+	i := op.param / 2
+	if op.param%2 == 0 {
+		return tensor.Shape{op.widths[i], op.widths[i+1]}
+	}
+	return tensor.Shape{1, op.widths[i+1]}
+}
+func (op *stackGradOp) ReturnsPtr() bool      { return false }
+func (op *stackGradOp) CallsExtern() bool     { return false }
+func (op *stackGradOp) OverwritesInput() int  { return -1 }
+func (op *stackGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
+func (op *stackGradOp) Hashcode() uint32      { return hashOf(op) }
+func (op *stackGradOp) String() string {
+	kind := "w"
+	if op.param%2 == 1 {
+		kind = "b"
+	}
+	return fmt.Sprintf("DenseStack#%d.d%s%d", op.id, kind, op.param/2)
+}
+
+func (op *stackGradOp) Do(inputs ...G.Value) (G.Value, error) {
+	if len(inputs) != op.Arity() {
+		return nil, fmt.Errorf("%v: %d inputs, want %d", op, len(inputs), op.Arity())
+	}
+	if op.out == nil {
+		return nil, fmt.Errorf("%v ran before the stack's forward pass", op)
+	}
+	i := op.param / 2
+	if op.param%2 == 1 {
+		return reuse(op.db[i], op.shape())
+	}
+	if op.param == 0 {
+		x, err := float32s(inputs[0], op.batch*op.widths[0], "x")
+		if err != nil {
+			return nil, err
+		}
+		dout, err := float32s(inputs[2], op.batch*op.widths[op.layers()], "the output's gradient")
+		if err != nil {
+			return nil, err
+		}
+		op.backward(x, dout)
+	}
+	return reuse(op.dw[i], op.shape())
+}
