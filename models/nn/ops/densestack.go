@@ -78,7 +78,7 @@ type denseStack struct {
 	wT    [][]float32 // per layer after the first: out × pad(in), for the input gradient
 	b     [][]float32 // per layer: pad(out)
 	h     [][]float32 // per layer: batch × pad(out), its output after the activation
-	hT    []float32   // a layer input transposed (in × batch), for its weight gradient
+	hT    []float32   // a layer input transposed (in × ldT), for its weight gradient
 	dz    [][]float32 // per layer: batch × pad(out), the gradient at its pre-activation
 	dwPad []float32   // in × pad(out), a weight gradient before it is unpadded
 	zeros []float32
@@ -111,7 +111,7 @@ func (st *denseStack) allocate() {
 		st.dw = append(st.dw, dense(make([]float32, in*out), tensor.Shape{in, out}))
 		st.db = append(st.db, dense(make([]float32, out), tensor.Shape{1, out}))
 	}
-	st.hT = make([]float32, n*maxWidth(st.widths))
+	st.hT = make([]float32, maxWidth(st.widths)*st.ldT())
 	st.dwPad = make([]float32, widest)
 	st.zeros = make([]float32, roundUp(maxWidth(st.widths), tile))
 	st.out = dense(make([]float32, n*st.widths[st.layers()]), st.outShape())
@@ -177,13 +177,8 @@ func (st *denseStack) backward(x, dout []float32) {
 		if i > 0 {
 			src, lda = st.h[i-1], st.padded(i)
 		}
-		for r := 0; r < n; r++ {
-			row := src[r*lda:][:in]
-			for c, v := range row {
-				st.hT[c*n+r] = v
-			}
-		}
-		mulAdd(in, po, n, st.hT, n, dz, po, st.dwPad, po, st.zeros)
+		transpose(n, in, src, lda, st.hT, st.ldT())
+		mulAdd(in, po, n, st.hT, st.ldT(), dz, po, st.dwPad, po, st.zeros)
 		dw := st.dw[i].Data().([]float32)
 		for r := 0; r < in; r++ {
 			copy(dw[r*out:][:out], st.dwPad[r*po:][:out])
@@ -205,6 +200,26 @@ func (st *denseStack) backward(x, dout []float32) {
 		h := st.h[i-1]
 		for r := 0; r < n; r++ {
 			activationGrad(st.act, h[r*pi:][:in], prev[r*pi:][:in])
+		}
+	}
+}
+
+// ldT is hT's row stride: the batch plus a little, because rows a power
+// of two apart in memory compete for the same cache sets.
+func (st *denseStack) ldT() int { return st.batch + 4 }
+
+// transpose writes the rows × cols matrix src (row stride lds) into dst as
+// cols × rows (row stride ldd), a block of 16 rows at a time, so that both
+// sides stay in a few cache lines.
+func transpose(rows, cols int, src []float32, lds int, dst []float32, ldd int) {
+	const block = 16
+	for r0 := 0; r0 < rows; r0 += block {
+		r1 := min(r0+block, rows)
+		for c := 0; c < cols; c++ {
+			out := dst[c*ldd+r0 : c*ldd+r1]
+			for j := range out {
+				out[j] = src[(r0+j)*lds+c]
+			}
 		}
 	}
 }
@@ -232,10 +247,13 @@ func activate(act string, v []float32) {
 func activationGrad(act string, h, g []float32) {
 	switch act {
 	case ActReLU:
+		// h is ReLU's output, never negative, so its bits are zero exactly
+		// where it is zero: a mask without branches, which ReLU's random
+		// pattern of zeros would mispredict half the time.
+		g = g[:len(h)]
 		for i, y := range h {
-			if y <= 0 {
-				g[i] = 0
-			}
+			mask := uint32(int32(-math.Float32bits(y)) >> 31)
+			g[i] = math.Float32frombits(math.Float32bits(g[i]) & mask)
 		}
 	case ActTanh:
 		for i, y := range h {
