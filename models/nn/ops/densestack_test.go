@@ -3,6 +3,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -210,6 +211,43 @@ func TestDenseStackRejectsBadShapes(t *testing.T) {
 	} {
 		if _, err := build(); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestDenseStackSameOnAnyCores runs a stack wide enough for its products
+// to be split over the cores (parallelWork) on one core and on three: the
+// output and gradients must be the same bits, as the resumed training runs
+// demand, and right.
+func TestDenseStackSameOnAnyCores(t *testing.T) {
+	c := stackCase{"wide", 130, []int{300, 200, 1}, ActReLU}
+	if c.batch*roundUp(c.widths[1], tile)*c.widths[0] < parallelWork {
+		t.Fatal("the case is too small to run in parallel")
+	}
+	results := map[int][][]float32{}
+	for _, procs := range []int{1, 3} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			rng := rand.New(rand.NewPCG(6, 6))
+			x, w, b := stackInputs(c, rng)
+			sg := newStackGraph(t, c, x, w, b, rng)
+			defer sg.vm.Close()
+			sg.run(t)
+			got := sg.out.Value().Data().([]float32)
+			for j, want := range refStack(c, x, w, b) {
+				if math.Abs(float64(got[j])-want) > 1e-4 {
+					t.Fatalf("%d cores: output %d = %g, reference %g", procs, j, got[j], want)
+				}
+			}
+			results[procs] = [][]float32{slices.Clone(got)}
+			for l := range sg.ws {
+				results[procs] = append(results[procs], gradOf(t, sg.ws[l]), gradOf(t, sg.bs[l]))
+			}
+		}()
+	}
+	for i, want := range results[1] {
+		if !slices.Equal(results[3][i], want) {
+			t.Fatalf("result %d (output, then dw and db per layer) differs between 1 and 3 cores", i)
 		}
 	}
 }
