@@ -317,7 +317,13 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int) int {
 		m := moves[i]
 		quiet := m.Promote() == 0 && !b.IsCapture(m)
 		b.Make(m)
-		s := -e.negamax(b, depth-1, -beta, -alpha, ply+1)
+		// A check is searched one ply deeper, so a forcing line is not cut
+		// at the horizon (docs/strength.md: the match and WAC that show it gains).
+		next := depth - 1
+		if b.InCheck() {
+			next = depth
+		}
+		s := -e.negamax(b, next, -beta, -alpha, ply+1)
 		b.Unmake()
 		if e.stopped {
 			return 0
