@@ -407,6 +407,12 @@ func (f *batchFiller) add() error {
 func (f *batchFiller) reject() { *f.bad++ }
 
 // step trains on the first rows of the batch buffers.
+// diverged is the clear stop on a non-finite loss or gradient.
+func (t *trainer) diverged(what string, v float64) error {
+	return fmt.Errorf("training diverged at step %d (epoch %d): %s became %v; lower optimizer.lr or set optimizer.clip_norm",
+		t.state.Step+1, t.state.Epoch+1, what, v)
+}
+
 func (t *trainer) step(rows int) error {
 	tg := t.tg
 	tg.setRows(rows)
@@ -415,7 +421,7 @@ func (t *trainer) step(rows int) error {
 		return fmt.Errorf("train step %d: %w", t.state.Step+1, err)
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return fmt.Errorf("loss became %v at step %d (epoch %d): lower optimizer.lr or set optimizer.clip_norm", loss, t.state.Step+1, t.state.Epoch+1)
+		return t.diverged("the loss", loss)
 	}
 	t.obj.score(tg, rows, &t.state.TrainAcc)
 	weights := make([][]float32, len(tg.learnables))
@@ -428,6 +434,10 @@ func (t *trainer) step(rows int) error {
 	}
 	lr := t.lr()
 	norm := t.opt.step(weights, grads, tg.paramIndex, lr)
+	if math.IsNaN(norm) || math.IsInf(norm, 0) {
+		// The loss can still be finite when the gradients overflow.
+		return t.diverged("the gradient norm", norm)
+	}
 	t.state.Step++
 	t.state.Samples += int64(rows)
 	t.state.AdamSteps = t.opt.t
