@@ -153,7 +153,7 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 		e.searchMinimax(b, lim, &res, onInfo)
 	} else {
 		e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
-			return e.negamax(b, depth, -infinity, infinity, 0)
+			return e.negamax(b, depth, -infinity, infinity, 0, b.InCheck())
 		})
 	}
 	res.Nodes = e.nodes
@@ -266,7 +266,9 @@ func (e *Engine) evaluate(b *board.Board) int {
 }
 
 // negamax is fail-soft alpha-beta. Scores are from the side to move's view.
-func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int) int {
+// inCheck is whether the side to move is in check, which the parent
+// already knows from deciding the check extension.
+func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bool) int {
 	if depth <= 0 {
 		return e.quiesce(b, alpha, beta, ply)
 	}
@@ -298,7 +300,6 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int) int {
 		}
 	}
 	moves := b.LegalMoves()
-	inCheck := b.InCheck()
 	if len(moves) == 0 {
 		if inCheck {
 			return -MateScore + ply
@@ -319,11 +320,11 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int) int {
 		b.Make(m)
 		// A check is searched one ply deeper, so a forcing line is not cut
 		// at the horizon (docs/strength.md: the match and WAC that show it gains).
-		next := depth - 1
-		if b.InCheck() {
+		next, check := depth-1, b.InCheck()
+		if check {
 			next = depth
 		}
-		s := -e.negamax(b, next, -beta, -alpha, ply+1)
+		s := -e.negamax(b, next, -beta, -alpha, ply+1, check)
 		b.Unmake()
 		if e.stopped {
 			return 0
