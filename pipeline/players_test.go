@@ -12,11 +12,10 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-// playsAndBeatsRandom plays a short match of the exported weights (through
-// the player registry, as `dchess match` does) against random: every move
-// must be legal (an illegal one would count as a fault) and the model,
-// trained on material, must score clearly above half.
-func playsAndBeatsRandom(t *testing.T, spec string) {
+// playLegallyAgainstRandom plays games of spec (through the player
+// registry, as `dchess match` does) against random; every move must be
+// legal, or it would count as a fault.
+func playLegallyAgainstRandom(t *testing.T, spec string, games, depth, maxMoves int) *match.Report {
 	t.Helper()
 	a, err := match.SpecEntrant(spec)
 	if err != nil {
@@ -26,13 +25,22 @@ func playsAndBeatsRandom(t *testing.T, spec string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := match.Run(context.Background(), match.Config{A: a, B: b, Games: 6, Depth: 2, RandomPlies: 2, Seed: 3, MaxMoves: 150})
+	rep, err := match.Run(context.Background(), match.Config{A: a, B: b, Games: games, Depth: depth, RandomPlies: 2,
+		Seed: 3, MaxMoves: maxMoves})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := len(rep.Faults["a"]); n != 0 {
 		t.Fatalf("%s made faults: %v", spec, rep.Faults)
 	}
+	return rep
+}
+
+// playsAndBeatsRandom: the model, trained on material, must also score
+// clearly above half.
+func playsAndBeatsRandom(t *testing.T, spec string) {
+	t.Helper()
+	rep := playLegallyAgainstRandom(t, spec, 6, 2, 150)
 	if float64(rep.Score) < 0.75 {
 		t.Fatalf("%s against random: %d-%d-%d, want a clear win", spec, rep.Wins, rep.Losses, rep.Draws)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -110,21 +109,7 @@ func TestSequenceFamiliesTrainAndPlay(t *testing.T) {
 			if family == diffusion.Family {
 				spec += "?steps=2"
 			}
-			a, err := match.SpecEntrant(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := match.SpecEntrant("random:seed=7")
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := match.Run(context.Background(), match.Config{A: a, B: b, Games: 2, Depth: 1, RandomPlies: 2, Seed: 3, MaxMoves: 40})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n := len(rep.Faults["a"]); n != 0 {
-				t.Fatalf("%s made faults: %v", spec, rep.Faults)
-			}
+			playLegallyAgainstRandom(t, spec, 2, 1, 40)
 		})
 	}
 }
