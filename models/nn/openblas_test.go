@@ -77,3 +77,17 @@ func TestOpenBLASUsesTheCPUsVectorUnits(t *testing.T) {
 		t.Fatalf("OpenBLAS runs %s kernels on an AVX2 CPU", core)
 	}
 }
+
+// BenchmarkOpenBLASSgemm times a 512×512 float32 product, the figure
+// docs/benchmarks.md compares across OPENBLAS_CORETYPE settings.
+func BenchmarkOpenBLASSgemm(b *testing.B) {
+	const n = 512
+	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+	for i := range x {
+		x[i], y[i] = float32(i%7), float32(i%5)
+	}
+	for i := 0; i < b.N; i++ {
+		openBLAS{}.Sgemm(blas.NoTrans, blas.NoTrans, n, n, n, 1, x, n, y, n, 0, z, n)
+	}
+	b.ReportMetric(2*n*n*n*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOPS")
+}
