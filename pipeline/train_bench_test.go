@@ -4,22 +4,41 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/search/board"
 )
+
+// benchCase is one BenchmarkTrainStep case: a family's default config, or
+// an embedded config by name (the -small transformers the #5 study trains).
+type benchCase struct{ name, config string }
+
+func trainStepCases() []benchCase {
+	var cases []benchCase
+	for _, family := range TrainableFamilies() {
+		cases = append(cases, benchCase{name: family})
+	}
+	return append(cases, benchCase{"diffusion-small", "diffusion-small"}, benchCase{"policy-small", "policy-small"})
+}
 
 // BenchmarkTrainStep measures a training step (forward, backward, Adam) of
 // the default configs at batch 256 on in-memory batches, the same work
 // scripts/bench/train_torch.py times in PyTorch for ann and cnn. It reports
-// samples/s (pairs/s for siamese; autoencoder is its first, widest layer).
+// samples/s (pairs/s for siamese; autoencoder is its first, widest layer);
+// the sequence families (batch 32) also report tokens/s, on batches of
+// real corrupted sequences.
 func BenchmarkTrainStep(b *testing.B) {
-	for _, family := range TrainableFamilies() {
-		b.Run(family, func(b *testing.B) {
-			cfg, err := DefaultConfig(family)
+	for _, bc := range trainStepCases() {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg, err := benchConfig(bc)
 			if err != nil {
 				b.Fatal(err)
 			}
+			family := cfg.Model.Family
 			if family == deepchess.SiameseFamily {
 				cfg.Model.Siamese.Tower = deepchess.DefaultAutoencoderConfig().Layers
 			}
@@ -37,17 +56,10 @@ func BenchmarkTrainStep(b *testing.B) {
 			}
 			defer tg.close()
 			rng := rand.New(rand.NewPCG(1, 2))
-			for _, buf := range tg.bufs {
-				for i := range buf {
-					if family == ann.Family || family == cnn.Family {
-						buf[i] = float32(rng.IntN(15)-7) / 7
-					} else if rng.IntN(24) == 0 { // about 32 of the 773 bits are set
-						buf[i] = 1
-					}
-				}
-			}
-			for i := range tg.ys {
-				tg.ys[i] = rng.Float32()
+			if seq, ok := o.(*sequenceObjective); ok {
+				fillSequenceBatch(b, seq, tg, rng)
+			} else {
+				fillRandomBatch(tg, family, rng)
 			}
 			sizes := make([]int, len(params))
 			for i, p := range params {
@@ -70,7 +82,72 @@ func BenchmarkTrainStep(b *testing.B) {
 				}
 				opt.step(weights, grads, tg.paramIndex, cfg.Optimizer.LR)
 			}
-			b.ReportMetric(float64(b.N*cfg.BatchSize)/b.Elapsed().Seconds(), "samples/s")
+			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
+			b.ReportMetric(samples, "samples/s")
+			if seq, ok := o.(*sequenceObjective); ok {
+				b.ReportMetric(samples*float64(seq.m.Config().SeqLen()), "tokens/s")
+			}
 		})
+	}
+}
+
+func benchConfig(bc benchCase) (*Config, error) {
+	if bc.config == "" {
+		return DefaultConfig(bc.name)
+	}
+	data, err := configs.Read(bc.config)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(data, "")
+}
+
+// fillRandomBatch fills the evaluation families' inputs with random codes
+// or sparse bits and their targets with random probabilities.
+func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
+	for _, buf := range tg.bufs {
+		for i := range buf {
+			if family == ann.Family || family == cnn.Family {
+				buf[i] = float32(rng.IntN(15)-7) / 7
+			} else if rng.IntN(24) == 0 { // about 32 of the 773 bits are set
+				buf[i] = 1
+			}
+		}
+	}
+	for i := range tg.ys {
+		tg.ys[i] = rng.Float32()
+	}
+}
+
+// fillSequenceBatch encodes a batch of random positions' lines (random
+// legal moves), each corrupted at a random step as training does.
+func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *rand.Rand) {
+	c := o.m.Config()
+	seq := make([]int16, c.SeqLen())
+	in := make([]int16, c.SeqLen())
+	weight := make([]float32, c.SeqLen())
+	rows := make([][]float32, len(tg.bufs))
+	for r, pos := range nntest.RandomBoards(tg.batch, 3) {
+		var line []string
+		for len(line) < c.Horizon {
+			moves := pos.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			line = append(line, board.UCI(m))
+			pos.Make(m)
+		}
+		for range line {
+			pos.Unmake()
+		}
+		if _, err := encode.Sequence(pos, line, c.Horizon, seq); err != nil {
+			b.Fatal(err)
+		}
+		c.Corrupt(rng, seq, in, weight)
+		for k, buf := range tg.bufs {
+			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
+		}
+		o.m.Encode(in, seq, weight, rows)
 	}
 }
