@@ -11,6 +11,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nn/ops"
 )
 
 // Model is the training side of the family.
@@ -155,6 +156,24 @@ func (b *graphBuilder) layerNorm(x *G.Node, prefix string, d int) (*G.Node, erro
 	return G.BroadcastAdd(y, bias, nil, []byte{0})
 }
 
+// qkvWeights joins block p's per-head q, k and v projections (the .dcw
+// tensors, d × dk each) into one d × 3d matrix, columns q of every head,
+// then k, then v, as ops.Attention reads them: one product instead of
+// 3·heads narrow ones, and the file keeps its per-head tensors.
+func (b *graphBuilder) qkvWeights(p string, heads, d, dk int) (*G.Node, error) {
+	var parts []*G.Node
+	for _, name := range []string{"q", "k", "v"} {
+		for hd := 0; hd < heads; hd++ {
+			w, err := b.param(fmt.Sprintf("%shead%d.%s", p, hd, name), d, dk)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, w)
+		}
+	}
+	return G.Concat(1, parts...)
+}
+
 func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, error) {
 	w, err := b.param(prefix+".w", in, out)
 	if err != nil {
@@ -241,54 +260,23 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		return fail(err)
 	}
 
-	scale := G.NewScalar(g, tensor.Float32, G.WithName("attn.scale"), G.WithValue(float32(1/math.Sqrt(float64(dk)))))
 	for l := 0; l < c.Layers; l++ {
 		p := fmt.Sprintf("block%d.", l)
 		n, err := b.layerNorm(x, p+"ln1", d)
 		if err != nil {
 			return fail(err)
 		}
-		heads := make([]*G.Node, c.Heads)
-		for hd := 0; hd < c.Heads; hd++ {
-			hp := fmt.Sprintf("%shead%d.", p, hd)
-			var qkv [3]*G.Node
-			for i, name := range []string{"q", "k", "v"} {
-				w, err := b.param(hp+name, d, dk)
-				if err != nil {
-					return fail(err)
-				}
-				proj, err := G.Mul(n, w)
-				if err != nil {
-					return fail(err)
-				}
-				if qkv[i], err = G.Reshape(proj, tensor.Shape{batch, L, dk}); err != nil {
-					return fail(err)
-				}
-			}
-			scores, err := G.BatchedMatMul(qkv[0], qkv[1], false, true)
-			if err != nil {
-				return fail(err)
-			}
-			if scores, err = G.HadamardProd(scores, scale); err != nil {
-				return fail(err)
-			}
-			attn, err := G.SoftMax(scores)
-			if err != nil {
-				return fail(err)
-			}
-			o, err := G.BatchedMatMul(attn, qkv[2])
-			if err != nil {
-				return fail(err)
-			}
-			if heads[hd], err = G.Reshape(o, tensor.Shape{batch * L, dk}); err != nil {
-				return fail(err)
-			}
+		wqkv, err := b.qkvWeights(p, c.Heads, d, dk)
+		if err != nil {
+			return fail(err)
 		}
-		cat := heads[0]
-		if c.Heads > 1 {
-			if cat, err = G.Concat(1, heads...); err != nil {
-				return fail(err)
-			}
+		qkv, err := G.Mul(n, wqkv)
+		if err != nil {
+			return fail(err)
+		}
+		cat, err := ops.Attention(qkv, batch, L, c.Heads)
+		if err != nil {
+			return fail(err)
 		}
 		att, err := b.dense(cat, p+"attn", d, d)
 		if err != nil {

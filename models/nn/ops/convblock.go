@@ -19,8 +19,6 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
-	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
@@ -208,8 +206,7 @@ func (blk *convBlock) allocate() {
 // buffers.
 func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	chunks := blk.chunks()
-	workers := min(runtime.GOMAXPROCS(0), chunks)
-	for len(blk.work) < workers {
+	for len(blk.work) < taskWorkers(chunks) {
 		s := scratch{
 			rowMax: make([]float32, blk.convH*blk.poolW*blk.paddedFilters),
 			rowArg: make([]int32, blk.convH*blk.poolW*blk.paddedFilters),
@@ -221,24 +218,10 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 		}
 		blk.work = append(blk.work, s)
 	}
-	if workers <= 1 {
-		for c := range chunks {
-			b0, b1 := blk.samples(c)
-			task(&blk.work[0], c, b0, b1)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for c := int(next.Add(1) - 1); c < chunks; c = int(next.Add(1) - 1) {
-				b0, b1 := blk.samples(c)
-				task(&blk.work[w], c, b0, b1)
-			}
-		})
-	}
-	wg.Wait()
+	forTasks(chunks, func(w, c int) {
+		b0, b1 := blk.samples(c)
+		task(&blk.work[w], c, b0, b1)
+	})
 }
 
 // sumParamGrads sums the chunks' weight and bias gradients in chunk order,
