@@ -183,7 +183,27 @@ func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, er
 	if err != nil {
 		return nil, err
 	}
-	return nn.DenseGraph(x, w, bias)
+	return ops.DenseStackInner(x, []*G.Node{w}, []*G.Node{bias}, "") // one layer: no activation
+}
+
+// mlp is a block's feed-forward layer, ReLU between its two products.
+func (b *graphBuilder) mlp(x *G.Node, p string, d, hidden int) (*G.Node, error) {
+	var ws, bs []*G.Node
+	for _, l := range []struct {
+		name    string
+		in, out int
+	}{{p + "mlp.in", d, hidden}, {p + "mlp.out", hidden, d}} {
+		w, err := b.param(l.name+".w", l.in, l.out)
+		if err != nil {
+			return nil, err
+		}
+		bias, err := b.param(l.name+".b", 1, l.out)
+		if err != nil {
+			return nil, err
+		}
+		ws, bs = append(ws, w), append(bs, bias)
+	}
+	return ops.DenseStackInner(x, ws, bs, ops.ActReLU)
 }
 
 // Outputs are the nodes the training objective reads.
@@ -260,6 +280,9 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		return fail(err)
 	}
 
+	// The q/k/v projection has no bias; the dense op takes a zero one.
+	noBias := G.NewMatrix(g, tensor.Float32, G.WithShape(1, 3*d), G.WithName("qkv.nobias"),
+		G.WithValue(tensor.New(tensor.WithShape(1, 3*d), tensor.WithBacking(make([]float32, 3*d)))))
 	for l := 0; l < c.Layers; l++ {
 		p := fmt.Sprintf("block%d.", l)
 		n, err := b.layerNorm(x, p+"ln1", d)
@@ -270,7 +293,7 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		if err != nil {
 			return fail(err)
 		}
-		qkv, err := G.Mul(n, wqkv)
+		qkv, err := ops.DenseStackInner(n, []*G.Node{wqkv}, []*G.Node{noBias}, "")
 		if err != nil {
 			return fail(err)
 		}
@@ -289,14 +312,7 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		if err != nil {
 			return fail(err)
 		}
-		hid, err := b.dense(n2, p+"mlp.in", d, c.MLP)
-		if err != nil {
-			return fail(err)
-		}
-		if hid, err = G.Rectify(hid); err != nil {
-			return fail(err)
-		}
-		mo, err := b.dense(hid, p+"mlp.out", c.MLP, d)
+		mo, err := b.mlp(n2, p, d, c.MLP)
 		if err != nil {
 			return fail(err)
 		}

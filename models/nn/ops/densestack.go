@@ -25,7 +25,8 @@ const (
 // by the activation on every layer but the last. x is batch × in, ws[i] is
 // in_i × out_i and bs[i] is 1 × out_i. The result is differentiable with
 // respect to every w and b (not x: the stack is meant to sit on the
-// graph's input).
+// graph's input; DenseStackInner is the same stack differentiable with
+// respect to x too).
 //
 // Built from Gorgonia's Mul, BroadcastAdd and activations, a small network
 // like the thesis ANN spends most of its step in per-node overhead (a
@@ -36,6 +37,17 @@ const (
 // result; every value is one sum in a fixed order, so the results are the
 // same on every run and any number of cores.
 func DenseStack(x *G.Node, ws, bs []*G.Node, activation string) (*G.Node, error) {
+	return denseStackOp(x, ws, bs, activation, false)
+}
+
+// DenseStackInner is DenseStack differentiable with respect to x as well,
+// for a stack inside a network (a transformer's projections and MLP); x's
+// gradient costs one more product per step.
+func DenseStackInner(x *G.Node, ws, bs []*G.Node, activation string) (*G.Node, error) {
+	return denseStackOp(x, ws, bs, activation, true)
+}
+
+func denseStackOp(x *G.Node, ws, bs []*G.Node, activation string, inputGrad bool) (*G.Node, error) {
 	if len(ws) == 0 || len(ws) != len(bs) {
 		return nil, fmt.Errorf("dense stack: %d weights and %d biases", len(ws), len(bs))
 	}
@@ -50,7 +62,7 @@ func DenseStack(x *G.Node, ws, bs []*G.Node, activation string) (*G.Node, error)
 	if len(xs) != 2 {
 		return nil, fmt.Errorf("dense stack: x %v must be a matrix", xs)
 	}
-	st := &denseStack{id: stackIDs.Add(1), act: activation, batch: xs[0], widths: []int{xs[1]}}
+	st := &denseStack{id: stackIDs.Add(1), act: activation, batch: xs[0], widths: []int{xs[1]}, inputGrad: inputGrad}
 	for i := range ws {
 		wsh, bsh := ws[i].Shape(), bs[i].Shape()
 		in := st.widths[i]
@@ -76,19 +88,22 @@ type denseStack struct {
 	act    string
 	batch  int
 	widths []int // input, then every layer's output
+	// inputGrad: the backward pass computes x's gradient too.
+	inputGrad bool
 
 	w     [][]float32 // per layer: in × pad(out), the weights padded
-	wT    [][]float32 // per layer after the first: out × pad(in), for the input gradient
+	wT    [][]float32 // per layer after the first (and the first with inputGrad): out × pad(in), for the input gradient
 	b     [][]float32 // per layer: pad(out)
 	h     [][]float32 // per layer: batch × pad(out), its output after the activation
 	hT    []float32   // a layer input transposed (in × ldT), for its weight gradient
 	dz    [][]float32 // per layer: batch × pad(out), the gradient at its pre-activation
 	dwPad []float32   // in × pad(out), a weight gradient before it is unpadded
+	dxPad []float32   // batch × pad(in), x's gradient before it is unpadded
 	zeros []float32
 
 	// The values the ops return, kept so a step allocates nothing.
-	out    *tensor.Dense
-	dw, db []*tensor.Dense
+	out, dx *tensor.Dense
+	dw, db  []*tensor.Dense
 }
 
 func (st *denseStack) layers() int      { return len(st.widths) - 1 }
@@ -104,7 +119,7 @@ func (st *denseStack) allocate() {
 		widest = max(widest, in*po)
 		st.w = append(st.w, make([]float32, in*po))
 		var wT []float32
-		if i > 0 {
+		if i > 0 || st.inputGrad {
 			wT = make([]float32, out*st.padded(i))
 		}
 		st.wT = append(st.wT, wT)
@@ -118,6 +133,10 @@ func (st *denseStack) allocate() {
 	st.dwPad = make([]float32, widest)
 	st.zeros = make([]float32, roundUp(maxWidth(st.widths), tile))
 	st.out = dense(make([]float32, n*st.widths[st.layers()]), st.outShape())
+	if st.inputGrad {
+		st.dxPad = make([]float32, n*st.padded(0))
+		st.dx = dense(make([]float32, n*st.widths[0]), tensor.Shape{n, st.widths[0]})
+	}
 }
 
 func maxWidth(widths []int) int {
@@ -139,7 +158,7 @@ func (st *denseStack) forward(x []float32, w, b [][]float32) {
 			copy(st.w[i][r*po:][:out], w[i][r*out:][:out])
 		}
 		copy(st.b[i], b[i])
-		if i > 0 {
+		if i > 0 || st.inputGrad {
 			pi := st.padded(i)
 			for r := 0; r < k; r++ {
 				for c := 0; c < out; c++ {
@@ -193,11 +212,15 @@ func (st *denseStack) backward(x, dout []float32) {
 				db[c] += v
 			}
 		}
+		pi := st.padded(i)
 		if i == 0 {
+			if st.inputGrad {
+				parallelMulAdd(n, pi, out, dz, po, st.wT[0], pi, st.dxPad, pi, st.zeros)
+				copyRows(n, in, st.dxPad, pi, st.dx.Data().([]float32), in)
+			}
 			break
 		}
 		// The gradient at the previous layer's output, then through its activation.
-		pi := st.padded(i)
 		prev := st.dz[i-1]
 		parallelMulAdd(n, pi, out, dz, po, st.wT[i], pi, prev, pi, st.zeros)
 		h := st.h[i-1]
@@ -353,6 +376,7 @@ func (op *stackForwardOp) DiffWRT(n int) []bool {
 	for i := 1; i < n; i++ {
 		d[i] = true
 	}
+	d[0] = op.inputGrad
 	return d
 }
 
@@ -371,11 +395,19 @@ func (op *stackForwardOp) SymDiff(inputs G.Nodes, output, grad *G.Node) (G.Nodes
 			return nil, err
 		}
 	}
+	if op.inputGrad {
+		if grads[0], err = G.ApplyOp(&stackGradOp{op.denseStack, gradInput}, first); err != nil {
+			return nil, err
+		}
+	}
 	return grads, nil
 }
 
-// stackGradOp hands out the gradient of parameter param (w0, b0, w1, ...);
-// param 0 computes them all.
+// gradInput is the stackGradOp param that hands out x's gradient.
+const gradInput = -1
+
+// stackGradOp hands out the gradient of parameter param (w0, b0, w1, ...,
+// or x for gradInput); param 0 computes them all.
 type stackGradOp struct {
 	*denseStack
 	param int
@@ -396,6 +428,9 @@ func (op *stackGradOp) Type() hm.Type {
 }
 func (op *stackGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.shape(), nil }
 func (op *stackGradOp) shape() tensor.Shape {
+	if op.param == gradInput {
+		return tensor.Shape{op.batch, op.widths[0]}
+	}
 	i := op.param / 2
 	if op.param%2 == 0 {
 		return tensor.Shape{op.widths[i], op.widths[i+1]}
@@ -408,6 +443,9 @@ func (op *stackGradOp) OverwritesInput() int  { return -1 }
 func (op *stackGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *stackGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *stackGradOp) String() string {
+	if op.param == gradInput {
+		return fmt.Sprintf("DenseStack#%d.dx", op.id)
+	}
 	kind := "w"
 	if op.param%2 == 1 {
 		kind = "b"
@@ -421,6 +459,9 @@ func (op *stackGradOp) Do(inputs ...G.Value) (G.Value, error) {
 	}
 	if op.out == nil {
 		return nil, fmt.Errorf("%v ran before the stack's forward pass", op)
+	}
+	if op.param == gradInput {
+		return reuse(op.dx, op.shape())
 	}
 	i := op.param / 2
 	if op.param%2 == 1 {

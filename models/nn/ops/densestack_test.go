@@ -16,15 +16,18 @@ type stackCase struct {
 	batch      int
 	widths     []int
 	activation string
+	inner      bool // DenseStackInner: x's gradient too
 }
 
 // Batches that are not a multiple of mulAdd's four rows and widths that
 // are not multiples of its tile exercise the padding and the tails.
 var stackCases = []stackCase{
-	{"thesis-relu", 9, []int{64, 64, 64, 1}, ActReLU},
-	{"tanh", 5, []int{20, 17, 5, 3}, ActTanh},
-	{"sigmoid", 6, []int{33, 40, 1}, ActSigmoid},
-	{"no-hidden", 7, []int{5, 1}, ActReLU},
+	{"thesis-relu", 9, []int{64, 64, 64, 1}, ActReLU, false},
+	{"tanh", 5, []int{20, 17, 5, 3}, ActTanh, false},
+	{"sigmoid", 6, []int{33, 40, 1}, ActSigmoid, false},
+	{"no-hidden", 7, []int{5, 1}, ActReLU, false},
+	{"inner-mlp", 7, []int{20, 33, 5}, ActReLU, true},
+	{"inner-projection", 6, []int{17, 40}, ActReLU, true},
 }
 
 // refStack is the stack written out in float64 the slow, obvious way.
@@ -58,7 +61,7 @@ func refStack(c stackCase, x []float64, w, b [][]float64) []float64 {
 }
 
 type stackGraph struct {
-	out    *G.Node
+	x, out *G.Node
 	ws, bs []*G.Node
 	r      []float64
 	vm     G.VM
@@ -79,10 +82,16 @@ func newStackGraph(t *testing.T, c stackCase, x []float64, w, b [][]float64, rng
 		sg.bs = append(sg.bs, matrix("b"+string(rune('0'+i)), b[i], 1, c.widths[i+1]))
 		learnables = append(learnables, sg.ws[i], sg.bs[i])
 	}
-	out, err := DenseStack(xn, sg.ws, sg.bs, c.activation)
+	build := DenseStack
+	if c.inner {
+		build = DenseStackInner
+		learnables = append(learnables, xn)
+	}
+	out, err := build(xn, sg.ws, sg.bs, c.activation)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sg.x = xn
 	last := c.widths[len(c.widths)-1]
 	sg.out, sg.r = out, randoms(rng, c.batch*last, 1)
 	prod, err := G.HadamardProd(out, matrix("r", sg.r, c.batch, last))
@@ -146,6 +155,9 @@ func TestDenseStackMatchesReference(t *testing.T) {
 				for l := range w {
 					checkFiniteDifferences(t, "w"+string(rune('0'+l)), w[l], gradOf(t, sg.ws[l]), loss)
 					checkFiniteDifferences(t, "b"+string(rune('0'+l)), b[l], gradOf(t, sg.bs[l]), loss)
+				}
+				if c.inner {
+					checkFiniteDifferences(t, "x", x, gradOf(t, sg.x), loss)
 				}
 			})
 		}
@@ -220,7 +232,7 @@ func TestDenseStackRejectsBadShapes(t *testing.T) {
 // output and gradients must be the same bits, as the resumed training runs
 // demand, and right.
 func TestDenseStackSameOnAnyCores(t *testing.T) {
-	c := stackCase{"wide", 130, []int{300, 200, 1}, ActReLU}
+	c := stackCase{"wide", 130, []int{300, 200, 1}, ActReLU, true}
 	if c.batch*roundUp(c.widths[1], tile)*c.widths[0] < parallelWork {
 		t.Fatal("the case is too small to run in parallel")
 	}
@@ -243,11 +255,12 @@ func TestDenseStackSameOnAnyCores(t *testing.T) {
 			for l := range sg.ws {
 				results[procs] = append(results[procs], gradOf(t, sg.ws[l]), gradOf(t, sg.bs[l]))
 			}
+			results[procs] = append(results[procs], gradOf(t, sg.x))
 		}()
 	}
 	for i, want := range results[1] {
 		if !slices.Equal(results[3][i], want) {
-			t.Fatalf("result %d (output, then dw and db per layer) differs between 1 and 3 cores", i)
+			t.Fatalf("result %d (output, then dw and db per layer, then dx) differs between 1 and 3 cores", i)
 		}
 	}
 }
