@@ -142,15 +142,9 @@ func (a *attention) backward(s *attentionScratch, qkv, dout, dqkv []float32, t i
 	// dP = dO·vᵀ, then dS in place, the scale folded in.
 	transpose(L, a.dk, qkv[v:], ld, s.byCol, sp)
 	mulAdd(L, sp, a.dk, dO, a.dim, s.byCol, sp, s.dS, sp, a.zeros)
+	// Whole padded rows: the padding of P and dP is zero and stays so.
 	for r := 0; r < L; r++ {
-		pr, dr := p[r*sp:][:L], s.dS[r*sp:][:L]
-		var dot float32
-		for j, x := range pr {
-			dot += x * dr[j]
-		}
-		for j, x := range pr {
-			dr[j] = a.scale * x * (dr[j] - dot)
-		}
+		softmaxGrad(p[r*sp:][:sp], s.dS[r*sp:][:sp], a.scale)
 	}
 	// dq = dS·k
 	copyRows(L, a.dk, qkv[k:], ld, s.byRow, a.dkPad)

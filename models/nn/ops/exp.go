@@ -31,20 +31,59 @@ func expf(x float32) float32 {
 	return p * math.Float32frombits(uint32(int32(n)+127)<<23)
 }
 
-// softmaxRow replaces v by softmax(scale·v) and returns it; scale > 0.
-func softmaxRow(v []float32, scale float32) {
-	m := v[0]
-	for _, x := range v {
-		m = max(m, x)
-	}
+// expShift writes e^(scale·(v[i]-m)) into v and returns their sum: eight
+// at a time in AVX2 + FMA assembly where the CPU has it (a softmax's
+// exponentials were the largest cost of the attention op).
+func expShift(v []float32, scale, m float32) float32 {
 	var sum float32
-	for i, x := range v {
-		e := expf(scale * (x - m))
+	i := 0
+	if useAsm && len(v) >= 8 {
+		i = len(v) &^ 7
+		sum = expShift8(i, &v[0], scale, m)
+	}
+	for ; i < len(v); i++ {
+		e := expf(scale * (v[i] - m))
 		v[i] = e
 		sum += e
 	}
-	inv := 1 / sum
-	for i := range v {
+	return sum
+}
+
+// softmaxRow replaces v by softmax(scale·v); scale > 0.
+func softmaxRow(v []float32, scale float32) {
+	m := v[0]
+	i := 0
+	if useAsm && len(v) >= 8 {
+		i = len(v) &^ 7
+		m = maxOf8(i, &v[0])
+	}
+	for _, x := range v[i:] {
+		m = max(m, x)
+	}
+	inv := 1 / expShift(v, scale, m)
+	i = 0
+	if useAsm && len(v) >= 8 {
+		i = len(v) &^ 7
+		scale8(i, &v[0], inv)
+	}
+	for ; i < len(v); i++ {
 		v[i] *= inv
+	}
+}
+
+// softmaxGrad turns d, the gradient at a softmax row's output p =
+// softmax(s·x), into the gradient at x: s·p ⊙ (d - p·d).
+func softmaxGrad(p, d []float32, s float32) {
+	d = d[:len(p)]
+	if useAsm && len(p) > 0 && len(p)%8 == 0 {
+		softmaxGrad8(len(p), &p[0], &d[0], s)
+		return
+	}
+	var dot float32
+	for j, x := range p {
+		dot += x * d[j]
+	}
+	for j, x := range p {
+		d[j] = s * x * (d[j] - dot)
 	}
 }

@@ -17,3 +17,11 @@ func reluArg8(n int, v *float32, at *int32) { panic("ops: reluArg8 needs amd64")
 func axpyRunsAsm(runs, n int, alpha float32, x *float32, xStride int, y *float32, yStride int) {
 	panic("ops: axpyRunsAsm needs amd64")
 }
+
+func expShift8(n int, v *float32, scale, m float32) float32 { panic("ops: expShift8 needs amd64") }
+
+func maxOf8(n int, v *float32) float32 { panic("ops: maxOf8 needs amd64") }
+
+func scale8(n int, v *float32, s float32) { panic("ops: scale8 needs amd64") }
+
+func softmaxGrad8(n int, p, d *float32, s float32) { panic("ops: softmaxGrad8 needs amd64") }
