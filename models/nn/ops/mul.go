@@ -10,7 +10,10 @@ const tile = 16
 // a bias, or zeros to overwrite c.
 // The shapes here are tall and narrow (thousands of board positions by a
 // few dozen filters), which gonum's gemm handles poorly; four rows of c by
-// one tile of columns stay in registers over the whole k loop.
+// one tile of columns stay in registers over a run of k. The work goes in
+// blocks of rows and of k (see rowBlock) so that the parts of a and b in
+// use stay in cache; each value of c is still summed over k in order, so
+// the blocking does not change a bit.
 func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
 	if m == 0 || n == 0 {
 		return
@@ -19,6 +22,35 @@ func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32
 		k > 0 && (len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n) || len(c) < (m-1)*ldc+n {
 		panic("ops: mulAdd: bad sizes")
 	}
+	if k == 0 {
+		mulAddBlock(m, n, 0, a, lda, b, ldb, c, ldc, init)
+		return
+	}
+	for k0 := 0; k0 < k; k0 += depthBlock {
+		kc := min(depthBlock, k-k0)
+		start := init
+		if k0 > 0 {
+			start = nil // carry on from the sums so far
+		}
+		for i0 := 0; i0 < m; i0 += rowBlock {
+			mulAddBlock(min(rowBlock, m-i0), n, kc, a[i0*lda+k0:], lda, b[k0*ldb:], ldb, c[i0*ldc:], ldc, start)
+		}
+	}
+}
+
+// rowBlock rows of a (depthBlock values each at most) stay in L1 while
+// mulAddBlock runs them against every column tile of b, and depthBlock
+// rows of one column tile of b (16 KB) while it runs every row group
+// against them. Without the blocking, the products over thousands of
+// positions (a transformer's projections and their weight gradients)
+// reread a or b from memory for every column tile or row group.
+const (
+	rowBlock   = 64
+	depthBlock = 256
+)
+
+// mulAddBlock is mulAdd without the blocking.
+func mulAddBlock(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
 	for j := 0; j < n; j += tile {
 		var start []float32
 		if init != nil {
