@@ -64,22 +64,14 @@ func hasSuffix(s, suffix string) bool {
 }
 func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
 
-// InputShapes are the graph's inputs for a batch: the one-hot state words
-// (mask word included), the one-hot action words, the one-hot state
-// targets, the one-hot action targets, each slot's loss weight and the
-// vocabulary index of a_i. The graph does not read the last: it is a copy
-// of a_i's target for scoring, because Gorgonia may overwrite the one-hot
-// targets in place while computing the loss.
+// InputShapes are the graph's inputs for a batch, tokens as float32
+// indices: the state words (MaskState included), the action words
+// (MaskAction included), the state targets, the action targets (-1 for a
+// slot without one), each slot's loss weight and the vocabulary index of
+// a_i. The graph does not read the last: it is a_i's target for scoring.
 func (m *Model) InputShapes(batch int) [][]int {
 	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
-	return [][]int{
-		{batch, ss * (encode.StateVocab + 1)},
-		{batch, h * (encode.ActionVocab + 1)},
-		{batch, ss * encode.StateVocab},
-		{batch, h * encode.ActionVocab},
-		{batch, m.cfg.SeqLen()},
-		{batch, 1},
-	}
+	return [][]int{{batch, ss}, {batch, h}, {batch, ss}, {batch, h}, {batch, m.cfg.SeqLen()}, {batch, 1}}
 }
 
 // graphBuilder holds what the layers of one graph share.
@@ -211,8 +203,7 @@ type Outputs struct {
 	// PerRow is each row's loss (batch × 1).
 	PerRow *G.Node
 	// ActionLogits are the logits of the action slots (batch·h ×
-	// ActionVocab), row b·h + k for a_{i+k} of row b. (Not the
-	// log-probabilities: the loss's product may overwrite those in place.)
+	// ActionVocab), row b·h + k for a_{i+k} of row b.
 	ActionLogits *G.Node
 	Learnables   []*G.Node
 }
@@ -234,7 +225,7 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	}
 	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("%s graph: %w", c.Family, err) }
 
-	// Embeddings: one-hot words times the tables, plus positions.
+	// Embeddings: the words' rows of the tables, plus positions.
 	embedState, err := b.param("embed.state", encode.StateVocab+1, d)
 	if err != nil {
 		return fail(err)
@@ -247,19 +238,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	xs, err := G.Reshape(inputs[0], tensor.Shape{batch * ss, encode.StateVocab + 1})
+	es, err := ops.Embedding(embedState, inputs[0])
 	if err != nil {
 		return fail(err)
 	}
-	xa, err := G.Reshape(inputs[1], tensor.Shape{batch * h, encode.ActionVocab + 1})
-	if err != nil {
-		return fail(err)
-	}
-	es, err := G.Mul(xs, embedState)
-	if err != nil {
-		return fail(err)
-	}
-	ea, err := G.Mul(xa, embedAction)
+	ea, err := ops.Embedding(embedAction, inputs[1])
 	if err != nil {
 		return fail(err)
 	}
@@ -356,39 +339,12 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	stateLogp, err := G.LogSoftMax(stateLogits)
+	// Per-slot cross-entropy of the targets (0 for slots without one).
+	ls, err := ops.SoftmaxCrossEntropy(stateLogits, inputs[2])
 	if err != nil {
 		return fail(err)
 	}
-	actionLogp, err := G.LogSoftMax(actionLogits)
-	if err != nil {
-		return fail(err)
-	}
-
-	// Per-slot cross-entropy: the target's log-probability, picked by the
-	// one-hot target and summed over the vocabulary.
-	pick := func(logp, target *G.Node, rows, vocab int, name string) (*G.Node, error) {
-		t, err := G.Reshape(target, tensor.Shape{rows, vocab})
-		if err != nil {
-			return nil, err
-		}
-		prod, err := G.HadamardProd(logp, t)
-		if err != nil {
-			return nil, err
-		}
-		ones := make([]float32, vocab)
-		for i := range ones {
-			ones[i] = 1
-		}
-		col := G.NewMatrix(g, tensor.Float32, G.WithShape(vocab, 1), G.WithName(name),
-			G.WithValue(tensor.New(tensor.WithShape(vocab, 1), tensor.WithBacking(ones))))
-		return G.Mul(prod, col)
-	}
-	ls, err := pick(stateLogp, inputs[2], batch*ss, encode.StateVocab, "sum.state")
-	if err != nil {
-		return fail(err)
-	}
-	la, err := pick(actionLogp, inputs[3], batch*h, encode.ActionVocab, "sum.action")
+	la, err := ops.SoftmaxCrossEntropy(actionLogits, inputs[3])
 	if err != nil {
 		return fail(err)
 	}
@@ -406,39 +362,40 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	negOnes := make([]float32, L)
-	for i := range negOnes {
-		negOnes[i] = -1
+	ones := make([]float32, L)
+	for i := range ones {
+		ones[i] = 1
 	}
-	negCol := G.NewMatrix(g, tensor.Float32, G.WithShape(L, 1), G.WithName("sum.slots"),
-		G.WithValue(tensor.New(tensor.WithShape(L, 1), tensor.WithBacking(negOnes))))
-	perRow, err := G.Mul(weighted, negCol)
+	sumCol := G.NewMatrix(g, tensor.Float32, G.WithShape(L, 1), G.WithName("sum.slots"),
+		G.WithValue(tensor.New(tensor.WithShape(L, 1), tensor.WithBacking(ones))))
+	perRow, err := G.Mul(weighted, sumCol)
 	if err != nil {
 		return fail(err)
 	}
 	return Outputs{PerRow: perRow, ActionLogits: actionLogits, Learnables: b.learnables}, nil
 }
 
+// noTarget marks a slot without a target in the target inputs.
+const noTarget = -1
+
 // Encode writes the graph inputs of one example: the corrupted tokens in
-// (mask words included), the clean sequence seq (targets; NoToken slots
-// have none) and the slots' loss weights, into one row of each of the
-// inputs of InputShapes. The rows are cleared first: the loop reuses
-// its batch buffers.
+// (mask words included), the clean sequence seq (targets; s_i's slots and
+// NoToken slots have none) and the slots' loss weights, into one row of
+// each of the inputs of InputShapes.
 func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
-	for _, r := range rows[:4] {
-		clear(r)
-	}
 	for i := 0; i < ss; i++ {
-		rows[0][i*(encode.StateVocab+1)+int(in[i])] = 1
+		rows[0][i] = float32(in[i])
+		rows[2][i] = noTarget
 		if i >= encode.StateLen && seq[i] != encode.NoToken {
-			rows[2][i*encode.StateVocab+int(seq[i])] = 1
+			rows[2][i] = float32(seq[i])
 		}
 	}
 	for k := 0; k < h; k++ {
-		rows[1][k*(encode.ActionVocab+1)+int(in[ss+k])] = 1
+		rows[1][k] = float32(in[ss+k])
+		rows[3][k] = noTarget
 		if seq[ss+k] != encode.NoToken {
-			rows[3][k*encode.ActionVocab+int(seq[ss+k])] = 1
+			rows[3][k] = float32(seq[ss+k])
 		}
 	}
 	copy(rows[4], weight)

@@ -51,6 +51,11 @@ func expShift(v []float32, scale, m float32) float32 {
 
 // softmaxRow replaces v by softmax(scale·v); scale > 0.
 func softmaxRow(v []float32, scale float32) {
+	scaleRow(v, 1/expShift(v, scale, rowMax(v)))
+}
+
+// rowMax is the largest value of v (not empty).
+func rowMax(v []float32) float32 {
 	m := v[0]
 	i := 0
 	if useAsm && len(v) >= 8 {
@@ -60,14 +65,18 @@ func softmaxRow(v []float32, scale float32) {
 	for _, x := range v[i:] {
 		m = max(m, x)
 	}
-	inv := 1 / expShift(v, scale, m)
-	i = 0
+	return m
+}
+
+// scaleRow multiplies v by s.
+func scaleRow(v []float32, s float32) {
+	i := 0
 	if useAsm && len(v) >= 8 {
 		i = len(v) &^ 7
-		scale8(i, &v[0], inv)
+		scale8(i, &v[0], s)
 	}
 	for ; i < len(v); i++ {
-		v[i] *= inv
+		v[i] *= s
 	}
 }
 
