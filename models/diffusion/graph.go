@@ -77,9 +77,11 @@ func (m *Model) InputShapes(batch int) [][]int {
 // graphBuilder holds what the layers of one graph share.
 type graphBuilder struct {
 	g          *G.ExprGraph
+	d          int
 	params     []dcw.Tensor
 	learnables []*G.Node
 	meanCol    *G.Node // d × 1 of 1/d: a row mean as a product
+	onesRow    *G.Node // 1 × d of 1: a column spread over d as a product
 	eps        *G.Node
 }
 
@@ -96,56 +98,86 @@ func (b *graphBuilder) param(name string, shape ...int) (*G.Node, error) {
 	return n, nil
 }
 
-// layerNorm normalises each row of x (n × d) to mean 0 and variance 1, then
-// scales by gain and shifts by bias: Gorgonia has no LayerNorm, so it is
-// built from products, squares, Sqrt and Inverse.
-func (b *graphBuilder) layerNorm(x *G.Node, prefix string, d int) (*G.Node, error) {
-	gain, err := b.param(prefix+".g", 1, d)
+// layerNorm normalises each row of x (n × d) to mean 0 and variance 1,
+// built from Gorgonia's primitives: row means and variances as products
+// with a column of 1/d, spread back over the row by an outer product with
+// a row of ones (cheaper than Gorgonia's broadcasting, which copies the
+// column into a temporary n × d tensor for each op), Sqrt and Inverse.
+// Its gain and bias are applied by the product that reads it (norm.fold),
+// where they scale a d × out weight matrix instead of n × d activations.
+func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
+	gain, err := b.param(prefix+".g", b.d, 1)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
-	bias, err := b.param(prefix+".b", 1, d)
+	bias, err := b.param(prefix+".b", 1, b.d)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
 	mean, err := G.Mul(x, b.meanCol)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
-	centred, err := G.BroadcastSub(x, mean, nil, []byte{1})
+	if mean, err = G.Mul(mean, b.onesRow); err != nil {
+		return norm{}, err
+	}
+	centred, err := G.Sub(x, mean)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
 	sq, err := G.Square(centred)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
 	variance, err := G.Mul(sq, b.meanCol)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
-	shifted, err := G.BroadcastAdd(variance, b.eps, nil, []byte{0, 1})
+	shifted, err := G.Add(variance, b.eps)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
 	// Gorgonia v0.9.18's InverseSqrt has a wrong gradient; Sqrt then
 	// Inverse differentiate correctly (TestGradientMatchesFiniteDifferences).
 	root, err := G.Sqrt(shifted)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
 	inv, err := G.Inverse(root)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
-	y, err := G.BroadcastHadamardProd(centred, inv, nil, []byte{1})
+	if inv, err = G.Mul(inv, b.onesRow); err != nil {
+		return norm{}, err
+	}
+	y, err := G.HadamardProd(centred, inv)
 	if err != nil {
-		return nil, err
+		return norm{}, err
 	}
-	if y, err = G.BroadcastHadamardProd(y, gain, nil, []byte{0}); err != nil {
-		return nil, err
+	return norm{y: y, gain: gain, bias: bias}, nil
+}
+
+// norm is a layer norm's normalised rows y and its gain (d × 1) and bias
+// (1 × d), not yet applied.
+type norm struct{ y, gain, bias *G.Node }
+
+// fold returns the weights and bias of a product (y ⊙ gain + bias)·w + c
+// taken as y·w' + c': w' = diag(gain)·w and c' = bias·w + c (c nil: none).
+func (n norm) fold(w, c *G.Node) (*G.Node, *G.Node, error) {
+	scaled, err := G.BroadcastHadamardProd(n.gain, w, []byte{1}, nil)
+	if err != nil {
+		return nil, nil, err
 	}
-	return G.BroadcastAdd(y, bias, nil, []byte{0})
+	shift, err := G.Mul(n.bias, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	if c != nil {
+		if shift, err = G.Add(shift, c); err != nil {
+			return nil, nil, err
+		}
+	}
+	return scaled, shift, nil
 }
 
 // qkvWeights joins block p's per-head q, k and v projections (the .dcw
@@ -166,7 +198,9 @@ func (b *graphBuilder) qkvWeights(p string, heads, d, dk int) (*G.Node, error) {
 	return G.Concat(1, parts...)
 }
 
-func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, error) {
+// dense is x·w + b with prefix's weights, on x's rows after the layer
+// norm n when n is not nil (its gain and bias folded into w and b).
+func (b *graphBuilder) dense(x *G.Node, n *norm, prefix string, in, out int) (*G.Node, error) {
 	w, err := b.param(prefix+".w", in, out)
 	if err != nil {
 		return nil, err
@@ -175,11 +209,17 @@ func (b *graphBuilder) dense(x *G.Node, prefix string, in, out int) (*G.Node, er
 	if err != nil {
 		return nil, err
 	}
+	if n != nil {
+		if w, bias, err = n.fold(w, bias); err != nil {
+			return nil, err
+		}
+	}
 	return ops.DenseStackInner(x, []*G.Node{w}, []*G.Node{bias}, "") // one layer: no activation
 }
 
-// mlp is a block's feed-forward layer, ReLU between its two products.
-func (b *graphBuilder) mlp(x *G.Node, p string, d, hidden int) (*G.Node, error) {
+// mlp is a block's feed-forward layer on the layer norm n, ReLU between
+// its two products.
+func (b *graphBuilder) mlp(n norm, p string, d, hidden int) (*G.Node, error) {
 	var ws, bs []*G.Node
 	for _, l := range []struct {
 		name    string
@@ -195,7 +235,11 @@ func (b *graphBuilder) mlp(x *G.Node, p string, d, hidden int) (*G.Node, error) 
 		}
 		ws, bs = append(ws, w), append(bs, bias)
 	}
-	return ops.DenseStackInner(x, ws, bs, ops.ActReLU)
+	var err error
+	if ws[0], bs[0], err = n.fold(ws[0], bs[0]); err != nil {
+		return nil, err
+	}
+	return ops.DenseStackInner(n.y, ws, bs, ops.ActReLU)
 }
 
 // Outputs are the nodes the training objective reads.
@@ -217,11 +261,16 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	for i := range meanData {
 		meanData[i] = 1 / float32(d)
 	}
-	b := &graphBuilder{g: g, params: params,
+	onesData := make([]float32, d)
+	for i := range onesData {
+		onesData[i] = 1
+	}
+	b := &graphBuilder{g: g, d: d, params: params,
 		meanCol: G.NewMatrix(g, tensor.Float32, G.WithShape(d, 1), G.WithName("ln.mean"),
 			G.WithValue(tensor.New(tensor.WithShape(d, 1), tensor.WithBacking(meanData)))),
-		eps: G.NewMatrix(g, tensor.Float32, G.WithShape(1, 1), G.WithName("ln.eps"),
-			G.WithValue(tensor.New(tensor.WithShape(1, 1), tensor.WithBacking([]float32{layerNormEps})))),
+		onesRow: G.NewMatrix(g, tensor.Float32, G.WithShape(1, d), G.WithName("ln.ones"),
+			G.WithValue(tensor.New(tensor.WithShape(1, d), tensor.WithBacking(onesData)))),
+		eps: G.NewScalar(g, tensor.Float32, G.WithName("ln.eps"), G.WithValue(float32(layerNormEps))),
 	}
 	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("%s graph: %w", c.Family, err) }
 
@@ -263,12 +312,9 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		return fail(err)
 	}
 
-	// The q/k/v projection has no bias; the dense op takes a zero one.
-	noBias := G.NewMatrix(g, tensor.Float32, G.WithShape(1, 3*d), G.WithName("qkv.nobias"),
-		G.WithValue(tensor.New(tensor.WithShape(1, 3*d), tensor.WithBacking(make([]float32, 3*d)))))
 	for l := 0; l < c.Layers; l++ {
 		p := fmt.Sprintf("block%d.", l)
-		n, err := b.layerNorm(x, p+"ln1", d)
+		n, err := b.layerNorm(x, p+"ln1")
 		if err != nil {
 			return fail(err)
 		}
@@ -276,7 +322,12 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		if err != nil {
 			return fail(err)
 		}
-		qkv, err := ops.DenseStackInner(n, []*G.Node{wqkv}, []*G.Node{noBias}, "")
+		// The projection has no bias of its own: the norm's shift is all.
+		wqkv, shift, err := n.fold(wqkv, nil)
+		if err != nil {
+			return fail(err)
+		}
+		qkv, err := ops.DenseStackInner(n.y, []*G.Node{wqkv}, []*G.Node{shift}, "")
 		if err != nil {
 			return fail(err)
 		}
@@ -284,14 +335,14 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		if err != nil {
 			return fail(err)
 		}
-		att, err := b.dense(cat, p+"attn", d, d)
+		att, err := b.dense(cat, nil, p+"attn", d, d)
 		if err != nil {
 			return fail(err)
 		}
 		if x, err = G.Add(x, att); err != nil {
 			return fail(err)
 		}
-		n2, err := b.layerNorm(x, p+"ln2", d)
+		n2, err := b.layerNorm(x, p+"ln2")
 		if err != nil {
 			return fail(err)
 		}
@@ -303,9 +354,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 			return fail(err)
 		}
 	}
-	if x, err = b.layerNorm(x, "ln", d); err != nil {
+	final, err := b.layerNorm(x, "ln")
+	if err != nil {
 		return fail(err)
 	}
+	x = final.y
 
 	// Split the positions into state and action rows with constant
 	// selection indices (a gather, whose gradient scatters back).
@@ -331,11 +384,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	stateLogits, err := b.dense(xsOut, "head.state", d, encode.StateVocab)
+	stateLogits, err := b.dense(xsOut, &final, "head.state", d, encode.StateVocab)
 	if err != nil {
 		return fail(err)
 	}
-	actionLogits, err := b.dense(xaOut, "head.action", d, encode.ActionVocab)
+	actionLogits, err := b.dense(xaOut, &final, "head.action", d, encode.ActionVocab)
 	if err != nil {
 		return fail(err)
 	}
