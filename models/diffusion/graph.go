@@ -80,7 +80,7 @@ type graphBuilder struct {
 	d          int
 	params     []dcw.Tensor
 	learnables []*G.Node
-	meanCol    *G.Node // d × 1 of 1/d: a row mean as a product
+	meanVec    *G.Node // d values of 1/d: row means as a product
 	onesRow    *G.Node // 1 × d of 1: a column spread over d as a product
 	eps        *G.Node
 }
@@ -100,7 +100,7 @@ func (b *graphBuilder) param(name string, shape ...int) (*G.Node, error) {
 
 // layerNorm normalises each row of x (n × d) to mean 0 and variance 1,
 // built from Gorgonia's primitives: row means and variances as products
-// with a column of 1/d, spread back over the row by an outer product with
+// with a vector of 1/d, spread back over the row by an outer product with
 // a row of ones (cheaper than Gorgonia's broadcasting, which copies the
 // column into a temporary n × d tensor for each op), Sqrt and Inverse.
 // Its gain and bias are applied by the product that reads it (norm.fold),
@@ -114,7 +114,7 @@ func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
 	if err != nil {
 		return norm{}, err
 	}
-	mean, err := G.Mul(x, b.meanCol)
+	mean, err := b.rowMeans(x)
 	if err != nil {
 		return norm{}, err
 	}
@@ -129,7 +129,7 @@ func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
 	if err != nil {
 		return norm{}, err
 	}
-	variance, err := G.Mul(sq, b.meanCol)
+	variance, err := b.rowMeans(sq)
 	if err != nil {
 		return norm{}, err
 	}
@@ -155,6 +155,17 @@ func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
 		return norm{}, err
 	}
 	return norm{y: y, gain: gain, bias: bias}, nil
+}
+
+// rowMeans is x's row means (n × 1): a matrix-vector product with a vector
+// of 1/d, which BLAS runs as one pass over x (as a product with a d × 1
+// matrix, gonum's gemm is several times slower).
+func (b *graphBuilder) rowMeans(x *G.Node) (*G.Node, error) {
+	m, err := G.Mul(x, b.meanVec)
+	if err != nil {
+		return nil, err
+	}
+	return G.Reshape(m, tensor.Shape{x.Shape()[0], 1})
 }
 
 // norm is a layer norm's normalised rows y and its gain (d × 1) and bias
@@ -266,8 +277,8 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		onesData[i] = 1
 	}
 	b := &graphBuilder{g: g, d: d, params: params,
-		meanCol: G.NewMatrix(g, tensor.Float32, G.WithShape(d, 1), G.WithName("ln.mean"),
-			G.WithValue(tensor.New(tensor.WithShape(d, 1), tensor.WithBacking(meanData)))),
+		meanVec: G.NewVector(g, tensor.Float32, G.WithShape(d), G.WithName("ln.mean"),
+			G.WithValue(tensor.New(tensor.WithShape(d), tensor.WithBacking(meanData)))),
 		onesRow: G.NewMatrix(g, tensor.Float32, G.WithShape(1, d), G.WithName("ln.ones"),
 			G.WithValue(tensor.New(tensor.WithShape(1, d), tensor.WithBacking(onesData)))),
 		eps: G.NewScalar(g, tensor.Float32, G.WithName("ln.eps"), G.WithValue(float32(layerNormEps))),
