@@ -95,7 +95,6 @@ type denseStack struct {
 	wT    [][]float32 // per layer after the first (and the first with inputGrad): out × pad(in), for the input gradient
 	b     [][]float32 // per layer: pad(out)
 	h     [][]float32 // per layer: batch × pad(out), its output after the activation
-	hT    []float32   // a layer input transposed (in × ldT), for its weight gradient
 	dz    [][]float32 // per layer: batch × pad(out), the gradient at its pre-activation
 	dwPad []float32   // in × pad(out), a weight gradient before it is unpadded
 	dxPad []float32   // batch × pad(in), x's gradient before it is unpadded
@@ -129,7 +128,6 @@ func (st *denseStack) allocate() {
 		st.dw = append(st.dw, dense(make([]float32, in*out), tensor.Shape{in, out}))
 		st.db = append(st.db, dense(make([]float32, out), tensor.Shape{1, out}))
 	}
-	st.hT = make([]float32, maxWidth(st.widths)*st.ldT())
 	st.dwPad = make([]float32, widest)
 	st.zeros = make([]float32, roundUp(maxWidth(st.widths), tile))
 	st.out = dense(make([]float32, n*st.widths[st.layers()]), st.outShape())
@@ -194,13 +192,12 @@ func (st *denseStack) backward(x, dout []float32) {
 	for i := L - 1; i >= 0; i-- {
 		in, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
 		dz := st.dz[i]
-		// The layer's input, transposed so the weight gradient is one product.
+		// The weight gradient, the layer input's transpose times dz.
 		src, lda := x, in
 		if i > 0 {
 			src, lda = st.h[i-1], st.padded(i)
 		}
-		transpose(n, in, src, lda, st.hT, st.ldT())
-		parallelMulAdd(in, po, n, st.hT, st.ldT(), dz, po, st.dwPad, po, st.zeros)
+		parallelMulAddT(in, po, n, src, lda, dz, po, st.dwPad, po, st.zeros)
 		dw := st.dw[i].Data().([]float32)
 		for r := 0; r < in; r++ {
 			copy(dw[r*out:][:out], st.dwPad[r*po:][:out])
@@ -240,25 +237,34 @@ const parallelWork = 1 << 22
 // available cores. Every value of c is still one sum in the same order,
 // so the result does not depend on the number of cores.
 func parallelMulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	inBands(m, n, k, func(r0, rows int) {
+		mulAdd(rows, n, k, a[r0*lda:], lda, b, ldb, c[r0*ldc:], ldc, init)
+	})
+}
+
+// parallelMulAddT is mulAddT split the same way: a is k × m.
+func parallelMulAddT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	inBands(m, n, k, func(r0, rows int) {
+		mulAddT(rows, n, k, a[r0:], lda, b, ldb, c[r0*ldc:], ldc, init)
+	})
+}
+
+// inBands runs product(r0, rows) over bands of the m rows of an m × n × k
+// product, one per core, or once over all rows for a small product.
+func inBands(m, n, k int, product func(r0, rows int)) {
 	workers := min(runtime.GOMAXPROCS(0), m/16)
 	if workers <= 1 || m*n*k < parallelWork {
-		mulAdd(m, n, k, a, lda, b, ldb, c, ldc, init)
+		product(0, m)
 		return
 	}
 	band := roundUp((m+workers-1)/workers, 4)
 	var wg sync.WaitGroup
 	for r0 := 0; r0 < m; r0 += band {
 		rows := min(band, m-r0)
-		wg.Go(func() {
-			mulAdd(rows, n, k, a[r0*lda:], lda, b, ldb, c[r0*ldc:], ldc, init)
-		})
+		wg.Go(func() { product(r0, rows) })
 	}
 	wg.Wait()
 }
-
-// ldT is hT's row stride: the batch plus a little, because rows a power
-// of two apart in memory compete for the same cache sets.
-func (st *denseStack) ldT() int { return st.batch + 4 }
 
 // transpose writes the rows × cols matrix src (row stride lds) into dst as
 // cols × rows (row stride ldd), a block of 16 rows at a time, so that both

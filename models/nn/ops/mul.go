@@ -15,15 +15,34 @@ const tile = 16
 // use stay in cache; each value of c is still summed over k in order, so
 // the blocking does not change a bit.
 func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	if k > 0 && m > 0 && (lda < k || len(a) < (m-1)*lda+k) {
+		panic("ops: mulAdd: bad sizes")
+	}
+	mulAddStrided(m, n, k, a, lda, 1, b, ldb, c, ldc, init)
+}
+
+// mulAddT is mulAdd with a's transpose: c = s + aᵀ·b for a (k × m, row
+// stride lda). A weight gradient, the layer input's transpose times the
+// output's gradient, needs no transposed copy of the input this way.
+func mulAddT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	if k > 0 && m > 0 && (lda < m || len(a) < (k-1)*lda+m) {
+		panic("ops: mulAddT: bad sizes")
+	}
+	mulAddStrided(m, n, k, a, 1, lda, b, ldb, c, ldc, init)
+}
+
+// mulAddStrided is mulAdd and mulAddT, with a[i][l] at a[i·rowStride +
+// l·kStride]; the callers check a's size.
+func mulAddStrided(m, n, k int, a []float32, rowStride, kStride int, b []float32, ldb int, c []float32, ldc int, init []float32) {
 	if m == 0 || n == 0 {
 		return
 	}
-	if n%tile != 0 || lda < k || ldb < n || ldc < n || (init != nil && len(init) < n) ||
-		k > 0 && (len(a) < (m-1)*lda+k || len(b) < (k-1)*ldb+n) || len(c) < (m-1)*ldc+n {
+	if n%tile != 0 || ldb < n || ldc < n || (init != nil && len(init) < n) ||
+		k > 0 && len(b) < (k-1)*ldb+n || len(c) < (m-1)*ldc+n {
 		panic("ops: mulAdd: bad sizes")
 	}
 	if k == 0 {
-		mulAddBlock(m, n, 0, a, lda, b, ldb, c, ldc, init)
+		mulAddBlock(m, n, 0, a, rowStride, kStride, b, ldb, c, ldc, init)
 		return
 	}
 	for k0 := 0; k0 < k; k0 += depthBlock {
@@ -33,7 +52,8 @@ func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32
 			start = nil // carry on from the sums so far
 		}
 		for i0 := 0; i0 < m; i0 += rowBlock {
-			mulAddBlock(min(rowBlock, m-i0), n, kc, a[i0*lda+k0:], lda, b[k0*ldb:], ldb, c[i0*ldc:], ldc, start)
+			mulAddBlock(min(rowBlock, m-i0), n, kc, a[i0*rowStride+k0*kStride:], rowStride, kStride,
+				b[k0*ldb:], ldb, c[i0*ldc:], ldc, start)
 		}
 	}
 }
@@ -49,8 +69,8 @@ const (
 	depthBlock = 256
 )
 
-// mulAddBlock is mulAdd without the blocking.
-func mulAddBlock(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+// mulAddBlock is mulAddStrided without the blocking.
+func mulAddBlock(m, n, k int, a []float32, rowStride, kStride int, b []float32, ldb int, c []float32, ldc int, init []float32) {
 	for j := 0; j < n; j += tile {
 		var start []float32
 		if init != nil {
@@ -63,7 +83,7 @@ func mulAddBlock(m, n, k int, a []float32, lda int, b []float32, ldb int, c []fl
 				s = &start[0]
 			}
 			for ; i+4 <= m; i += 4 {
-				mulAdd4x16(k, &a[i*lda], lda, &b[j], ldb, &c[i*ldc+j], ldc, s)
+				mulAdd4x16(k, &a[i*rowStride], rowStride, kStride, &b[j], ldb, &c[i*ldc+j], ldc, s)
 			}
 		}
 		for ; i < m; i++ {
@@ -72,17 +92,19 @@ func mulAddBlock(m, n, k int, a []float32, lda int, b []float32, ldb int, c []fl
 				copy(row, start)
 			}
 			if k > 0 {
-				mulAddRow(a[i*lda:][:k], b[j:], ldb, row)
+				mulAddRow(k, a[i*rowStride:], kStride, b[j:], ldb, row)
 			}
 		}
 	}
 }
 
-// mulAddRow is one row of mulAdd in plain Go: c[0:tile] += a · b[:, 0:tile].
-func mulAddRow(a, b []float32, ldb int, c []float32) {
+// mulAddRow is one row of mulAdd in plain Go: c[0:tile] += a · b[:, 0:tile]
+// for the k values of a, kStride apart.
+func mulAddRow(k int, a []float32, kStride int, b []float32, ldb int, c []float32) {
 	var acc [tile]float32
 	copy(acc[:], c)
-	for l, v := range a {
+	for l := 0; l < k; l++ {
+		v := a[l*kStride]
 		if v == 0 { // the inputs are sparse: empty squares, ReLU's zeros
 			continue
 		}

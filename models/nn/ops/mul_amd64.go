@@ -6,12 +6,12 @@ import "golang.org/x/sys/cpu"
 var useAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // mulAdd4x16 computes c[i][0:16] = s[i] + Σ_l a[i][l]·b[l][0:16] for the
-// four rows i of a and c, where s[i] is c[i][0:16], or init[0:16] when init
-// is not nil (mul_amd64.s). Strides are in elements; the caller checks the
-// bounds.
+// four rows i of a and c, where a[i][l] is a[i·rowStride + l·kStride] and
+// s[i] is c[i][0:16], or init[0:16] when init is not nil (mul_amd64.s).
+// Strides are in elements; the caller checks the bounds.
 //
 //go:noescape
-func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32)
+func mulAdd4x16(k int, a *float32, rowStride, kStride int, b *float32, ldb int, c *float32, ldc int, init *float32)
 
 // maxArg8 and reluArg8 are pool.go's maxArg and reluArg in assembly, for
 // n a multiple of 8.

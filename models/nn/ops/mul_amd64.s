@@ -1,19 +1,21 @@
 #include "textflag.h"
 
-// func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32)
+// func mulAdd4x16(k int, a *float32, rowStride, kStride int, b *float32, ldb int, c *float32, ldc int, init *float32)
 //
 // Y0-Y7 hold the 4×16 block of c, starting from c or, when init is not
 // nil, from init[0:16] in every row; each step of the k loop loads one row
 // of b (Y8, Y9), broadcasts one value of each row of a and adds the
-// products with FMA.
-TEXT ·mulAdd4x16(SB), NOSPLIT, $0-64
+// products with FMA. Row i's l-th value of a is at a[i·rowStride +
+// l·kStride]: a row-major a (kStride 1), or the transpose of a row-major
+// matrix (rowStride 1).
+TEXT ·mulAdd4x16(SB), NOSPLIT, $0-72
 	MOVQ k+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ lda+16(FP), R8
-	MOVQ b+24(FP), DI
-	MOVQ ldb+32(FP), R9
-	MOVQ c+40(FP), DX
-	MOVQ ldc+48(FP), R10
+	MOVQ rowStride+16(FP), R8
+	MOVQ b+32(FP), DI
+	MOVQ ldb+40(FP), R9
+	MOVQ c+48(FP), DX
+	MOVQ ldc+56(FP), R10
 	SHLQ $2, R8
 	SHLQ $2, R9
 	SHLQ $2, R10
@@ -26,7 +28,7 @@ TEXT ·mulAdd4x16(SB), NOSPLIT, $0-64
 	LEAQ (AX)(R10*1), BX
 	LEAQ (BX)(R10*1), R14
 
-	MOVQ  init+56(FP), R8
+	MOVQ  init+64(FP), R8
 	TESTQ R8, R8
 	JE    fromc
 	VMOVUPS (R8), Y0
@@ -50,6 +52,8 @@ fromc:
 	VMOVUPS 32(R14), Y7
 
 start:
+	MOVQ  kStride+24(FP), R8
+	SHLQ  $2, R8
 	TESTQ CX, CX
 	JE    done
 
@@ -68,10 +72,10 @@ loop:
 	VBROADCASTSS (R13), Y13
 	VFMADD231PS  Y8, Y13, Y6
 	VFMADD231PS  Y9, Y13, Y7
-	ADDQ         $4, SI
-	ADDQ         $4, R11
-	ADDQ         $4, R12
-	ADDQ         $4, R13
+	ADDQ         R8, SI
+	ADDQ         R8, R11
+	ADDQ         R8, R12
+	ADDQ         R8, R13
 	ADDQ         R9, DI
 	DECQ         CX
 	JNE          loop

@@ -4,7 +4,7 @@ package ops
 
 var useAsm = false
 
-func mulAdd4x16(k int, a *float32, lda int, b *float32, ldb int, c *float32, ldc int, init *float32) {
+func mulAdd4x16(k int, a *float32, rowStride, kStride int, b *float32, ldb int, c *float32, ldc int, init *float32) {
 	panic("ops: mulAdd4x16 needs amd64")
 }
 

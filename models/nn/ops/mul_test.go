@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestMulAdd checks mulAdd (the assembly where the CPU has it, with
-// plain-Go tail rows) against a float64 triple loop, on shapes with and
-// without a tail, strides wider than the rows, and sparse inputs.
+// TestMulAdd checks mulAdd and mulAddT (the assembly where the CPU has
+// it, with plain-Go tail rows) against a float64 triple loop, on shapes
+// with and without a tail, strides wider than the rows, sparse inputs, and
+// more rows and k than one block (rowBlock, depthBlock).
 func TestMulAdd(t *testing.T) {
 	if !useAsm {
 		t.Log("no AVX2+FMA here: only the plain-Go path is tested")
@@ -29,6 +30,7 @@ func testMulAdd(t *testing.T, asm bool) {
 		{1, 16, 1, 1, 16, 16, false}, {4, 16, 9, 9, 16, 16, false}, {7, 32, 13, 15, 40, 33, false},
 		{256, 16, 117, 117, 16, 16, false}, {5, 16, 0, 1, 16, 16, false},
 		{9, 32, 5, 5, 32, 32, true}, {4, 16, 0, 1, 16, 16, true},
+		{70, 32, 300, 301, 32, 48, true},
 	} {
 		a := randomFloat32s(rng, s.m*s.lda)
 		for i := range a {
@@ -58,10 +60,23 @@ func testMulAdd(t *testing.T, asm bool) {
 				}
 			}
 		}
+		// a transposed, k × m with a wider stride, for mulAddT.
+		ldT := s.m + 3
+		aT := make([]float32, max(s.k, 1)*ldT)
+		for i := 0; i < s.m; i++ {
+			for l := 0; l < s.k; l++ {
+				aT[l*ldT+i] = a[i*s.lda+l]
+			}
+		}
+		cT := append([]float32(nil), c...)
 		mulAdd(s.m, s.n, s.k, a, s.lda, b, s.ldb, c, s.ldc, init)
+		mulAddT(s.m, s.n, s.k, aT, ldT, b, s.ldb, cT, s.ldc, init)
 		for i := range c {
-			if math.Abs(float64(c[i])-want[i]) > 1e-4 {
+			if math.Abs(float64(c[i])-want[i]) > 1e-4*math.Max(1, math.Abs(want[i])) {
 				t.Fatalf("assembly %v, %+v: c[%d] = %g, want %g", asm, s, i, c[i], want[i])
+			}
+			if cT[i] != c[i] {
+				t.Fatalf("assembly %v, %+v: mulAddT's c[%d] = %g, mulAdd's %g", asm, s, i, cT[i], c[i])
 			}
 		}
 	}
