@@ -61,7 +61,6 @@ type attentionScratch struct {
 	byRow  []float32 // seq × dkPad: v (forward), k (backward)
 	result []float32 // seq × dkPad: the output rows, dq
 	byCol  []float32 // dk × seqPad: kᵀ (forward), vᵀ (backward)
-	byCol2 []float32 // dk × seqPad: dOᵀ, then qᵀ
 	resT   []float32 // dk × seqPad: dvᵀ and dkᵀ
 	dS     []float32 // seq × seqPad: dP, then the scores' gradient
 }
@@ -85,7 +84,6 @@ func (a *attention) scratch() {
 			byRow:  make([]float32, a.seq*a.dkPad),
 			result: make([]float32, a.seq*a.dkPad),
 			byCol:  make([]float32, a.dk*a.seqPad),
-			byCol2: make([]float32, a.dk*a.seqPad),
 			resT:   make([]float32, a.dk*a.seqPad),
 			dS:     make([]float32, a.seq*a.seqPad),
 		})
@@ -128,7 +126,7 @@ func (a *attention) forward(s *attentionScratch, qkv, out []float32, t int) {
 // with P the weights and S the scaled scores, dv = Pᵀ·dO, dP = dO·vᵀ,
 // dS = P ⊙ (dP - rowsum(dP ⊙ P)), dq = scale·dS·k and dk = scale·dSᵀ·q.
 // The products with a transposed L × L factor are taken transposed
-// (dvᵀ = dOᵀ·P, dkᵀ = qᵀ·dS) so only the narrow factors are transposed.
+// (dvᵀ = dOᵀ·P, dkᵀ = qᵀ·dS), reading the narrow factors in place.
 func (a *attention) backward(s *attentionScratch, qkv, dout, dqkv []float32, t int) {
 	b, q, k, v := a.head(t)
 	h := t % a.heads
@@ -136,8 +134,7 @@ func (a *attention) backward(s *attentionScratch, qkv, dout, dqkv []float32, t i
 	p := a.probs[t*L*sp:][:L*sp]
 	dO := dout[b*L*a.dim+h*a.dk:]
 	// dvᵀ = dOᵀ·P
-	transpose(L, a.dk, dO, a.dim, s.byCol2, sp)
-	mulAdd(a.dk, sp, L, s.byCol2, sp, p, sp, s.resT, sp, a.zeros)
+	mulAddT(a.dk, sp, L, dO, a.dim, p, sp, s.resT, sp, a.zeros)
 	transpose(a.dk, L, s.resT, sp, dqkv[v:], ld)
 	// dP = dO·vᵀ, then dS in place, the scale folded in.
 	transpose(L, a.dk, qkv[v:], ld, s.byCol, sp)
@@ -151,8 +148,7 @@ func (a *attention) backward(s *attentionScratch, qkv, dout, dqkv []float32, t i
 	mulAdd(L, a.dkPad, L, s.dS, sp, s.byRow, a.dkPad, s.result, a.dkPad, a.zeros)
 	copyRows(L, a.dk, s.result, a.dkPad, dqkv[q:], ld)
 	// dkᵀ = qᵀ·dS
-	transpose(L, a.dk, qkv[q:], ld, s.byCol2, sp)
-	mulAdd(a.dk, sp, L, s.byCol2, sp, s.dS, sp, s.resT, sp, a.zeros)
+	mulAddT(a.dk, sp, L, qkv[q:], ld, s.dS, sp, s.resT, sp, a.zeros)
 	transpose(a.dk, L, s.resT, sp, dqkv[k:], ld)
 }
 
