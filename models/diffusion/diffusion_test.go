@@ -133,8 +133,19 @@ func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, 
 	}
 	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
 	defer vm.Close()
+	var inputs [][]float32
+	for _, n := range nodes {
+		inputs = append(inputs, append([]float32(nil), n.Value().Data().([]float32)...))
+	}
 	if err := vm.RunAll(); err != nil {
 		t.Fatal(err)
+	}
+	// The training loop fills the input buffers once per batch and the
+	// evaluation machine reads them again: the graph must not change them.
+	for i, n := range nodes {
+		if !slices.Equal(n.Value().Data().([]float32), inputs[i]) {
+			t.Fatalf("running the graph changed input %d", i)
+		}
 	}
 	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
 	logp := append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)

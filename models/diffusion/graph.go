@@ -285,7 +285,10 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	}
 	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("%s graph: %w", c.Family, err) }
 
-	// Embeddings: the words' rows of the tables, plus positions.
+	// Embeddings: each position's word row plus its position row, as two
+	// gathers and an add. The state and action tables are joined into one
+	// (action words after the state words), so the rows come out in
+	// sequence order without a copy of the activations.
 	embedState, err := b.param("embed.state", encode.StateVocab+1, d)
 	if err != nil {
 		return fail(err)
@@ -294,32 +297,36 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	pos, err := b.param("embed.pos", 1, L*d)
+	pos, err := b.param("embed.pos", L, d)
 	if err != nil {
 		return fail(err)
 	}
-	es, err := ops.Embedding(embedState, inputs[0])
+	table, err := G.Concat(0, embedState, embedAction)
 	if err != nil {
 		return fail(err)
 	}
-	ea, err := ops.Embedding(embedAction, inputs[1])
+	actionWords, err := G.Add(inputs[1], G.NewConstant(float32(encode.StateVocab+1), G.WithName("words.action")))
 	if err != nil {
 		return fail(err)
 	}
-	if es, err = G.Reshape(es, tensor.Shape{batch, ss * d}); err != nil {
-		return fail(err)
-	}
-	if ea, err = G.Reshape(ea, tensor.Shape{batch, h * d}); err != nil {
-		return fail(err)
-	}
-	x, err := G.Concat(1, es, ea)
+	words, err := G.Concat(1, inputs[0], actionWords)
 	if err != nil {
 		return fail(err)
 	}
-	if x, err = G.BroadcastAdd(x, pos, nil, []byte{0}); err != nil {
+	x, err := ops.Embedding(table, words)
+	if err != nil {
 		return fail(err)
 	}
-	if x, err = G.Reshape(x, tensor.Shape{batch * L, d}); err != nil {
+	positions := make([]float32, batch*L)
+	for i := range positions {
+		positions[i] = float32(i % L)
+	}
+	pe, err := ops.Embedding(pos, G.NewMatrix(g, tensor.Float32, G.WithShape(batch, L), G.WithName("positions"),
+		G.WithValue(tensor.New(tensor.WithShape(batch, L), tensor.WithBacking(positions)))))
+	if err != nil {
+		return fail(err)
+	}
+	if x, err = G.Add(x, pe); err != nil {
 		return fail(err)
 	}
 
