@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/dchess/dchess/search/board"
@@ -324,7 +325,27 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		if check {
 			next = depth
 		}
-		s := -e.negamax(b, next, -beta, -alpha, ply+1, check)
+		var s int
+		if i == 0 {
+			s = -e.negamax(b, next, -beta, -alpha, ply+1, check)
+		} else {
+			// Principal variation search: a later move is first shown to be
+			// no better than alpha with a null window, and late quiet moves,
+			// which good ordering makes unlikely to matter, only to a reduced
+			// depth; a move that surprises is searched again in full
+			// (docs/strength.md: the matches that let both in).
+			r := 0
+			if quiet && !inCheck && !check && scores[i] < orderKiller {
+				r = lateMoveReduction(depth, i)
+			}
+			s = -e.negamax(b, next-r, -alpha-1, -alpha, ply+1, check)
+			if s > alpha && r > 0 {
+				s = -e.negamax(b, next, -alpha-1, -alpha, ply+1, check)
+			}
+			if s > alpha && s < beta {
+				s = -e.negamax(b, next, -beta, -alpha, ply+1, check)
+			}
+		}
 		b.Unmake()
 		if e.stopped {
 			return 0
@@ -354,6 +375,25 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	}
 	e.tt.store(b.Key(), bestMove, best, depth, ply, bd)
 	return best
+}
+
+// lmrTable[depth][moveIndex] is the late-move reduction: about
+// ln(depth)·ln(index)/2, none for the first lmrFirstMove moves or below depth 3.
+var lmrTable = func() (t [MaxPly + 1][256]int8) {
+	for d := 3; d <= MaxPly; d++ {
+		for i := lmrFirstMove; i < 256; i++ {
+			t[d][i] = int8(max(1, math.Round(math.Log(float64(d))*math.Log(float64(i))/2)))
+		}
+	}
+	return t
+}()
+
+// lmrFirstMove is how many moves, in search order, are never reduced.
+const lmrFirstMove = 3
+
+// lateMoveReduction keeps at least one ply of the depth left.
+func lateMoveReduction(depth, moveIndex int) int {
+	return max(0, min(int(lmrTable[min(depth, MaxPly)][min(moveIndex, 255)]), depth-2))
 }
 
 // quiesce searches captures and promotions until the position is quiet,

@@ -60,7 +60,13 @@ func TestFindsMates(t *testing.T) {
 	for _, c := range cases {
 		for _, algo := range []Algorithm{AlphaBeta, Minimax} {
 			t.Run(c.name+"/"+algo.String(), func(t *testing.T) {
-				res := search(t, algo, c.fen, Limits{Depth: 4})
+				// Late-move reductions search a quiet first move of a
+				// mate in 2 one ply short at depth 4; minimax has none.
+				depth := 6
+				if algo == Minimax {
+					depth = 4
+				}
+				res := search(t, algo, c.fen, Limits{Depth: depth})
 				if c.best != "" && board.UCI(res.Best) != c.best {
 					t.Errorf("best %s, want %s (score %d)", board.UCI(res.Best), c.best, res.Score)
 				}
@@ -253,5 +259,21 @@ func TestAlphaBetaSearchesFewerNodesThanMinimax(t *testing.T) {
 	mm := search(t, Minimax, fen, Limits{Depth: 3})
 	if ab.Nodes*3 > mm.Nodes {
 		t.Errorf("alpha-beta %d nodes, minimax %d", ab.Nodes, mm.Nodes)
+	}
+}
+
+func TestLateMoveReductionLeavesDepth(t *testing.T) {
+	for depth := 0; depth <= MaxPly; depth++ {
+		for i := 0; i < 300; i++ {
+			r := lateMoveReduction(depth, i)
+			switch {
+			case r < 0 || (r > 0 && depth-1-r < 1):
+				t.Fatalf("depth %d move %d: reduction %d leaves %d plies", depth, i, r, depth-1-r)
+			case (depth < 3 || i < lmrFirstMove) && r != 0:
+				t.Fatalf("depth %d move %d: reduced by %d", depth, i, r)
+			case depth >= 3 && i >= lmrFirstMove && r == 0:
+				t.Fatalf("depth %d move %d: not reduced", depth, i)
+			}
+		}
 	}
 }
