@@ -44,6 +44,7 @@ var attentionIDs atomic.Uint64
 // seqPad wide and head rows dkPad wide, mulAdd's tile; the padding stays
 // zero.
 type attention struct {
+	opTraits
 	id                     uint64
 	batch, seq, heads      int
 	dim, dk, seqPad, dkPad int
@@ -162,9 +163,6 @@ func (op *attentionOp) Type() hm.Type {
 func (op *attentionOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.batch * op.seq, op.dim}, nil
 }
-func (op *attentionOp) ReturnsPtr() bool      { return false }
-func (op *attentionOp) CallsExtern() bool     { return false }
-func (op *attentionOp) OverwritesInput() int  { return -1 }
 func (op *attentionOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *attentionOp) Hashcode() uint32      { return hashOf(op) }
 func (op *attentionOp) String() string {
@@ -204,9 +202,6 @@ func (op *attentionGradOp) Type() hm.Type {
 func (op *attentionGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.batch * op.seq, 3 * op.dim}, nil
 }
-func (op *attentionGradOp) ReturnsPtr() bool      { return false }
-func (op *attentionGradOp) CallsExtern() bool     { return false }
-func (op *attentionGradOp) OverwritesInput() int  { return -1 }
 func (op *attentionGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *attentionGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *attentionGradOp) String() string        { return fmt.Sprintf("Attention#%d.dqkv", op.id) }

@@ -85,6 +85,7 @@ const chunkSamples = 16
 // convBlock is the geometry and the buffers one block's ops share. The
 // forward op fills cols, rows and argmax; the gradient op reads them.
 type convBlock struct {
+	opTraits
 	id   uint64
 	spec ConvBlockSpec
 	geometry
@@ -288,9 +289,6 @@ func (op *forwardOp) Type() hm.Type {
 	return hm.NewFnType(tensorType(4), tensorType(4), tensorType(1), tensorType(op.outShape.Dims()))
 }
 func (op *forwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.outShape.Clone(), nil }
-func (op *forwardOp) ReturnsPtr() bool                               { return false }
-func (op *forwardOp) CallsExtern() bool                              { return false }
-func (op *forwardOp) OverwritesInput() int                           { return -1 }
 func (op *forwardOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h, "%v", op) }
 func (op *forwardOp) Hashcode() uint32                               { return hashOf(op) }
 func (op *forwardOp) String() string {
@@ -398,9 +396,6 @@ func (op *gradOp) shape() tensor.Shape {
 	}
 }
 
-func (op *gradOp) ReturnsPtr() bool      { return false }
-func (op *gradOp) CallsExtern() bool     { return false }
-func (op *gradOp) OverwritesInput() int  { return -1 }
 func (op *gradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *gradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *gradOp) String() string        { return fmt.Sprintf("ConvBlock#%d.%s", op.id, gradNames[op.part]) }
@@ -432,6 +427,15 @@ func (op *gradOp) Do(inputs ...G.Value) (G.Value, error) {
 	op.sumParamGrads(op.dw.Data().([]float32), op.db.Data().([]float32))
 	return reuse(op.dw, op.shape())
 }
+
+// opTraits answers three of Gorgonia's Op questions the same way for every
+// op here: each returns a fresh value in buffers it owns, calls no external
+// code and overwrites none of its inputs.
+type opTraits struct{}
+
+func (opTraits) ReturnsPtr() bool     { return false }
+func (opTraits) CallsExtern() bool    { return false }
+func (opTraits) OverwritesInput() int { return -1 }
 
 type hashWriter interface{ WriteHash(hash.Hash) }
 

@@ -84,6 +84,7 @@ var stackIDs atomic.Uint64
 // Row strides are the widths rounded up to the tile, which mulAdd needs;
 // padding columns hold zeros (or, in hidden outputs, values never read).
 type denseStack struct {
+	opTraits
 	id     uint64
 	act    string
 	batch  int
@@ -336,9 +337,6 @@ func (op *stackForwardOp) Type() hm.Type {
 	return hm.NewFnType(ts...)
 }
 func (op *stackForwardOp) InferShape(...G.DimSizer) (tensor.Shape, error) { return op.outShape(), nil }
-func (op *stackForwardOp) ReturnsPtr() bool                               { return false }
-func (op *stackForwardOp) CallsExtern() bool                              { return false }
-func (op *stackForwardOp) OverwritesInput() int                           { return -1 }
 func (op *stackForwardOp) WriteHash(h hash.Hash)                          { fmt.Fprintf(h, "%v", op) }
 func (op *stackForwardOp) Hashcode() uint32                               { return hashOf(op) }
 func (op *stackForwardOp) String() string {
@@ -443,9 +441,6 @@ func (op *stackGradOp) shape() tensor.Shape {
 	}
 	return tensor.Shape{1, op.widths[i+1]}
 }
-func (op *stackGradOp) ReturnsPtr() bool      { return false }
-func (op *stackGradOp) CallsExtern() bool     { return false }
-func (op *stackGradOp) OverwritesInput() int  { return -1 }
 func (op *stackGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *stackGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *stackGradOp) String() string {

@@ -32,6 +32,7 @@ func Embedding(table, tokens *G.Node) (*G.Node, error) {
 var tokenOpIDs atomic.Uint64
 
 type embedding struct {
+	opTraits
 	id              uint64
 	vocab, dim, n   int
 	out, dtable     *tensor.Dense
@@ -71,9 +72,6 @@ func (op *embeddingOp) Type() hm.Type {
 func (op *embeddingOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.n, op.dim}, nil
 }
-func (op *embeddingOp) ReturnsPtr() bool      { return false }
-func (op *embeddingOp) CallsExtern() bool     { return false }
-func (op *embeddingOp) OverwritesInput() int  { return -1 }
 func (op *embeddingOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *embeddingOp) Hashcode() uint32      { return hashOf(op) }
 func (op *embeddingOp) String() string {
@@ -117,9 +115,6 @@ func (op *embeddingGradOp) Type() hm.Type {
 func (op *embeddingGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.vocab, op.dim}, nil
 }
-func (op *embeddingGradOp) ReturnsPtr() bool      { return false }
-func (op *embeddingGradOp) CallsExtern() bool     { return false }
-func (op *embeddingGradOp) OverwritesInput() int  { return -1 }
 func (op *embeddingGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *embeddingGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *embeddingGradOp) String() string        { return fmt.Sprintf("Embedding#%d.dtable", op.id) }
@@ -166,6 +161,7 @@ func SoftmaxCrossEntropy(logits, targets *G.Node) (*G.Node, error) {
 }
 
 type crossEntropy struct {
+	opTraits
 	id            uint64
 	rows, classes int
 	probs         []float32 // rows × classes, the softmax of the last forward pass
@@ -190,9 +186,6 @@ func (op *crossEntropyOp) Type() hm.Type {
 func (op *crossEntropyOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.rows, 1}, nil
 }
-func (op *crossEntropyOp) ReturnsPtr() bool      { return false }
-func (op *crossEntropyOp) CallsExtern() bool     { return false }
-func (op *crossEntropyOp) OverwritesInput() int  { return -1 }
 func (op *crossEntropyOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *crossEntropyOp) Hashcode() uint32      { return hashOf(op) }
 func (op *crossEntropyOp) String() string {
@@ -246,9 +239,6 @@ func (op *crossEntropyGradOp) Type() hm.Type {
 func (op *crossEntropyGradOp) InferShape(...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{op.rows, op.classes}, nil
 }
-func (op *crossEntropyGradOp) ReturnsPtr() bool      { return false }
-func (op *crossEntropyGradOp) CallsExtern() bool     { return false }
-func (op *crossEntropyGradOp) OverwritesInput() int  { return -1 }
 func (op *crossEntropyGradOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "%v", op) }
 func (op *crossEntropyGradOp) Hashcode() uint32      { return hashOf(op) }
 func (op *crossEntropyGradOp) String() string {
