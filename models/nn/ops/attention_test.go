@@ -3,7 +3,6 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -149,22 +148,13 @@ func TestAttentionMatchesReference(t *testing.T) {
 // on one core and on three.
 func TestAttentionSameOnAnyCores(t *testing.T) {
 	c := attentionCases[2]
-	results := map[int][][]float32{}
-	for _, procs := range []int{1, 3} {
-		func() {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			rng := rand.New(rand.NewPCG(7, 7))
-			ag := newAttentionGraph(t, c, attentionInputs(c, rng), rng)
-			defer ag.vm.Close()
-			ag.run(t)
-			results[procs] = [][]float32{slices.Clone(ag.out.Value().Data().([]float32)), gradOf(t, ag.qkv)}
-		}()
-	}
-	for i, want := range results[1] {
-		if !slices.Equal(results[3][i], want) {
-			t.Fatalf("result %d (output, gradient) differs between 1 and 3 cores", i)
-		}
-	}
+	sameOnAnyCores(t, "output, gradient", func(t *testing.T) [][]float32 {
+		rng := rand.New(rand.NewPCG(7, 7))
+		ag := newAttentionGraph(t, c, attentionInputs(c, rng), rng)
+		defer ag.vm.Close()
+		ag.run(t)
+		return [][]float32{slices.Clone(ag.out.Value().Data().([]float32)), gradOf(t, ag.qkv)}
+	})
 }
 
 func TestAttentionRejectsBadShapes(t *testing.T) {

@@ -3,7 +3,6 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
@@ -238,31 +237,22 @@ func TestDenseStackSameOnAnyCores(t *testing.T) {
 	if c.batch*roundUp(c.widths[1], tile)*c.widths[0] < parallelWork {
 		t.Fatal("the case is too small to run in parallel")
 	}
-	results := map[int][][]float32{}
-	for _, procs := range []int{1, 3} {
-		func() {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			rng := rand.New(rand.NewPCG(6, 6))
-			x, w, b := stackInputs(c, rng)
-			sg := newStackGraph(t, c, x, w, b, rng)
-			defer sg.vm.Close()
-			sg.run(t)
-			got := sg.out.Value().Data().([]float32)
-			for j, want := range refStack(c, x, w, b) {
-				if math.Abs(float64(got[j])-want) > 1e-4 {
-					t.Fatalf("%d cores: output %d = %g, reference %g", procs, j, got[j], want)
-				}
+	sameOnAnyCores(t, "output, then dw and db per layer, then dx", func(t *testing.T) [][]float32 {
+		rng := rand.New(rand.NewPCG(6, 6))
+		x, w, b := stackInputs(c, rng)
+		sg := newStackGraph(t, c, x, w, b, rng)
+		defer sg.vm.Close()
+		sg.run(t)
+		got := sg.out.Value().Data().([]float32)
+		for j, want := range refStack(c, x, w, b) {
+			if math.Abs(float64(got[j])-want) > 1e-4 {
+				t.Fatalf("output %d = %g, reference %g", j, got[j], want)
 			}
-			results[procs] = [][]float32{slices.Clone(got)}
-			for l := range sg.ws {
-				results[procs] = append(results[procs], gradOf(t, sg.ws[l]), gradOf(t, sg.bs[l]))
-			}
-			results[procs] = append(results[procs], gradOf(t, sg.x))
-		}()
-	}
-	for i, want := range results[1] {
-		if !slices.Equal(results[3][i], want) {
-			t.Fatalf("result %d (output, then dw and db per layer, then dx) differs between 1 and 3 cores", i)
 		}
-	}
+		results := [][]float32{slices.Clone(got)}
+		for l := range sg.ws {
+			results = append(results, gradOf(t, sg.ws[l]), gradOf(t, sg.bs[l]))
+		}
+		return append(results, gradOf(t, sg.x))
+	})
 }
