@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -42,7 +43,7 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 	var out []dcw.Tensor
 	for _, p := range m.cfg.paramShapes() {
 		switch {
-		case len(p.shape) == 1 && (hasSuffix(p.name, ".g")):
+		case len(p.shape) == 1 && strings.HasSuffix(p.name, ".g"):
 			t := nn.Zeros(p.name, p.shape...)
 			for i := range t.Data {
 				t.Data[i] = 1
@@ -50,7 +51,7 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 			out = append(out, t)
 		case len(p.shape) == 1:
 			out = append(out, nn.Zeros(p.name, p.shape...))
-		case hasPrefix(p.name, "embed."):
+		case strings.HasPrefix(p.name, "embed."):
 			out = append(out, nn.Uniform(rng, p.name, 0.02*math.Sqrt(3), p.shape...))
 		default:
 			out = append(out, nn.Uniform(rng, p.name, nn.GlorotLimit(p.shape[0], p.shape[1]), p.shape...))
@@ -58,11 +59,6 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 	}
 	return out
 }
-
-func hasSuffix(s, suffix string) bool {
-	return len(s) >= len(suffix) && s[len(s)-len(suffix):] == suffix
-}
-func hasPrefix(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
 
 // InputShapes are the graph's inputs for a batch, tokens as float32
 // indices: the state words (MaskState included), the action words
