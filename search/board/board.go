@@ -257,22 +257,53 @@ func (b *Board) IsCapture(m Move) bool {
 
 // Make plays a legal move. Playing an illegal move is undefined behaviour,
 // as in dragontoothmg; ParseUCI and ParseSAN only return legal moves.
+//
+// The key is updated from the move rather than recomputed: the pieces
+// that left and reached squares, castling rights, the en-passant file and
+// the side to move (TestIncrementalKey checks it against computeKey).
 func (b *Board) Make(m Move) {
 	b.undo = append(b.undo, state{pos: b.pos, ep: b.ep, castle: b.castle})
 	from, to := m.From(), m.To()
-	b.castle &^= castleLoss[from] | castleLoss[to]
-	double := false
-	if b.Pieces(b.SideToMove()).Pawns&(uint64(1)<<from) != 0 {
-		d := int(to) - int(from)
-		double = d == 16 || d == -16
+	us := b.SideToMove()
+	key := b.Key() ^ zobristBlack ^ zobristCastle[b.castle]
+	if b.epCapturable() {
+		key ^= zobristEPFile[b.ep%8]
 	}
+	piece, _ := b.PieceAt(from)
+	key ^= zobristPiece[us][piece][from]
+	if victim, _ := b.PieceAt(to); victim != NoPiece {
+		key ^= zobristPiece[us.Other()][victim][to]
+	} else if piece == Pawn && to == b.ep && b.ep != 0 {
+		key ^= zobristPiece[us.Other()][Pawn][int(to)+epVictimOffset[us]]
+	}
+	if promo := Piece(m.Promote()); promo != NoPiece {
+		key ^= zobristPiece[us][promo][to]
+	} else {
+		key ^= zobristPiece[us][piece][to]
+	}
+	if piece == King && (int(to)-int(from) == 2 || int(from)-int(to) == 2) {
+		rookFrom, rookTo := from+3, from+1 // king side
+		if to < from {
+			rookFrom, rookTo = from-4, from-1
+		}
+		key ^= zobristPiece[us][Rook][rookFrom] ^ zobristPiece[us][Rook][rookTo]
+	}
+	b.castle &^= castleLoss[from] | castleLoss[to]
+	key ^= zobristCastle[b.castle]
 	b.pos.Apply(m)
 	b.ep = 0
-	if double {
+	if piece == Pawn && (int(to)-int(from) == 16 || int(from)-int(to) == 16) {
 		b.ep = (from + to) / 2
+		if b.epCapturable() {
+			key ^= zobristEPFile[b.ep%8]
+		}
 	}
-	b.keys = append(b.keys, b.computeKey())
+	b.keys = append(b.keys, key)
 }
+
+// epVictimOffset[side] leads from side's en-passant target square to the
+// pawn it captures.
+var epVictimOffset = [2]int{White: -8, Black: 8}
 
 // Unmake takes back the last move made.
 func (b *Board) Unmake() {
@@ -280,6 +311,28 @@ func (b *Board) Unmake() {
 	b.pos, b.ep, b.castle = b.undo[n].pos, b.undo[n].ep, b.undo[n].castle
 	b.undo = b.undo[:n]
 	b.keys = b.keys[:len(b.keys)-1]
+}
+
+// NullMoveAllowed says whether MakeNull may be called when the side to
+// move is not in check: not right after a double pawn push, because
+// dragontoothmg keeps that push's en-passant square privately and would
+// offer it to the wrong side.
+func (b *Board) NullMoveAllowed() bool { return b.ep == 0 }
+
+// HasPieces says whether a side has a knight, bishop, rook or queen.
+func (b *Board) HasPieces(c Color) bool {
+	bb := b.Pieces(c)
+	return bb.Knights|bb.Bishops|bb.Rooks|bb.Queens != 0
+}
+
+// MakeNull passes the turn without moving, for null-move pruning; Unmake
+// takes it back. The halfmove clock restarts so that repetitions are not
+// looked for across the null move, which no real game could reach.
+func (b *Board) MakeNull() {
+	b.undo = append(b.undo, state{pos: b.pos, ep: b.ep, castle: b.castle})
+	b.pos.Wtomove = !b.pos.Wtomove
+	b.pos.Halfmoveclock = 0
+	b.keys = append(b.keys, b.computeKey())
 }
 
 // CastlingRights returns the rights as bits K=1, Q=2, k=4, q=8.

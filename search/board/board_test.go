@@ -228,3 +228,69 @@ func TestAgreesWithNotnilOnGames(t *testing.T) {
 		t.Errorf("final position %v vs %s (%v)", back, game.Position(), err)
 	}
 }
+
+func TestNullMove(t *testing.T) {
+	b := New()
+	play(t, b, "e4")
+	if b.NullMoveAllowed() {
+		t.Fatal("null move allowed right after a double push")
+	}
+	play(t, b, "Nf6")
+	if !b.NullMoveAllowed() {
+		t.Fatal("null move refused after a knight move")
+	}
+	key, fen := b.Key(), b.FEN()
+	b.MakeNull()
+	if b.SideToMove() != Black {
+		t.Fatal("null move did not pass the turn")
+	}
+	want := mustFEN(t, "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2")
+	if b.Key() != want.Key() {
+		t.Errorf("key after null move %x, want the fresh board's %x", b.Key(), want.Key())
+	}
+	if got, n := len(b.LegalMoves()), len(want.LegalMoves()); got != n {
+		t.Errorf("%d moves for Black after the null move, want %d", got, n)
+	}
+	b.Unmake()
+	if b.Key() != key || b.FEN() != fen {
+		t.Errorf("unmake of the null move gave %s", b.FEN())
+	}
+}
+
+func TestAttackersTo(t *testing.T) {
+	// d5 is attacked by Pe4, Nc3, Bb3 (through nothing) and the queen on d1
+	// only once the rook on d2 is gone; Black's pawn c6 and rook d8 defend.
+	b := mustFEN(t, "3rk3/8/2p5/3p4/4P3/1BN5/3R4/3QK3 w - - 0 1")
+	sq := uint8(3 + 4*8)
+	want := uint64(1)<<28 | 1<<18 | 1<<17 | 1<<11 | 1<<42 | 1<<59
+	if got := b.AttackersTo(sq, b.Occupied()); got != want {
+		t.Errorf("attackers of d5 %x, want %x", got, want)
+	}
+	if got := b.AttackersTo(sq, b.Occupied()&^(1<<11)); got != want&^(1<<11)|1<<3 {
+		t.Errorf("attackers of d5 without the rook %x, want the queen behind it", got)
+	}
+}
+
+// TestIncrementalKey walks every move to depth 2 from the shared perft
+// suites' positions (castling, en passant and promotions all occur there)
+// and checks the key Make updates against one computed from scratch.
+func TestIncrementalKey(t *testing.T) {
+	var walk func(b *Board, depth int)
+	walk = func(b *Board, depth int) {
+		for _, m := range b.LegalMoves() {
+			b.Make(m)
+			if got, want := b.Key(), b.computeKey(); got != want {
+				t.Fatalf("after %s the key is %x, computed %x (%s)", UCI(m), got, want, b.FEN())
+			}
+			if depth > 1 {
+				walk(b, depth-1)
+			}
+			b.Unmake()
+		}
+	}
+	for _, cases := range loadSuites(t) {
+		for _, c := range cases {
+			walk(mustFEN(t, c.FEN), 2)
+		}
+	}
+}

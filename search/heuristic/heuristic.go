@@ -9,7 +9,6 @@ import (
 	"math/bits"
 
 	"github.com/dchess/dchess/search/board"
-	"github.com/dylhunn/dragontoothmg"
 )
 
 // Weights, as {middlegame, endgame} centipawns.
@@ -169,7 +168,7 @@ func evaluate(b *board.Board, s *scores) int {
 			sq := bits.TrailingZeros64(x)
 			psqMG += int(tables[board.Knight][0][sq])
 			psqEG += int(tables[board.Knight][1][sq])
-			d := bits.OnesCount64(knightAttacks[sq]&notOurs) - mobilityBase[board.Knight]
+			d := bits.OnesCount64(board.KnightAttacks[sq]&notOurs) - mobilityBase[board.Knight]
 			mobMG += d * mobility[board.Knight][0]
 			mobEG += d * mobility[board.Knight][1]
 		}
@@ -177,7 +176,7 @@ func evaluate(b *board.Board, s *scores) int {
 			sq := bits.TrailingZeros64(x)
 			psqMG += int(tables[board.Bishop][0][sq])
 			psqEG += int(tables[board.Bishop][1][sq])
-			d := bits.OnesCount64(dragontoothmg.CalculateBishopMoveBitboard(uint8(sq), occupied)&notOurs) - mobilityBase[board.Bishop]
+			d := bits.OnesCount64(board.BishopAttacks(uint8(sq), occupied)&notOurs) - mobilityBase[board.Bishop]
 			mobMG += d * mobility[board.Bishop][0]
 			mobEG += d * mobility[board.Bishop][1]
 		}
@@ -187,7 +186,7 @@ func evaluate(b *board.Board, s *scores) int {
 			sq := bits.TrailingZeros64(x)
 			psqMG += int(tables[board.Rook][0][sq])
 			psqEG += int(tables[board.Rook][1][sq])
-			d := bits.OnesCount64(dragontoothmg.CalculateRookMoveBitboard(uint8(sq), occupied)&notOurs) - mobilityBase[board.Rook]
+			d := bits.OnesCount64(board.RookAttacks(uint8(sq), occupied)&notOurs) - mobilityBase[board.Rook]
 			mobMG += d * mobility[board.Rook][0]
 			mobEG += d * mobility[board.Rook][1]
 			file := fileMask[sq&7]
@@ -204,7 +203,7 @@ func evaluate(b *board.Board, s *scores) int {
 			sq := bits.TrailingZeros64(x)
 			psqMG += int(tables[board.Queen][0][sq])
 			psqEG += int(tables[board.Queen][1][sq])
-			reach := dragontoothmg.CalculateBishopMoveBitboard(uint8(sq), occupied) | dragontoothmg.CalculateRookMoveBitboard(uint8(sq), occupied)
+			reach := board.BishopAttacks(uint8(sq), occupied) | board.RookAttacks(uint8(sq), occupied)
 			d := bits.OnesCount64(reach&notOurs) - mobilityBase[board.Queen]
 			mobMG += d * mobility[board.Queen][0]
 			mobEG += d * mobility[board.Queen][1]
@@ -269,7 +268,6 @@ func pawnStructure(ours, theirs uint64, side board.Color, out *[2]int) {
 var (
 	fileMask      [8]uint64
 	adjacentFiles [8]uint64
-	knightAttacks [64]uint64
 	// passedSpan[side][sq] holds the squares ahead of a pawn on its own and
 	// the neighbouring files: an enemy pawn there stops it being passed.
 	passedSpan [2][64]uint64
@@ -300,12 +298,6 @@ func init() {
 	}
 	for sq := 0; sq < 64; sq++ {
 		r, f := sq/8, sq%8
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
-			rr, ff := r+d[0], f+d[1]
-			if rr >= 0 && rr < 8 && ff >= 0 && ff < 8 {
-				knightAttacks[sq] |= 1 << (rr*8 + ff)
-			}
-		}
 		files := fileMask[f] | adjacentFiles[f]
 		for rr := r + 1; rr < 8; rr++ {
 			passedSpan[board.White][sq] |= files & (0xFF << (rr * 8))
