@@ -201,8 +201,8 @@ func TestSelfPlayThroughUCI(t *testing.T) {
 	if rep.A != "dchess heuristic:depth=2 test" || rep.Wins != 2 {
 		t.Errorf("report:\n%s", rep.Text())
 	}
-	if !strings.Contains(pgn.String(), "/2}") {
-		t.Error("the engine's scores and depths did not reach the PGN")
+	if !regexp.MustCompile(`/2 \d+\.\d{3}s\}`).MatchString(pgn.String()) {
+		t.Error("the engine's scores, depths and times did not reach the PGN")
 	}
 }
 
@@ -358,7 +358,16 @@ func TestSPRTStopsLopsidedMatch(t *testing.T) {
 	}
 }
 
-var dateTag = regexp.MustCompile(`\[Date "[^"]*"\]`)
+var (
+	dateTag  = regexp.MustCompile(`\[Date "[^"]*"\]`)
+	moveTime = regexp.MustCompile(` \d+\.\d{3}s\}`)
+)
+
+// withoutClock drops what the wall clock decides from a PGN, the date and
+// each move's time, leaving what the seed and the limits decide.
+func withoutClock(pgn string) string {
+	return moveTime.ReplaceAllString(dateTag.ReplaceAllString(pgn, ""), "}")
+}
 
 func TestSameSeedSameGames(t *testing.T) {
 	play := func(seed uint64, concurrency int) string {
@@ -368,7 +377,7 @@ func TestSameSeedSameGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return dateTag.ReplaceAllString(pgn.String(), "")
+		return withoutClock(pgn.String())
 	}
 	first := play(7, 1)
 	if again := play(7, 2); again != first {
@@ -437,8 +446,8 @@ func TestReportJSONAndPGN(t *testing.T) {
 			t.Errorf("game %d: notnil says %s, Result tag %s", i+1, g.Outcome(), g.GetTagPair("Result").Value)
 		}
 	}
-	if !regexp.MustCompile(`\{[+-](\d+\.\d\d|M\d+)/1\}`).MatchString(pgn.String()) {
-		t.Errorf("no {+0.35/1}-style comments:\n%s", pgn.String())
+	if !regexp.MustCompile(`\{[+-](\d+\.\d\d|M\d+)/1 \d+\.\d{3}s\}`).MatchString(pgn.String()) {
+		t.Errorf("no {+0.35/1 0.012s}-style comments:\n%s", pgn.String())
 	}
 }
 

@@ -87,8 +87,9 @@ func pgnTermination(term string) string {
 
 // WritePGN writes one game: the seven standard tags, Termination,
 // TimeControl, SetUp/FEN of the opening and PlyCount, then the moves with
-// each engine's "{+0.35/8}" score (its own side's view) and depth, and the
-// reason the game ended as a final comment (when a move was played).
+// each engine's "{+0.35/8 0.250s}" score (its own side's view), depth and
+// time taken, as cutechess-cli writes them, and the reason the game ended
+// as a final comment (when a move was played).
 func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 	var b strings.Builder
 	tag := func(name, value string) {
@@ -124,7 +125,7 @@ func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 		}
 		tokens = append(tokens, m.SAN)
 		if m.Info.HasScore {
-			tokens = append(tokens, "{"+scoreComment(m.Info.Score, m.Info.Mate)+"/"+fmt.Sprint(m.Info.Depth)+"}")
+			tokens = append(tokens, fmt.Sprintf("{%s/%d %.3fs}", scoreComment(m.Info.Score, m.Info.Mate), m.Info.Depth, m.Elapsed.Seconds()))
 		}
 		if side == board.Black {
 			moveNo++
