@@ -50,13 +50,13 @@ var BenchPositions = []string{
 }
 
 // BenchDepth is the depth `dchess bench` searches every position to.
-const BenchDepth = 8
+const BenchDepth = 10
 
 // BenchNodes is the node count of Bench with the heuristic evaluator at
 // BenchDepth: a signature of the search and the evaluation. Any change to
 // either that alters the tree changes it; update it in the same commit
 // and say so in the commit message.
-const BenchNodes = 6735140
+const BenchNodes = 4245774
 
 // BenchResult sums a bench run.
 type BenchResult struct {

@@ -23,7 +23,8 @@ type Algorithm int
 
 const (
 	// AlphaBeta is negamax with alpha-beta pruning, iterative deepening,
-	// a transposition table, quiescence search and move ordering.
+	// a transposition table, quiescence search and move ordering, plus the
+	// selective techniques that matches let in (docs/strength.md).
 	AlphaBeta Algorithm = iota
 	// Minimax is the seeds' plain fixed-depth minimax: no pruning, no
 	// table, no quiescence, static evaluation at the leaves. It exists as
@@ -310,20 +311,65 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	if ply > 0 && b.HalfmoveClock() >= 100 {
 		return 0
 	}
+	side := b.SideToMove()
+	// Away from the principal variation a node only has to show which side
+	// of a null window it falls; there the static evaluation decides how
+	// much effort the node deserves (docs/strength.md: the matches that let
+	// each of these in).
+	pvNode := beta-alpha > 1
+	staticEval := 0
+	if !inCheck {
+		staticEval = e.evaluate(b)
+	}
+	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound {
+		// Reverse futility: so far above beta that a quiet move by the
+		// opponent will not bring the score back down.
+		if depth <= rfpMaxDepth && staticEval-rfpMargin*depth >= beta {
+			return staticEval
+		}
+		// Null move: if passing the turn still fails high on a reduced
+		// search, a real move will too. Not without pieces, where passing
+		// can be the only bad option (zugzwang).
+		if depth >= 3 && staticEval >= beta && b.HasPieces(side) && b.NullMoveAllowed() {
+			b.MakeNull()
+			s := -e.negamax(b, depth-1-nullMoveReduction(depth), -beta, -beta+1, ply+1, false)
+			b.Unmake()
+			if e.stopped {
+				return 0
+			}
+			if s >= beta {
+				return min(s, mateBound-1)
+			}
+		}
+	}
 	scores := e.scores[ply][:len(moves)]
 	e.scoreMoves(b, moves, scores, hashMove, ply)
 	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
-	side := b.SideToMove()
+	// Near the horizon, quiet moves that cannot reach alpha even with a
+	// margin, and quiet moves far down the ordering, are not searched.
+	pruneQuiets := !pvNode && !inCheck && depth <= futilityMaxDepth
+	futile := pruneQuiets && staticEval+futilityMargin(depth) <= alpha
 	for i := range moves {
 		pickMove(moves, scores, i)
 		m := moves[i]
 		quiet := m.Promote() == 0 && !b.IsCapture(m)
+		// Checks are never pruned: the mates and forcing lines are among
+		// them. A move that cannot check is skipped without being made.
+		prunable := pruneQuiets && quiet && i > 0 && best > -mateBound &&
+			(futile || scores[i] < orderKiller && i >= lateMovePruning(depth))
+		if prunable && !b.MayGiveCheck(m) {
+			continue
+		}
 		b.Make(m)
 		// A check is searched one ply deeper, so a forcing line is not cut
 		// at the horizon (docs/strength.md: the match and WAC that show it gains).
 		next, check := depth-1, b.InCheck()
 		if check {
 			next = depth
+		}
+		if prunable && !check {
+			b.Unmake()
+			continue
 		}
 		var s int
 		if i == 0 {
@@ -376,6 +422,23 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	e.tt.store(b.Key(), bestMove, best, depth, ply, bd)
 	return best
 }
+
+// Pruning parameters: the depths (in plies left) and margins (in
+// centipawns) of reverse futility, futility and late-move pruning.
+const (
+	rfpMaxDepth      = 5
+	rfpMargin        = 100
+	futilityMaxDepth = 3
+)
+
+func futilityMargin(depth int) int { return 100 + 120*depth }
+
+// lateMovePruning is how many moves a shallow node searches before it
+// skips the remaining quiet ones.
+func lateMovePruning(depth int) int { return 3 + depth*depth }
+
+// nullMoveReduction grows with depth, so deep null-move searches stay cheap.
+func nullMoveReduction(depth int) int { return 3 + depth/6 }
 
 // lmrTable[depth][moveIndex] is the late-move reduction: about
 // ln(depth)·ln(index)/2, none for the first lmrFirstMove moves or below depth 3.

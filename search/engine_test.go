@@ -228,27 +228,29 @@ func TestMovetimeAndClocksStop(t *testing.T) {
 }
 
 func TestTimeBudget(t *testing.T) {
+	const ms = time.Millisecond
 	cases := []struct {
-		lim  Limits
-		side board.Color
-		hard time.Duration
-		ok   bool
+		lim        Limits
+		side       board.Color
+		soft, hard time.Duration
+		ok         bool
 	}{
-		{Limits{Depth: 5}, board.White, 0, false},
-		{Limits{WTime: time.Minute, Infinite: true}, board.White, 0, false},
-		{Limits{MoveTime: 250 * time.Millisecond, WTime: time.Minute}, board.White, 250 * time.Millisecond, true},
-		// 60 s / 30 moves + 3/4 of 1 s, less the overhead.
-		{Limits{WTime: time.Minute, WInc: time.Second}, board.White, 2750*time.Millisecond - moveOverhead, true},
-		{Limits{WTime: time.Minute, BTime: 10 * time.Second, MovesToGo: 10}, board.Black, time.Second - moveOverhead, true},
+		{Limits{Depth: 5}, board.White, 0, 0, false},
+		{Limits{WTime: time.Minute, Infinite: true}, board.White, 0, 0, false},
+		{Limits{MoveTime: 250 * ms, WTime: time.Minute}, board.White, 250 * ms, 250 * ms, true},
+		// Target 60 s / 30 moves + 3/4 of 1 s = 2.75 s: no new iteration
+		// after half of it, none running past three times it, less the overhead.
+		{Limits{WTime: time.Minute, WInc: time.Second}, board.White, 1375*ms - moveOverhead, 8250*ms - moveOverhead, true},
+		{Limits{WTime: time.Minute, BTime: 10 * time.Second, MovesToGo: 10}, board.Black, 500*ms - moveOverhead, 3000*ms - moveOverhead, true},
 		// A huge increment is capped at 2/5 of the clock.
-		{Limits{BTime: time.Second, BInc: 5 * time.Second}, board.Black, 400*time.Millisecond - moveOverhead, true},
+		{Limits{BTime: time.Second, BInc: 5 * time.Second}, board.Black, 400*ms - moveOverhead, 400*ms - moveOverhead, true},
 		// The last move before the control may use most, never all, of the clock.
-		{Limits{WTime: time.Second, MovesToGo: 1}, board.White, 800*time.Millisecond - moveOverhead, true},
+		{Limits{WTime: time.Second, MovesToGo: 1}, board.White, 500*ms - moveOverhead, 800*ms - moveOverhead, true},
 	}
 	for _, c := range cases {
 		soft, hard, ok := timeBudget(c.lim, c.side)
-		if ok != c.ok || hard != c.hard || (ok && soft != hard/2 && c.lim.MoveTime == 0) {
-			t.Errorf("%+v: soft %v hard %v ok %v, want hard %v ok %v", c.lim, soft, hard, ok, c.hard, c.ok)
+		if ok != c.ok || soft != c.soft || hard != c.hard {
+			t.Errorf("%+v: soft %v hard %v ok %v, want soft %v hard %v ok %v", c.lim, soft, hard, ok, c.soft, c.hard, c.ok)
 		}
 	}
 }

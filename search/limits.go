@@ -28,7 +28,8 @@ const moveOverhead = 10 * time.Millisecond
 
 // timeBudget returns how long to think: soft is when no new iteration
 // starts, hard is when a running iteration is abandoned. ok is false when
-// no time limit applies.
+// no time limit applies. A move takes about the target, its share of the
+// clock, on average.
 func timeBudget(lim Limits, side board.Color) (soft, hard time.Duration, ok bool) {
 	if lim.Infinite {
 		return 0, 0, false
@@ -54,9 +55,10 @@ func timeBudget(lim Limits, side board.Color) (soft, hard time.Duration, ok bool
 	if movesToGo == 1 {
 		ceiling = left * 4 / 5
 	}
-	hard = min(target, ceiling) - moveOverhead
-	hard = max(hard, time.Millisecond)
-	// An iteration costs several times the previous one, so one started
-	// after half the budget would rarely finish.
-	return hard / 2, hard, true
+	// No iteration starts after half the target, as it would rarely finish
+	// in time; one that is running may take up to three times the target,
+	// so that the depth it was started for is rarely thrown away.
+	soft = max(target/2-moveOverhead, time.Millisecond)
+	hard = max(min(3*target, ceiling)-moveOverhead, time.Millisecond)
+	return min(soft, hard), hard, true
 }

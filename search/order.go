@@ -2,14 +2,18 @@ package search
 
 import "github.com/dchess/dchess/search/board"
 
-// Ordering tiers: the hash move, then winning-looking captures and queen
-// promotions (MVV-LVA), then killers, then quiet moves by history, then
+// Ordering tiers: the hash move, then captures that do not lose material
+// and queen promotions (MVV-LVA), then killers, then captures that lose
+// material by exchange evaluation, then quiet moves by history, then
 // under-promotions.
 const (
 	orderHash    = 1 << 30
 	orderCapture = 1 << 24
 	orderKiller  = 1 << 22
-	historyMax   = 1 << 20
+	// orderBadCapture sits between the killers and the history scores,
+	// which stay below historyMax.
+	orderBadCapture = 1 << 21
+	historyMax      = 1 << 20
 )
 
 // orderValue is the piece value used for MVV-LVA and delta pruning,
@@ -24,6 +28,8 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 		switch {
 		case m == hashMove:
 			scores[i] = orderHash
+		case b.IsCapture(m) && m.Promote() == 0 && losesMaterial(b, m):
+			scores[i] = orderBadCapture + mvvLva(b, m)
 		case b.IsCapture(m) || board.Piece(m.Promote()) == board.Queen:
 			scores[i] = orderCapture + mvvLva(b, m)
 		case m.Promote() != 0:
@@ -42,7 +48,7 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 // and scores them, returning how many there are. In check that is every
 // move; otherwise captures and promotions, minus captures that cannot
 // lift the score to alpha even if the captured piece came for free
-// (delta pruning).
+// (delta pruning) and captures that lose material by exchange evaluation.
 func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int32, inCheck bool, standPat, alpha int) int {
 	const deltaMargin = 200
 	n := 0
@@ -54,6 +60,10 @@ func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int3
 				continue
 			}
 			if !promo && standPat+int(victimValue(b, m))+deltaMargin <= alpha {
+				continue
+			}
+			// A capture that loses the exchange cannot raise the stand-pat score.
+			if !promo && losesMaterial(b, m) {
 				continue
 			}
 		}

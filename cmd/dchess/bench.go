@@ -38,7 +38,7 @@ signature of the search and evaluation code: at the default depth it must equal 
 every depth from 1 to --depth (default %d) and prints nodes and time of each. Alpha-beta's
 nodes include its quiescence search; minimax stops at the depth.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
 		Example: `  dchess bench
-  dchess bench --depth 8 --json
+  dchess bench --depth 10 --json
   dchess bench --compare-search --depth 4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

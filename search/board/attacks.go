@@ -1,6 +1,10 @@
 package board
 
-import "github.com/dylhunn/dragontoothmg"
+import (
+	"math/bits"
+
+	"github.com/dylhunn/dragontoothmg"
+)
 
 // Attack tables for the leapers, indexed by square; sliders come from
 // dragontoothmg's magic bitboards. Evaluation and exchange evaluation
@@ -53,4 +57,42 @@ func (b *Board) AttackersTo(sq uint8, occ uint64) uint64 {
 	leap := KnightAttacks[sq]&(w.Knights|bl.Knights) | KingAttacks[sq]&(w.Kings|bl.Kings) |
 		PawnAttacks[Black][sq]&w.Pawns | PawnAttacks[White][sq]&bl.Pawns
 	return (diag | orth | leap) & occ
+}
+
+// MayGiveCheck is false only for a move that certainly does not give
+// check, decided without playing it: the moved piece does not attack the
+// enemy king from its new square, and the square it leaves is on no line
+// from that king (so nothing behind it is uncovered). Castling,
+// promotions and en passant always count as maybe. Search uses it to skip
+// moves it would prune unless they check, without making them.
+func (b *Board) MayGiveCheck(m Move) bool {
+	from, to := m.From(), m.To()
+	us := b.SideToMove()
+	them := b.Pieces(us.Other())
+	king := uint8(bits.TrailingZeros64(them.Kings))
+	occ := b.Occupied()
+	if (BishopAttacks(king, occ)|RookAttacks(king, occ))&(1<<from) != 0 || m.Promote() != 0 {
+		return true
+	}
+	piece, _ := b.PieceAt(from)
+	after := occ&^(1<<from) | 1<<to
+	var reach uint64
+	switch piece {
+	case Pawn:
+		if to == b.ep && b.ep != 0 {
+			return true
+		}
+		reach = PawnAttacks[us][to]
+	case Knight:
+		reach = KnightAttacks[to]
+	case Bishop:
+		reach = BishopAttacks(to, after)
+	case Rook:
+		reach = RookAttacks(to, after)
+	case Queen:
+		reach = BishopAttacks(to, after) | RookAttacks(to, after)
+	case King:
+		return int(to)-int(from) == 2 || int(from)-int(to) == 2
+	}
+	return reach&them.Kings != 0
 }

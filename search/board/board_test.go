@@ -294,3 +294,39 @@ func TestIncrementalKey(t *testing.T) {
 		}
 	}
 }
+
+// TestMayGiveCheck plays every move to depth 2 from the shared perft
+// suites' positions: a move MayGiveCheck rules out must not check, and
+// most moves that do not check must be ruled out.
+func TestMayGiveCheck(t *testing.T) {
+	var ruledOut, quietTotal int
+	var walk func(b *Board, depth int)
+	walk = func(b *Board, depth int) {
+		for _, m := range b.LegalMoves() {
+			may := b.MayGiveCheck(m)
+			b.Make(m)
+			check := b.InCheck()
+			if check && !may {
+				t.Fatalf("%s gives check in %s, MayGiveCheck said no", UCI(m), b.FEN())
+			}
+			if !check {
+				quietTotal++
+				if !may {
+					ruledOut++
+				}
+			}
+			if depth > 1 {
+				walk(b, depth-1)
+			}
+			b.Unmake()
+		}
+	}
+	for _, cases := range loadSuites(t) {
+		for _, c := range cases {
+			walk(mustFEN(t, c.FEN), 2)
+		}
+	}
+	if ruledOut < quietTotal*3/4 {
+		t.Errorf("only %d of %d non-checking moves ruled out", ruledOut, quietTotal)
+	}
+}
