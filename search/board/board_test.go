@@ -271,61 +271,61 @@ func TestAttackersTo(t *testing.T) {
 	}
 }
 
-// TestIncrementalKey walks every move to depth 2 from the shared perft
-// suites' positions (castling, en passant and promotions all occur there)
-// and checks the key Make updates against one computed from scratch.
-func TestIncrementalKey(t *testing.T) {
+// walkSuites calls visit for every legal move to depth plies from every
+// position of the shared perft suites, where castling, en passant and
+// promotions all occur. visit gets the board before the move and must
+// leave it as it found it.
+func walkSuites(t *testing.T, depth int, visit func(b *Board, m Move)) {
 	var walk func(b *Board, depth int)
 	walk = func(b *Board, depth int) {
 		for _, m := range b.LegalMoves() {
-			b.Make(m)
-			if got, want := b.Key(), b.computeKey(); got != want {
-				t.Fatalf("after %s the key is %x, computed %x (%s)", UCI(m), got, want, b.FEN())
-			}
+			visit(b, m)
 			if depth > 1 {
+				b.Make(m)
 				walk(b, depth-1)
+				b.Unmake()
 			}
-			b.Unmake()
 		}
 	}
 	for _, cases := range loadSuites(t) {
 		for _, c := range cases {
-			walk(mustFEN(t, c.FEN), 2)
+			walk(mustFEN(t, c.FEN), depth)
 		}
 	}
 }
 
-// TestMayGiveCheck plays every move to depth 2 from the shared perft
-// suites' positions: a move MayGiveCheck rules out must not check, and
-// most moves that do not check must be ruled out.
+// TestIncrementalKey checks the key Make updates against one computed
+// from scratch, for every move to depth 2 of the perft suites.
+func TestIncrementalKey(t *testing.T) {
+	walkSuites(t, 2, func(b *Board, m Move) {
+		b.Make(m)
+		if got, want := b.Key(), b.computeKey(); got != want {
+			t.Fatalf("after %s the key is %x, computed %x (%s)", UCI(m), got, want, b.FEN())
+		}
+		b.Unmake()
+	})
+}
+
+// TestMayGiveCheck plays every move to depth 2 of the perft suites: a
+// move MayGiveCheck rules out must not check, and most moves that do not
+// check must be ruled out.
 func TestMayGiveCheck(t *testing.T) {
 	var ruledOut, quietTotal int
-	var walk func(b *Board, depth int)
-	walk = func(b *Board, depth int) {
-		for _, m := range b.LegalMoves() {
-			may := b.MayGiveCheck(m)
-			b.Make(m)
-			check := b.InCheck()
-			if check && !may {
-				t.Fatalf("%s gives check in %s, MayGiveCheck said no", UCI(m), b.FEN())
-			}
-			if !check {
-				quietTotal++
-				if !may {
-					ruledOut++
-				}
-			}
-			if depth > 1 {
-				walk(b, depth-1)
-			}
-			b.Unmake()
+	walkSuites(t, 2, func(b *Board, m Move) {
+		may := b.MayGiveCheck(m)
+		b.Make(m)
+		check := b.InCheck()
+		if check && !may {
+			t.Fatalf("%s gives check in %s, MayGiveCheck said no", UCI(m), b.FEN())
 		}
-	}
-	for _, cases := range loadSuites(t) {
-		for _, c := range cases {
-			walk(mustFEN(t, c.FEN), 2)
+		if !check {
+			quietTotal++
+			if !may {
+				ruledOut++
+			}
 		}
-	}
+		b.Unmake()
+	})
 	if ruledOut < quietTotal*3/4 {
 		t.Errorf("only %d of %d non-checking moves ruled out", ruledOut, quietTotal)
 	}
