@@ -318,7 +318,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	// each of these in).
 	pvNode := beta-alpha > 1
 	staticEval := 0
-	if !inCheck {
+	if !inCheck && !pvNode {
 		staticEval = e.evaluate(b)
 	}
 	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound {
