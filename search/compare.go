@@ -349,6 +349,9 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 		}
 		best, bestMove = v, m
 		e.updatePV(ply, m)
+		if ply == 0 {
+			e.rootScore = mateScore(v, side)
+		}
 		if c.narrow(white, best, &alpha, &beta) && c.closed(alpha, beta) {
 			if quiet {
 				e.rewardQuiet(side, m, depth, ply)

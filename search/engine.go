@@ -109,6 +109,9 @@ type Engine struct {
 	// best line from ply, pvLen[ply] its end.
 	pv    [MaxPly + 1][MaxPly + 1]board.Move
 	pvLen [MaxPly + 1]int
+	// rootScore is the score of pv[0], the best root move so far in the
+	// running iteration.
+	rootScore int
 
 	// State of the running search.
 	nodes       int64
@@ -141,7 +144,8 @@ func (e *Engine) NewGame() {
 
 // Search finds a move for the side to move. It stops at the first limit
 // reached or when ctx is cancelled, and then returns the best move of the
-// last finished iteration (a legal move even if none finished). Under
+// last finished iteration, or a better one the cut-off iteration found (a
+// legal move even if no iteration finished). Under
 // depth and node limits the result depends only on the position, its
 // history and what the engine learned in earlier searches: no clock is
 // read to decide anything. onInfo, if not nil, is called after every
@@ -155,7 +159,7 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 		e.searchMinimax(b, lim, &res, onInfo)
 	} else {
 		e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
-			return e.negamax(b, depth, -infinity, infinity, 0, b.InCheck())
+			return e.aspirate(b, depth, res.Score)
 		})
 	}
 	res.Nodes = e.nodes
@@ -208,13 +212,27 @@ func (e *Engine) deepen(lim Limits, soft time.Duration, timed bool, res *Result,
 	if lim.Depth > 0 {
 		maxDepth = min(lim.Depth, maxDepth)
 	}
+	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= maxDepth; depth++ {
+		previous := res.Best
 		score := search(depth)
 		if e.stopped {
+			// A root move that finished searching in the cut-off
+			// iteration and beat the first one was seen deeper than
+			// anything the last full iteration found.
+			if e.pvLen[0] > 0 && e.pv[0][0] != res.Best {
+				res.Best, res.Score, res.Mate = e.pv[0][0], e.rootScore, MateIn(e.rootScore)
+				res.PV = append([]board.Move(nil), e.pv[0][:e.pvLen[0]]...)
+			}
 			return
 		}
 		e.finishIteration(res, depth, score, onInfo)
-		if timed && time.Since(e.start) >= soft {
+		if res.Best == previous {
+			stable++
+		} else {
+			stable = 0
+		}
+		if timed && time.Since(e.start) >= stabilityScaled(soft, stable) {
 			return
 		}
 		// A forced mate seen within the depth cannot get shorter by looking deeper.
@@ -405,6 +423,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		}
 		alpha = s
 		e.updatePV(ply, m)
+		if ply == 0 {
+			e.rootScore = s
+		}
 		if s >= beta {
 			if quiet {
 				e.rewardQuiet(side, m, depth, ply)
@@ -421,6 +442,55 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	}
 	e.tt.store(b.Key(), bestMove, best, depth, ply, bd)
 	return best
+}
+
+// aspirate searches the root in a window around the last iteration's
+// score, which cuts more of the tree, and widens it until the score falls
+// inside.
+func (e *Engine) aspirate(b *board.Board, depth, previous int) int {
+	inCheck := b.InCheck()
+	if depth < aspirationDepth || abs(previous) >= mateBound {
+		return e.negamax(b, depth, -infinity, infinity, 0, inCheck)
+	}
+	delta := aspirationWindow
+	alpha, beta := previous-delta, previous+delta
+	for {
+		s := e.negamax(b, depth, alpha, beta, 0, inCheck)
+		if e.stopped || (s > alpha && s < beta) {
+			return s
+		}
+		delta *= 2
+		if delta > aspirationGiveUp {
+			alpha, beta = -infinity, infinity
+		} else if s <= alpha {
+			alpha = max(s-delta, -infinity)
+		} else {
+			beta = min(s+delta, infinity)
+		}
+	}
+}
+
+// Aspiration windows start at aspirationDepth, aspirationWindow
+// centipawns either side; past aspirationGiveUp the window is the whole range.
+const (
+	aspirationDepth  = 5
+	aspirationWindow = 25
+	aspirationGiveUp = 400
+)
+
+// stabilityScaled moves the soft time limit with the best move's history:
+// a move that just changed deserves another iteration, one that has held
+// for several is likely to hold again.
+func stabilityScaled(soft time.Duration, stable int) time.Duration {
+	switch {
+	case stable == 0:
+		return soft * 7 / 5
+	case stable == 1:
+		return soft * 11 / 10
+	case stable >= 3:
+		return soft * 3 / 4
+	}
+	return soft
 }
 
 // Pruning parameters: the depths (in plies left) and margins (in

@@ -279,3 +279,50 @@ func TestLateMoveReductionLeavesDepth(t *testing.T) {
 		}
 	}
 }
+
+func TestCutOffIterationKeepsABetterMove(t *testing.T) {
+	changed := 0
+	for _, fen := range []string{
+		"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+		"5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+		"r1bq2rk/pp3pbp/2p1p1pQ/7P/3P4/2PB1N2/PP3PPR/2KR4 w - - 0 1",
+		"5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+		"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+	} {
+		var infos []Info
+		e := New(materialEval{}, Options{HashMB: 1})
+		e.Search(context.Background(), mustFEN(t, fen), Limits{Depth: 7}, func(info Info) { infos = append(infos, info) })
+		for i := 1; i < len(infos); i++ {
+			before, after := infos[i-1], infos[i]
+			if before.PV[0] == after.PV[0] {
+				continue
+			}
+			// One node before iteration after.Depth finishes, the move it
+			// prefers has been searched and must be played.
+			res := search(t, AlphaBeta, fen, Limits{Nodes: after.Nodes - 1})
+			if res.Depth != before.Depth || res.Best != after.PV[0] {
+				t.Errorf("%s: cut off in depth %d: %v (depth %d), want %v (depth %d kept %v)",
+					fen, after.Depth, res.Best, res.Depth, after.PV[0], before.Depth, before.PV[0])
+			}
+			changed++
+			break
+		}
+	}
+	if changed == 0 {
+		t.Fatal("no position changed its best move between iterations")
+	}
+}
+
+func TestAspirationWidensToTheScore(t *testing.T) {
+	fen := "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"
+	full := New(materialEval{}, Options{HashMB: 1})
+	want := full.negamax(mustFEN(t, fen), aspirationDepth, -infinity, infinity, 0, false)
+	// A window far from the score fails, low or high, and must widen until
+	// the search lands on the same score.
+	for _, guess := range []int{want - 600, want - 30, want + 30, want + 600} {
+		e := New(materialEval{}, Options{HashMB: 1})
+		if got := e.aspirate(mustFEN(t, fen), aspirationDepth, guess); got != want {
+			t.Errorf("window around %d: score %d, want %d", guess, got, want)
+		}
+	}
+}
