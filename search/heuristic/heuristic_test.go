@@ -28,7 +28,7 @@ func evaluateFEN(t testing.TB, fen string) int {
 func TestMaterial(t *testing.T) {
 	even := explain(t, "4k3/8/8/8/8/8/8/1N2K1n1 w - - 0 1")
 	up := explain(t, "4k3/8/8/8/8/8/8/1N2K1N1 w - - 0 1")
-	if even.Material.MG != 0 || up.Material.MG != 2*pieceValue[board.Knight][0] {
+	if even.Material.MG != 0 || up.Material.MG != 2*DefaultWeights.PieceValue[board.Knight][0] {
 		t.Errorf("material even %+v, two knights up %+v", even.Material, up.Material)
 	}
 	if got := evaluateFEN(t, "4k3/8/8/8/8/8/8/Q3K3 w - - 0 1"); got < 800 {
@@ -72,16 +72,16 @@ func TestIsolatedPawns(t *testing.T) {
 	// Black pawns on c7-e7 keep every white pawn from being passed.
 	connected := explain(t, "4k3/2ppp3/8/8/8/8/2PP4/4K3 w - - 0 1").PawnStructure
 	isolated := explain(t, "4k3/2ppp3/8/8/8/8/2P1P3/4K3 w - - 0 1").PawnStructure
-	if d := isolated.MG - connected.MG; d != 2*isolatedPawn[0] {
-		t.Errorf("two isolated pawns change the middlegame score by %d, want %d", d, 2*isolatedPawn[0])
+	if d := isolated.MG - connected.MG; d != 2*DefaultWeights.IsolatedPawn[0] {
+		t.Errorf("two isolated pawns change the middlegame score by %d, want %d", d, 2*DefaultWeights.IsolatedPawn[0])
 	}
 }
 
 func TestDoubledPawns(t *testing.T) {
 	doubled := explain(t, "4k3/1ppp4/8/8/8/2P5/1PP5/4K3 w - - 0 1").PawnStructure
 	spread := explain(t, "4k3/1ppp4/8/8/8/3P4/1PP5/4K3 w - - 0 1").PawnStructure
-	if d := doubled.EG - spread.EG; d != doubledPawn[1] {
-		t.Errorf("a doubled pawn changes the endgame score by %d, want %d", d, doubledPawn[1])
+	if d := doubled.EG - spread.EG; d != DefaultWeights.DoubledPawn[1] {
+		t.Errorf("a doubled pawn changes the endgame score by %d, want %d", d, DefaultWeights.DoubledPawn[1])
 	}
 }
 
@@ -94,7 +94,7 @@ func TestPassedPawns(t *testing.T) {
 	}
 	// d7 and e5 stop each other being passed; both are isolated, so the
 	// pawn terms cancel out.
-	if blocked.EG != 0 || fifth.EG != isolatedPawn[1]+passedPawn[4][1] {
+	if blocked.EG != 0 || fifth.EG != DefaultWeights.IsolatedPawn[1]+DefaultWeights.PassedPawn[4][1] {
 		t.Errorf("e5 watched by d7: %+v; e5 free: %+v", blocked, fifth)
 	}
 	// Black's passed pawns count for Black: the mirrored position negates.
@@ -108,7 +108,7 @@ func TestBishopPair(t *testing.T) {
 	pair := explain(t, "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1").BishopPair
 	single := explain(t, "4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1").BishopPair
 	both := explain(t, "2b1kb2/8/8/8/8/8/8/2B1KB2 w - - 0 1").BishopPair
-	if pair.MG != bishopPair[0] || pair.EG != bishopPair[1] || single != (Term{}) || both != (Term{}) {
+	if pair.MG != DefaultWeights.BishopPair[0] || pair.EG != DefaultWeights.BishopPair[1] || single != (Term{}) || both != (Term{}) {
 		t.Errorf("pair %+v, bishop and knight %+v, both sides %+v", pair, single, both)
 	}
 }
@@ -117,7 +117,7 @@ func TestRookFiles(t *testing.T) {
 	open := explain(t, "7k/p7/8/8/8/8/P7/4RK2 w - - 0 1").RookFiles
 	halfOpen := explain(t, "7k/4p3/8/8/8/8/P7/4RK2 w - - 0 1").RookFiles
 	closed := explain(t, "7k/4p3/8/8/8/8/4P3/4RK2 w - - 0 1").RookFiles
-	if open.MG != rookOpen[0] || halfOpen.MG != rookHalfOpen[0] || closed.MG != 0 {
+	if open.MG != DefaultWeights.RookOpen[0] || halfOpen.MG != DefaultWeights.RookHalfOpen[0] || closed.MG != 0 {
 		t.Errorf("open %+v, half-open %+v, closed %+v", open, halfOpen, closed)
 	}
 }
@@ -135,7 +135,7 @@ func TestMobility(t *testing.T) {
 	// through the difference the knight's own mobility cannot explain.
 	knightOnly := explain(t, "4k3/8/8/N7/8/8/8/4K3 w - - 0 1").Mobility
 	blackKnightOnly := explain(t, "4k3/8/8/n7/8/8/8/4K3 w - - 0 1").Mobility
-	if rookBesideOwn, rookBesideEnemy := own.MG-knightOnly.MG, enemy.MG-blackKnightOnly.MG; rookBesideEnemy != rookBesideOwn+mobility[board.Rook][0] {
+	if rookBesideOwn, rookBesideEnemy := own.MG-knightOnly.MG, enemy.MG-blackKnightOnly.MG; rookBesideEnemy != rookBesideOwn+DefaultWeights.Mobility[board.Rook][0] {
 		t.Errorf("rook mobility next to own knight %d, next to enemy knight %d", rookBesideOwn, rookBesideEnemy)
 	}
 }
@@ -155,7 +155,12 @@ func TestTaperedBlend(t *testing.T) {
 		if bd.Phase == 1 && bd.Total.Blended != bd.Total.MG || bd.Phase == 0 && bd.Total.Blended != bd.Total.EG {
 			t.Errorf("%s: blend at phase %v is %+v", fen, bd.Phase, bd.Total)
 		}
-		sum := bd.Material.MG + bd.PieceSquare.MG + bd.PawnStructure.MG + bd.BishopPair.MG + bd.RookFiles.MG + bd.Mobility.MG
+		sum := 0
+		for _, c := range bd.Components() {
+			if c.Name != "total" {
+				sum += c.MG
+			}
+		}
 		if sum != bd.Total.MG {
 			t.Errorf("%s: components sum to %d, total %d", fen, sum, bd.Total.MG)
 		}

@@ -1,5 +1,7 @@
 package heuristic
 
+import "github.com/dchess/dchess/search/board"
+
 // Piece-square tables from Tomasz Michniewski's "Simplified Evaluation
 // Function" (chessprogramming.org), written as a board is printed: a8
 // first, h1 last, from White's side. White's square sq reads entry
@@ -101,13 +103,32 @@ var kingTableEG = [64]int{
 	-50, -30, -30, -30, -30, -30, -30, -50,
 }
 
-// pst[piece][phase] indexed by board.Piece (1 = pawn ... 6 = king).
-var pst = [7][2]*[64]int{
-	{},
-	{&pawnTableMG, &pawnTableEG},
-	{&knightTable, &knightTable},
-	{&bishopTable, &bishopTable},
-	{&rookTableMG, &rookTableEG},
-	{&queenTable, &queenTable},
-	{&kingTableMG, &kingTableEG},
+// SeedWeights are the hand-set weights: Michniewski's tables and textbook
+// values for the other terms. Tuning starts from them.
+func SeedWeights() Weights {
+	w := Weights{
+		PieceValue:   [7][2]int{{0, 0}, {100, 120}, {320, 300}, {330, 320}, {500, 540}, {900, 950}, {0, 0}},
+		IsolatedPawn: [2]int{-15, -20},
+		DoubledPawn:  [2]int{-10, -25},
+		PassedPawn:   [8][2]int{{0, 0}, {5, 10}, {10, 15}, {15, 25}, {25, 45}, {40, 75}, {60, 120}, {0, 0}},
+		BishopPair:   [2]int{30, 50},
+		RookOpen:     [2]int{25, 10},
+		RookHalfOpen: [2]int{12, 5},
+		Mobility:     [7][2]int{{}, {}, {4, 4}, {5, 5}, {2, 4}, {1, 2}, {}},
+	}
+	pst := [7][2]*[64]int{
+		{},
+		{&pawnTableMG, &pawnTableEG},
+		{&knightTable, &knightTable},
+		{&bishopTable, &bishopTable},
+		{&rookTableMG, &rookTableEG},
+		{&queenTable, &queenTable},
+		{&kingTableMG, &kingTableEG},
+	}
+	for p := board.Pawn; p <= board.King; p++ {
+		for sq := 0; sq < 64; sq++ {
+			w.PST[p][sq] = [2]int{pst[p][0][sq], pst[p][1][sq]}
+		}
+	}
+	return w
 }
