@@ -15,7 +15,6 @@ import (
 	"flag"
 	"fmt"
 	"go/format"
-	"io"
 	"os"
 	"strings"
 
@@ -33,6 +32,12 @@ func main() {
 		ridge = flag.Float64("ridge", 0, "pull towards the hand-set weights, per squared centipawn")
 		clip  = flag.Int("max-cp", 1500, "skip positions Stockfish scores beyond this many centipawns")
 	)
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "Usage: go run ./scripts/tune-heuristic --data DATASET [-o search/heuristic/weights.go]\n\n"+
+			"Fits the heuristic's weights to the quiet positions of a Stockfish-labelled, split dataset.\n\n"+
+			"Example:\n  go run ./scripts/tune-heuristic --data studies/d8pv4/labelled -o search/heuristic/weights.go\n\nFlags:\n")
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "tune-heuristic: --data is required")
@@ -92,23 +97,22 @@ func run(dir, out string, iters int, lr, ridge float64, clip int) error {
 	fmt.Fprintf(os.Stderr, "loss after:  train %.6f val %.6f\n",
 		heuristic.Loss(train, w, slope), heuristic.Loss(val, w, slope))
 
-	var dst io.Writer = os.Stdout
-	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		dst = f
-	}
 	cmd := fmt.Sprintf("go run ./scripts/tune-heuristic --data %s --iterations %d --lr %g --ridge %g --max-cp %d",
 		dir, iters, lr, ridge, clip)
 	src, err := format.Source([]byte(goSource(w, cmd, len(train), ds.Manifest().Command)))
 	if err != nil {
 		return err
 	}
-	_, err = dst.Write(src)
-	return err
+	if out == "" {
+		_, err = os.Stdout.Write(src)
+		return err
+	}
+	// Written aside and renamed, so an interrupted run never leaves half a file.
+	tmp := out + ".tmp"
+	if err := os.WriteFile(tmp, src, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, out)
 }
 
 // quiet returns the position and Stockfish's score from White's view when
