@@ -127,7 +127,7 @@ func quiet(r *dataset.Record, clip int) (*board.Board, int, bool) {
 		return nil, 0, false
 	}
 	m, err := b.ParseUCI(l.BestMove)
-	if err != nil || b.IsCapture(m) || len(l.BestMove) == 5 {
+	if err != nil || b.IsCapture(m) || m.Promote() != 0 {
 		return nil, 0, false
 	}
 	cp := int(l.CP)

@@ -154,13 +154,14 @@ func Fit(samples []Sample, start Weights, opts FitOptions) Weights {
 			}
 		}
 		n := float64(len(samples))
+		// Adam's bias corrections depend only on the step.
+		mScale := 1 / (1 - math.Pow(beta1, float64(it)))
+		vScale := 1 / (1 - math.Pow(beta2, float64(it)))
 		for j := range x {
 			g := grad[j]/n + 2*opts.Ridge*(x[j]-origin[j])
 			m[j] = beta1*m[j] + (1-beta1)*g
 			v[j] = beta2*v[j] + (1-beta2)*g*g
-			mHat := m[j] / (1 - math.Pow(beta1, float64(it)))
-			vHat := v[j] / (1 - math.Pow(beta2, float64(it)))
-			x[j] -= opts.LearningRate * mHat / (math.Sqrt(vHat) + eps)
+			x[j] -= opts.LearningRate * m[j] * mScale / (math.Sqrt(v[j]*vScale) + eps)
 		}
 		if opts.Progress != nil {
 			opts.Progress(it, loss/n)
