@@ -1,13 +1,13 @@
-// Command tune-heuristic fits the heuristic evaluator's weights to a
-// Stockfish-labelled dataset (Texel's method) and writes them as Go source
+// Command tune-heuristic fits the heuristic evaluator's weights to
+// Stockfish-labelled datasets (Texel's method) and writes them as Go source
 // for search/heuristic/weights.go.
 //
-//	go run ./scripts/tune-heuristic --data data/labelled -o search/heuristic/weights.go
+//	go run ./scripts/tune-heuristic --data data/labelled,data/more -o search/heuristic/weights.go
 //
 // Only quiet positions are used: not in check, and Stockfish's best move is
 // neither a capture nor a promotion, so a static evaluation can match the
-// label. Positions of the dataset's train split are fitted; the val split
-// reports the loss before and after.
+// label. Positions of each dataset's train split are fitted; the val
+// splits report the loss before and after.
 package main
 
 import (
@@ -25,7 +25,7 @@ import (
 
 func main() {
 	var (
-		data  = flag.String("data", "", "Stockfish-labelled dataset folder (dchess label)")
+		data  = flag.String("data", "", "Stockfish-labelled dataset folders (dchess label), comma-separated")
 		out   = flag.String("o", "", "write the Go source here (default stdout)")
 		iters = flag.Int("iterations", 1500, "Adam iterations over the whole train split")
 		lr    = flag.Float64("lr", 1, "Adam learning rate, centipawns")
@@ -33,8 +33,8 @@ func main() {
 		clip  = flag.Int("max-cp", 1500, "skip positions Stockfish scores beyond this many centipawns")
 	)
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "Usage: go run ./scripts/tune-heuristic --data DATASET [-o search/heuristic/weights.go]\n\n"+
-			"Fits the heuristic's weights to the quiet positions of a Stockfish-labelled, split dataset.\n\n"+
+		fmt.Fprintf(os.Stderr, "Usage: go run ./scripts/tune-heuristic --data DATASET[,DATASET...] [-o search/heuristic/weights.go]\n\n"+
+			"Fits the heuristic's weights to the quiet positions of Stockfish-labelled, split datasets.\n\n"+
 			"Example:\n  go run ./scripts/tune-heuristic --data studies/d8pv4/labelled -o search/heuristic/weights.go\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
@@ -49,39 +49,45 @@ func main() {
 	}
 }
 
-func run(dir, out string, iters int, lr, ridge float64, clip int) error {
-	ds, err := dataset.Open(dir)
-	if err != nil {
-		return err
-	}
+func run(dirs, out string, iters int, lr, ridge float64, clip int) error {
 	slope := dataset.WinProbCoefficient
-	load := func(split dataset.Split) ([]heuristic.Sample, error) {
-		var positions []*board.Board
-		var scores []int
-		err := ds.Scan(context.Background(), split, func(r *dataset.Record) error {
-			if b, cp, ok := quiet(r, clip); ok {
-				positions = append(positions, b)
-				scores = append(scores, cp)
-			}
-			return nil
-		})
+	var train, val []heuristic.Sample
+	var made [][]string
+	for _, dir := range strings.Split(dirs, ",") {
+		ds, err := dataset.Open(dir)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d quiet positions\n", split, len(positions))
-		return heuristic.NewSamples(positions, scores, slope), nil
-	}
-	train, err := load(dataset.Train)
-	if err != nil {
-		return err
-	}
-	val, err := load(dataset.Val)
-	if err != nil {
-		return err
-	}
-	if len(train) == 0 || len(val) == 0 {
-		return fmt.Errorf("%s: no quiet labelled positions in the train or val split "+
-			"(label it with dchess label, split it with dchess dataset split %s --val 0.05 --test 0.05)", dir, dir)
+		load := func(split dataset.Split) ([]heuristic.Sample, error) {
+			var positions []*board.Board
+			var scores []int
+			err := ds.Scan(context.Background(), split, func(r *dataset.Record) error {
+				if b, cp, ok := quiet(r, clip); ok {
+					positions = append(positions, b)
+					scores = append(scores, cp)
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(os.Stderr, "%s %s: %d quiet positions\n", dir, split, len(positions))
+			return heuristic.NewSamples(positions, scores, slope), nil
+		}
+		t, err := load(dataset.Train)
+		if err != nil {
+			return err
+		}
+		v, err := load(dataset.Val)
+		if err != nil {
+			return err
+		}
+		if len(t) == 0 || len(v) == 0 {
+			return fmt.Errorf("%s: no quiet labelled positions in the train or val split "+
+				"(label it with dchess label, split it with dchess dataset split %s --val 0.05 --test 0.05)", dir, dir)
+		}
+		train, val = append(train, t...), append(val, v...)
+		made = append(made, ds.Manifest().Command)
 	}
 	start := heuristic.SeedWeights()
 	fmt.Fprintf(os.Stderr, "loss before: train %.6f val %.6f\n",
@@ -98,8 +104,8 @@ func run(dir, out string, iters int, lr, ridge float64, clip int) error {
 		heuristic.Loss(train, w, slope), heuristic.Loss(val, w, slope))
 
 	cmd := fmt.Sprintf("go run ./scripts/tune-heuristic --data %s --iterations %d --lr %g --ridge %g --max-cp %d",
-		dir, iters, lr, ridge, clip)
-	src, err := format.Source([]byte(goSource(w, cmd, len(train), ds.Manifest().Command)))
+		dirs, iters, lr, ridge, clip)
+	src, err := format.Source([]byte(goSource(w, cmd, len(train), made)))
 	if err != nil {
 		return err
 	}
@@ -145,7 +151,7 @@ func abs(x int) int {
 }
 
 // goSource writes w as search/heuristic/weights.go.
-func goSource(w heuristic.Weights, cmd string, positions int, made []string) string {
+func goSource(w heuristic.Weights, cmd string, positions int, made [][]string) string {
 	var b strings.Builder
 	pair := func(p [2]int) string { return fmt.Sprintf("{%d, %d}", p[0], p[1]) }
 	pairs := func(ps [][2]int) string {
@@ -157,7 +163,10 @@ func goSource(w heuristic.Weights, cmd string, positions int, made []string) str
 	}
 	fmt.Fprintf(&b, "// Code generated by scripts/tune-heuristic; DO NOT EDIT.\n\npackage heuristic\n\n")
 	fmt.Fprintf(&b, "// DefaultWeights were fitted to %d quiet positions by\n//\n//\t%s\n//\n", positions, cmd)
-	fmt.Fprintf(&b, "// starting from SeedWeights, on a dataset made by\n//\n//\t%s\n", strings.Join(made, " "))
+	fmt.Fprintf(&b, "// starting from SeedWeights, on datasets made by\n//\n")
+	for _, m := range made {
+		fmt.Fprintf(&b, "//\t%s\n", strings.Join(m, " "))
+	}
 	fmt.Fprintf(&b, "var DefaultWeights = Weights{\n")
 	fmt.Fprintf(&b, "\tPieceValue: [7][2]int{%s},\n", pairs(w.PieceValue[:]))
 	fmt.Fprintf(&b, "\tPST: [7][64][2]int{\n")
@@ -174,6 +183,11 @@ func goSource(w heuristic.Weights, cmd string, positions int, made []string) str
 	fmt.Fprintf(&b, "\tPassedPawn:   [8][2]int{%s},\n", pairs(w.PassedPawn[:]))
 	fmt.Fprintf(&b, "\tBishopPair:   [2]int%s,\n\tRookOpen:     [2]int%s,\n\tRookHalfOpen: [2]int%s,\n",
 		pair(w.BishopPair), pair(w.RookOpen), pair(w.RookHalfOpen))
-	fmt.Fprintf(&b, "\tMobility:     [7][2]int{%s},\n}\n", pairs(w.Mobility[:]))
+	fmt.Fprintf(&b, "\tMobility:     [7][2]int{%s},\n", pairs(w.Mobility[:]))
+	fmt.Fprintf(&b, "\tSupportedPawn: [2]int%s,\n\tPhalanxPawn: [2]int%s,\n", pair(w.SupportedPawn), pair(w.PhalanxPawn))
+	fmt.Fprintf(&b, "\tPassedKingDistance: [2][2]int{%s},\n", pairs(w.PassedKingDistance[:]))
+	fmt.Fprintf(&b, "\tPawnThreat: [7][2]int{%s},\n", pairs(w.PawnThreat[:]))
+	fmt.Fprintf(&b, "\tMinorThreat: [7][2]int{%s},\n", pairs(w.MinorThreat[:]))
+	fmt.Fprintf(&b, "\tKingShelter: [2]int%s,\n\tTempo: [2]int%s,\n}\n", pair(w.KingShelter), pair(w.Tempo))
 	return b.String()
 }

@@ -115,6 +115,15 @@ func SeedWeights() Weights {
 		RookOpen:     [2]int{25, 10},
 		RookHalfOpen: [2]int{12, 5},
 		Mobility:     [7][2]int{{}, {}, {4, 4}, {5, 5}, {2, 4}, {1, 2}, {}},
+		// Starting points for the terms beyond seed 000's, in the usual
+		// direction and a little smaller than common engine values.
+		SupportedPawn:      [2]int{5, 5},
+		PhalanxPawn:        [2]int{5, 5},
+		PassedKingDistance: [2][2]int{{0, -3}, {0, 6}},
+		PawnThreat:         [7][2]int{board.Knight: {-30, -20}, board.Bishop: {-30, -20}, board.Rook: {-40, -30}, board.Queen: {-50, -40}},
+		MinorThreat:        [7][2]int{board.Rook: {-20, -15}, board.Queen: {-30, -20}},
+		KingShelter:        [2]int{8, 0},
+		Tempo:              [2]int{10, 5},
 	}
 	pst := [7][2]*[64]int{
 		{},
