@@ -2,7 +2,9 @@
 // piece-square tables, game phase, pawn structure (isolated, doubled and
 // passed pawns), the bishop pair, rooks on open and half-open files and
 // mobility, each scored for the middlegame and the endgame and blended by
-// the game phase (tapered evaluation). The weights in use are fitted to
+// the game phase (tapered evaluation). Threats, the king's pawn shelter,
+// tempo and three more pawn terms were added when a match showed they gain
+// (docs/strength.md). The weights in use are fitted to
 // Stockfish's scores (tune.go, weights.go); SeedWeights are the hand-set
 // ones the fit starts from.
 package heuristic
