@@ -35,7 +35,7 @@ func main() {
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "Usage: go run ./scripts/tune-heuristic --data DATASET[,DATASET...] [-o search/heuristic/weights.go]\n\n"+
 			"Fits the heuristic's weights to the quiet positions of Stockfish-labelled, split datasets.\n\n"+
-			"Example:\n  go run ./scripts/tune-heuristic --data studies/d8pv4/labelled -o search/heuristic/weights.go\n\nFlags:\n")
+			"Example (the run that made the weights in use):\n  go run ./scripts/tune-heuristic --data studies/d8pv4/labelled,studies/match-games/labelled -o search/heuristic/weights.go\n\nFlags:\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -53,11 +53,17 @@ func run(dirs, out string, iters int, lr, ridge float64, clip int) error {
 	slope := dataset.WinProbCoefficient
 	var train, val []heuristic.Sample
 	var made [][]string
+	// Every dataset is opened before any is read, so a mistyped name fails at once.
+	var sets []*dataset.Dataset
 	for _, dir := range strings.Split(dirs, ",") {
 		ds, err := dataset.Open(dir)
 		if err != nil {
 			return err
 		}
+		sets = append(sets, ds)
+	}
+	for _, ds := range sets {
+		dir := ds.Dir()
 		load := func(split dataset.Split) ([]heuristic.Sample, error) {
 			var positions []*board.Board
 			var scores []int
