@@ -258,47 +258,142 @@ func (b *Board) IsCapture(m Move) bool {
 // Make plays a legal move. Playing an illegal move is undefined behaviour,
 // as in dragontoothmg; ParseUCI and ParseSAN only return legal moves.
 //
+// The move is made here rather than with dragontoothmg's Apply, which
+// allocates an undo closure on every call (a tenth of the search's time
+// went to it and the garbage it made); Unmake restores a copy instead.
 // The key is updated from the move rather than recomputed: the pieces
 // that left and reached squares, castling rights, the en-passant file and
-// the side to move (TestIncrementalKey checks it against computeKey).
+// the side to move (TestIncrementalKey checks it against computeKey, and
+// the perft suite checks the placement against dragontoothmg's own).
 func (b *Board) Make(m Move) {
 	b.undo = append(b.undo, state{pos: b.pos, ep: b.ep, castle: b.castle})
 	from, to := m.From(), m.To()
+	fromBB, toBB := uint64(1)<<from, uint64(1)<<to
 	us := b.SideToMove()
+	ours, theirs := &b.pos.White, &b.pos.Black
+	if us == Black {
+		ours, theirs = theirs, ours
+	}
 	key := b.Key() ^ zobristBlack ^ zobristCastle[b.castle]
 	if b.epCapturable() {
 		key ^= zobristEPFile[b.ep%8]
 	}
-	piece, _ := b.PieceAt(from)
+
+	piece := pieceIn(ours, fromBB)
+	*pieceBitsOf(ours, piece) &^= fromBB
+	ours.All ^= fromBB | toBB
 	key ^= zobristPiece[us][piece][from]
-	if victim, _ := b.PieceAt(to); victim != NoPiece {
+	irreversible := piece == Pawn
+	if theirs.All&toBB != 0 {
+		victim := pieceIn(theirs, toBB)
+		*pieceBitsOf(theirs, victim) &^= toBB
+		theirs.All &^= toBB
 		key ^= zobristPiece[us.Other()][victim][to]
+		irreversible = true
 	} else if piece == Pawn && to == b.ep && b.ep != 0 {
-		key ^= zobristPiece[us.Other()][Pawn][int(to)+epVictimOffset[us]]
+		captured := uint8(int(to) + epVictimOffset[us])
+		theirs.Pawns &^= uint64(1) << captured
+		theirs.All &^= uint64(1) << captured
+		key ^= zobristPiece[us.Other()][Pawn][captured]
 	}
+	placed := piece
 	if promo := Piece(m.Promote()); promo != NoPiece {
-		key ^= zobristPiece[us][promo][to]
-	} else {
-		key ^= zobristPiece[us][piece][to]
+		placed = promo
 	}
+	*pieceBitsOf(ours, placed) |= toBB
+	key ^= zobristPiece[us][placed][to]
 	if piece == King && (int(to)-int(from) == 2 || int(from)-int(to) == 2) {
 		rookFrom, rookTo := from+3, from+1 // king side
 		if to < from {
 			rookFrom, rookTo = from-4, from-1
 		}
+		rookBB := uint64(1)<<rookFrom | uint64(1)<<rookTo
+		ours.Rooks ^= rookBB
+		ours.All ^= rookBB
 		key ^= zobristPiece[us][Rook][rookFrom] ^ zobristPiece[us][Rook][rookTo]
 	}
 	b.castle &^= castleLoss[from] | castleLoss[to]
 	key ^= zobristCastle[b.castle]
-	b.pos.Apply(m)
 	b.ep = 0
 	if piece == Pawn && (int(to)-int(from) == 16 || int(from)-int(to) == 16) {
 		b.ep = (from + to) / 2
-		if b.epCapturable() {
-			key ^= zobristEPFile[b.ep%8]
-		}
+	}
+
+	half, full := b.pos.Halfmoveclock+1, b.pos.Fullmoveno
+	if irreversible {
+		half = 0
+	}
+	if us == Black {
+		full++
+	}
+	white, black := b.pos.White, b.pos.Black
+	// dragontoothmg keeps castling rights and the en-passant square in
+	// unexported fields; a board parsed with just those set carries them.
+	b.pos = privateState[b.castle][epIndex(b.ep)]
+	b.pos.White, b.pos.Black = white, black
+	b.pos.Wtomove = us == Black
+	b.pos.Halfmoveclock, b.pos.Fullmoveno = half, full
+	if b.epCapturable() {
+		key ^= zobristEPFile[b.ep%8]
 	}
 	b.keys = append(b.keys, key)
+}
+
+// pieceBitsOf points at one piece type's bitboard in a side's bitboards.
+func pieceBitsOf(bb *Bitboards, p Piece) *uint64 {
+	switch p {
+	case Pawn:
+		return &bb.Pawns
+	case Knight:
+		return &bb.Knights
+	case Bishop:
+		return &bb.Bishops
+	case Rook:
+		return &bb.Rooks
+	case Queen:
+		return &bb.Queens
+	}
+	return &bb.Kings
+}
+
+// privateState[castle][epIndex(ep)] is an empty dragontoothmg board whose
+// unexported castling rights and en-passant square are those given, the
+// only way to set them without Apply or a FEN.
+var privateState [16][17]dragontoothmg.Board
+
+// epIndex numbers the en-passant target squares: 0 for none, 1-8 for
+// a3-h3, 9-16 for a6-h6.
+func epIndex(ep uint8) int {
+	switch {
+	case ep == 0:
+		return 0
+	case ep < 32:
+		return int(ep%8) + 1
+	}
+	return int(ep%8) + 9
+}
+
+func init() {
+	for castle := range privateState {
+		rights := ""
+		for i, c := range "KQkq" {
+			if castle&(1<<i) != 0 {
+				rights += string(c)
+			}
+		}
+		if rights == "" {
+			rights = "-"
+		}
+		for i := range privateState[castle] {
+			ep := "-"
+			if i > 0 {
+				ep = SquareName(uint8((i-1)%8 + 16 + 24*((i-1)/8)))
+			}
+			pos := dragontoothmg.ParseFen("8/8/8/8/8/8/8/8 w " + rights + " " + ep + " 0 1")
+			pos.White, pos.Black = Bitboards{}, Bitboards{}
+			privateState[castle][i] = pos
+		}
+	}
 }
 
 // epVictimOffset[side] leads from side's en-passant target square to the

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -329,4 +330,30 @@ func TestMayGiveCheck(t *testing.T) {
 	if ruledOut < quietTotal*3/4 {
 		t.Errorf("only %d of %d non-checking moves ruled out", ruledOut, quietTotal)
 	}
+}
+
+// TestMakeAgreesWithApply plays every move to depth 2 of the perft suites
+// both with Make and with dragontoothmg's Apply: every field of
+// dragontoothmg's board must be the same, its unexported castling rights
+// and en-passant square included, except its hash, which dchess does not
+// use.
+func TestMakeAgreesWithApply(t *testing.T) {
+	walkSuites(t, 2, func(b *Board, m Move) {
+		want := b.pos
+		want.Apply(m)
+		b.Make(m)
+		got := b.pos
+		b.Unmake()
+		if got.White != want.White || got.Black != want.Black || got.Wtomove != want.Wtomove ||
+			got.Halfmoveclock != want.Halfmoveclock || got.Fullmoveno != want.Fullmoveno {
+			t.Fatalf("%s after %s: Make gives %+v, Apply %+v", b.FEN(), UCI(m), got, want)
+		}
+		for _, name := range []string{"enpassant", "castlerights"} {
+			// reflect reads unexported fields; nothing else can.
+			g, w := reflect.ValueOf(got).FieldByName(name).Uint(), reflect.ValueOf(want).FieldByName(name).Uint()
+			if g != w {
+				t.Fatalf("%s after %s: Make leaves %s = %d, Apply %d", b.FEN(), UCI(m), name, g, w)
+			}
+		}
+	})
 }
