@@ -319,14 +319,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			}
 		}
 	}
-	moves := b.LegalMoves()
-	if len(moves) == 0 {
-		if inCheck {
-			return -MateScore + ply
-		}
-		return 0
-	}
-	if ply > 0 && b.HalfmoveClock() >= 100 {
+	// Not in check, the fifty-move draw needs no look at the moves: there
+	// is no mate to prefer over it.
+	if ply > 0 && !inCheck && b.HalfmoveClock() >= 100 {
 		return 0
 	}
 	side := b.SideToMove()
@@ -359,6 +354,19 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 				return min(s, mateBound-1)
 			}
 		}
+	}
+	// Moves are generated only now, so the nodes that the static
+	// evaluation or the null move cut cost no generation; the price is that
+	// such a node's stalemate goes unnoticed, as in quiescence.
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		if inCheck {
+			return -MateScore + ply
+		}
+		return 0
+	}
+	if ply > 0 && b.HalfmoveClock() >= 100 {
+		return 0
 	}
 	scores := e.scores[ply][:len(moves)]
 	e.scoreMoves(b, moves, scores, hashMove, ply)
