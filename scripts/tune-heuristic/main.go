@@ -52,7 +52,7 @@ func main() {
 func run(dirs, out string, iters int, lr, ridge float64, clip int) error {
 	slope := dataset.WinProbCoefficient
 	var train, val []heuristic.Sample
-	var made [][]string
+	var made []string // each dataset's folder and the label command that made it
 	// Every dataset is opened before any is read, so a mistyped name fails at once.
 	var sets []*dataset.Dataset
 	for _, dir := range strings.Split(dirs, ",") {
@@ -93,7 +93,7 @@ func run(dirs, out string, iters int, lr, ridge float64, clip int) error {
 				"(label it with dchess label, split it with dchess dataset split %s --val 0.05 --test 0.05)", dir, dir)
 		}
 		train, val = append(train, t...), append(val, v...)
-		made = append(made, ds.Manifest().Command)
+		made = append(made, dir+": "+strings.Join(ds.Manifest().Command, " "))
 	}
 	start := heuristic.SeedWeights()
 	fmt.Fprintf(os.Stderr, "loss before: train %.6f val %.6f\n",
@@ -157,7 +157,7 @@ func abs(x int) int {
 }
 
 // goSource writes w as search/heuristic/weights.go.
-func goSource(w heuristic.Weights, cmd string, positions int, made [][]string) string {
+func goSource(w heuristic.Weights, cmd string, positions int, made []string) string {
 	var b strings.Builder
 	pair := func(p [2]int) string { return fmt.Sprintf("{%d, %d}", p[0], p[1]) }
 	pairs := func(ps [][2]int) string {
@@ -171,7 +171,7 @@ func goSource(w heuristic.Weights, cmd string, positions int, made [][]string) s
 	fmt.Fprintf(&b, "// DefaultWeights were fitted to %d quiet positions by\n//\n//\t%s\n//\n", positions, cmd)
 	fmt.Fprintf(&b, "// starting from SeedWeights, on datasets made by\n//\n")
 	for _, m := range made {
-		fmt.Fprintf(&b, "//\t%s\n", strings.Join(m, " "))
+		fmt.Fprintf(&b, "//\t%s\n", m)
 	}
 	fmt.Fprintf(&b, "var DefaultWeights = Weights{\n")
 	fmt.Fprintf(&b, "\tPieceValue: [7][2]int{%s},\n", pairs(w.PieceValue[:]))

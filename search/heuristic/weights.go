@@ -8,8 +8,8 @@ package heuristic
 //
 // starting from SeedWeights, on datasets made by
 //
-//	./dchess label --stockfish /usr/games/stockfish -i pos -o lab --depth 8 --workers 2 --pv 4 --quiet
-//	./dchess label --stockfish /usr/games/stockfish -i pos -o lab --depth 8 --workers 2 --pv 4 --quiet
+//	studies/d8pv4/labelled: ./dchess label --stockfish /usr/games/stockfish -i pos -o lab --depth 8 --workers 2 --pv 4 --quiet
+//	studies/match-games/labelled: ./dchess label --stockfish /usr/games/stockfish -i pos -o lab --depth 8 --workers 2 --pv 4 --quiet
 var DefaultWeights = Weights{
 	PieceValue: [7][2]int{{0, 0}, {67, 88}, {360, 296}, {369, 312}, {451, 542}, {953, 1007}, {0, 0}},
 	PST: [7][64][2]int{
