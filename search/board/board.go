@@ -264,8 +264,8 @@ func (b *Board) IsCapture(m Move) bool {
 // went to it and the garbage it made); Unmake restores a copy instead.
 // The key is updated from the move rather than recomputed: the pieces
 // that left and reached squares, castling rights, the en-passant file and
-// the side to move (TestIncrementalKey checks it against computeKey, and
-// the perft suite checks the placement against dragontoothmg's own).
+// the side to move (TestIncrementalKey checks it against computeKey;
+// TestMakeAgreesWithApply checks the whole board against Apply's).
 func (b *Board) Make(m Move) {
 	b.undo = append(b.undo, state{pos: b.pos, ep: b.ep, castle: b.castle})
 	from, to := m.From(), m.To()
