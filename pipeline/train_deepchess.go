@@ -199,21 +199,40 @@ func (o *siameseObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target
 }
 
 func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	mirror := o.cfg.Data.MirrorPairs && order.shuffled // never the validation pairs
+	return pairPositions(ctx, ds, split, order, o.cfg, o.filter, sink.reject, func(first, second *deepchess.Packed, whiteFirst bool) error {
+		inputs, target := sink.row()
+		first.Unpack(inputs[0])
+		second.Unpack(inputs[1])
+		target[0] = 0
+		if whiteFirst {
+			target[0] = 1
+		}
+		return sink.add()
+	})
+}
+
+// pairPositions pairs split's positions as DeepChess trains on them: each
+// position from a game White won with the next from a game Black won, in
+// random order (whiteFirst says which came first). A shuffled epoch pairs
+// afresh (mirrored as the config asks); otherwise the pairs are the fixed
+// ones validation uses. reject counts a record that cannot be read.
+func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config,
+	filter positionFilter, reject func(), emit func(first, second *deepchess.Packed, whiteFirst bool) error) error {
+	mirror := cfg.Data.MirrorPairs && order.shuffled // never the validation pairs
 	if !order.shuffled {
 		// Validation pairs are drawn from a fixed shuffle, not stored
 		// order, where neighbouring positions come from one game.
 		order = streamOrder{shuffled: true, epoch: validationEpoch}
 	}
-	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed), uint64(int64(order.epoch))^0x7061697273))
+	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(int64(order.epoch))^0x7061697273))
 	// Positions wait here for a partner from a game of the other result.
 	// A queue at its limit (a stretch of one result) drops newcomers.
 	var white, black []deepchess.Packed
-	limit := o.cfg.Data.ShuffleBuffer
-	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		p, ok, err := o.filter.accept(r)
+	limit := cfg.Data.ShuffleBuffer
+	return eachRecord(ctx, ds, split, order, cfg, func(r *dataset.Record) error {
+		p, ok, err := filter.accept(r)
 		if err != nil {
-			sink.reject()
+			reject()
 			return nil
 		}
 		if !ok {
@@ -236,18 +255,20 @@ func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, spli
 		}
 		w, b := white[0], black[0]
 		white, black = white[1:], black[1:]
-		inputs, target := sink.row()
 		if rng.IntN(2) == 0 {
-			w.Unpack(inputs[0])
-			b.Unpack(inputs[1])
-			target[0] = 1
-		} else {
-			b.Unpack(inputs[0])
-			w.Unpack(inputs[1])
-			target[0] = 0
+			return emit(&w, &b, true)
 		}
-		return sink.add()
+		return emit(&b, &w, false)
 	})
+}
+
+// ComparisonPairs streams the pairs a DeepChess comparator is scored on
+// from split: the fixed pairs training validates on (cfg's data filters,
+// shuffle buffer and seed), so a test split's figure reads like the
+// validation one. fn gets each pair and whether the first is the White win.
+func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *Config,
+	fn func(first, second *deepchess.Packed, whiteFirst bool) error) error {
+	return pairPositions(ctx, ds, split, streamOrder{}, cfg, newPositionFilter(cfg.Data), func() {}, fn)
 }
 
 func (o *siameseObjective) score(tg *trainGraph, rows int, acc *accuracy) {

@@ -64,13 +64,20 @@ limit of its own: a searching player uses its default depth unless given one.
 For a diffusion or policy player, --data also reports how often the a_i the model would
 pick without the legal-move restriction is legal and, for a horizon of 2 or more, the
 accuracy of the imagined s_{i+1} and a_{i+1} against Stockfish's line; --steps 1,2,5,10,20
-repeats the scoring for each number of decoding steps T, with the time per move.`,
+repeats the scoring for each number of decoding steps T, with the time per move.
+
+For a siamese (DeepChess) player, --data reports pair accuracy instead, and needs no
+labels: how often the comparator names the better of two positions, one from a game White
+won and one from a game Black won, on the test split's pairs, drawn as the training run
+validates (the run's config.yaml beside the weights, else the siamese defaults); --limit
+counts pairs.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
   dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
   dchess eval --player policy:runs/policy/model.dcw --data data/pv4
   dchess eval --player diffusion:runs/diffusion/model.dcw --data data/pv4 --steps 1,2,5,10,20 --limit 200
-  dchess eval --player diffusion:runs/diffusion/model.dcw?steps=5 --puzzles ../shared/data/puzzles/lichess_puzzles_a.csv`,
+  dchess eval --player diffusion:runs/diffusion/model.dcw?steps=5 --puzzles ../shared/data/puzzles/lichess_puzzles_a.csv
+  dchess eval --player siamese:runs/siamese/model.dcw --data data/selfplay`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd.Context(), opts, s) },
 	}
@@ -78,13 +85,13 @@ repeats the scoring for each number of decoding steps T, with the time per move.
 	f.StringVar(&opts.Player, "player", "heuristic", "player SPEC")
 	f.StringVar(&opts.FEN, "fen", "", "position to evaluate")
 	f.StringVar(&opts.EPD, "epd", "", "EPD test suite with bm/am opcodes")
-	f.StringVar(&opts.Data, "data", "", "labelled dataset: action accuracy against Stockfish's best move on its test split")
+	f.StringVar(&opts.Data, "data", "", "dataset: action accuracy against Stockfish's best move on its test split (pair accuracy for a siamese player)")
 	f.StringVar(&opts.Puzzles, "puzzles", "", "Lichess puzzle CSV (FEN, Moves, Rating): puzzles solved, by rating bucket")
 	f.BoolVar(&opts.Explain, "explain", false, "with --fen: the heuristic evaluation's per-component breakdown")
 	f.IntVar(&opts.Depth, "depth", 0, "search depth")
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position")
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
-	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions (0: all)")
+	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions, or pairs (0: all)")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search"
@@ -140,6 +141,9 @@ func isSequenceFamily(family string) bool {
 func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
 	if len(opts.Steps) > 0 && spec.Family != diffusion.Family {
 		return usagef("--steps sweeps a diffusion player's decoding steps, not %s's", spec.Family)
+	}
+	if spec.Family == deepchess.SiameseFamily {
+		return evalPairs(ctx, opts, spec, s)
 	}
 	ds, err := dataset.Open(opts.Data)
 	if err != nil {

@@ -46,6 +46,7 @@ func TestEvalBadInput(t *testing.T) {
 		"--explain works with --fen":                       {Player: "heuristic", EPD: "x.epd", Explain: true},
 		"--player: empty player spec":                      {Player: "", FEN: scholarsMate},
 		"--fen: the game is over":                          {Player: "heuristic", FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"},
+		"a siamese player needs its weights":               {Player: "siamese", Data: "d"},
 	} {
 		s, _, _ := playStreams("")
 		err := runEval(context.Background(), opts, s)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -210,5 +212,37 @@ func TestTrainDeepChessCommands(t *testing.T) {
 	}
 	if _, err := deepchess.Load(res.Model); err != nil {
 		t.Fatal(err)
+	}
+
+	// eval --data draws its test pairs as validation draws its pairs: with
+	// the split redrawn so that the test games are the validation games,
+	// it must give the validation accuracy of the exported epoch.
+	if _, err := dataset.WriteSplit(data, 0, 0.2, 1); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := runEval(context.Background(), &evalOptions{Player: "siamese:" + res.Model, Data: data, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep pairReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("eval --json output %q: %v", out.String(), err)
+	}
+	metrics, err := os.ReadFile(filepath.Join(res.RunDir, "metrics.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := -1.0
+	for _, line := range strings.Split(strings.TrimSpace(string(metrics)), "\n") {
+		var m pipeline.Metric
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind == "epoch" && m.Epoch == res.BestEpoch && m.ValPairAccuracy != nil {
+			want = *m.ValPairAccuracy
+		}
+	}
+	if rep.Split != "test" || rep.Pairs < 20 || math.Abs(rep.Accuracy-want) > 1.5/float64(rep.Pairs) {
+		t.Fatalf("eval --data: %+v, the exported epoch %d validated at %v", rep, res.BestEpoch, want)
 	}
 }

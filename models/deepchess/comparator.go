@@ -176,9 +176,21 @@ func (c *Comparator) CompareDraw(a uint64) float64 {
 
 // logits runs the head on the cached projections of a and b.
 func (c *Comparator) logits(a, b uint64) (float32, float32) {
-	c.compares++
 	pa := c.projection(a)
 	pb := c.projection(b) // may empty the cache; pa stays valid
+	return c.runHead(pa, pb)
+}
+
+// ComparePacked returns the probability that a is better for White than
+// b, bypassing the caches: for pairs seen once, as in scoring a test set.
+func (c *Comparator) ComparePacked(a, b *Packed) float64 {
+	z0, z1 := c.runHead(c.project(a), c.project(b))
+	return 1 / (1 + math.Exp(float64(z1-z0)))
+}
+
+// runHead runs the join and head layers on two positions' projections.
+func (c *Comparator) runHead(pa, pb []float32) (float32, float32) {
+	c.compares++
 	n := len(c.joinBias)
 	x := c.headActs[0]
 	for j := range x {
@@ -207,15 +219,22 @@ func (c *Comparator) projection(key uint64) []float32 {
 	if !ok {
 		panic(fmt.Sprintf("deepchess: position %016x was never shown to See", key))
 	}
-	e := c.embed(&packed)
-	n := c.joinA.Out
-	p := make([]float32, 2*n)
-	forward(&c.joinA, e, p[:n])
-	forward(&c.joinB, e, p[n:])
+	p := c.project(&packed)
 	if len(c.proj) >= c.projLimit {
 		clear(c.proj)
 	}
 	c.proj[key] = p
+	return p
+}
+
+// project embeds a position and returns its share of the join layer as
+// the first position (first half) and as the second (second half).
+func (c *Comparator) project(packed *Packed) []float32 {
+	e := c.embed(packed)
+	n := c.joinA.Out
+	p := make([]float32, 2*n)
+	forward(&c.joinA, e, p[:n])
+	forward(&c.joinB, e, p[n:])
 	return p
 }
 

@@ -144,6 +144,13 @@ func TestComparatorMatchesGraph(t *testing.T) {
 	if cmps != int64(len(as)) || emb < int64(len(as)) {
 		t.Fatalf("stats: %d embeddings, %d comparisons", emb, cmps)
 	}
+	// Packed positions without the caches, as eval --data scores pairs.
+	for i := range as {
+		pa, pb := Pack(as[i]), Pack(bs[i])
+		if a, b := c.Compare(as[i], bs[i]), tiny.ComparePacked(&pa, &pb); a != b {
+			t.Fatalf("pair %d: Compare %v, ComparePacked %v", i, a, b)
+		}
+	}
 	// The draw is weighed against the mirror, as the search's fallback does.
 	key := c.See(as[0])
 	mirror, _ := board.FromFEN(search.MirrorFEN(as[0].FEN()))
