@@ -102,7 +102,7 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 		}
 	}
 	if opts.JSON {
-		return perftWriteJSON(s, out)
+		return writeJSON(s.Out, out)
 	}
 	fmt.Fprintf(s.Out, "positions  %d\ndepth      %d\nnodes      %d\ntime       %.3fs\nnodes/s    %d\n",
 		out.Positions, out.Depth, out.Nodes, out.Seconds, out.NPS)
@@ -140,7 +140,7 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 		}
 	}
 	if opts.JSON {
-		return perftWriteJSON(s, struct {
+		return writeJSON(s.Out, struct {
 			Positions int               `json:"positions"`
 			Compare   []benchCompareRow `json:"compare"`
 		}{len(search.BenchPositions), rows})

@@ -165,7 +165,7 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 	}
 	info := datasetInfoOf(d)
 	if opts.JSON {
-		return datasetWriteJSON(s.Out, info)
+		return writeJSON(s.Out, info)
 	}
 	w := s.Out
 	fmt.Fprintf(w, "dataset    %s (format %d, made %s)\n", info.Dataset, info.FormatVersion, info.CreatedAt.Format(time.RFC3339))
@@ -245,12 +245,6 @@ func datasetBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-func datasetWriteJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // ---- split ----
 
 type datasetSplitOptions struct {
@@ -302,7 +296,7 @@ func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStream
 	}
 	sp := m.Split
 	if opts.JSON {
-		return datasetWriteJSON(s.Out, map[string]any{
+		return writeJSON(s.Out, map[string]any{
 			"dataset": opts.Dir, "seed": sp.Seed, "val": sp.Val, "test": sp.Test,
 			"splits":      map[string]int64{"train": sp.Records.Train, "val": sp.Records.Val, "test": sp.Records.Test},
 			"split_games": map[string]int64{"train": sp.Games.Train, "val": sp.Games.Val, "test": sp.Games.Test},
@@ -597,7 +591,7 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		problems = append(problems, fmt.Sprintf("the shards list %d records but the manifest counts %d", total, m.Counts.Records))
 	}
 	if opts.JSON {
-		if err := datasetWriteJSON(s.Out, map[string]any{
+		if err := writeJSON(s.Out, map[string]any{
 			"dataset": opts.Dir, "ok": len(damaged) == 0 && len(problems) == 0, "shards": len(m.Shards),
 			"records": total, "damaged": damaged, "problems": problems,
 		}); err != nil {
@@ -688,7 +682,7 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 		return err
 	}
 	if opts.JSON {
-		return datasetWriteJSON(s.Out, sum)
+		return writeJSON(s.Out, sum)
 	}
 	fmt.Fprintf(s.Out, "merged %d shards of %s into %s: %s records (%s labelled, %s failed) in the order of %s; %.1f s\n",
 		sum.Shards, opts.Base, sum.Output, datasetCount(sum.Records), datasetCount(sum.Labelled), datasetCount(sum.Failed), sum.Input, sum.Seconds)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -195,9 +194,7 @@ func evalFEN(ctx context.Context, opts *evalOptions, spec player.Spec, lim playe
 	res.Move, res.SAN, res.Score, res.Mate, res.Scored, res.Depth, res.Nodes, res.PV =
 		mi.Move, b.SAN(m), mi.Score, mi.Mate, mi.HasScore, mi.Depth, mi.Nodes, mi.PV
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(s.Out, res)
 	}
 	fmt.Fprintf(s.Out, "Move: %s (%s)\n", res.SAN, res.Move)
 	if res.Scored {
@@ -346,9 +343,7 @@ func evalEPD(ctx context.Context, opts *evalOptions, spec player.Spec, lim playe
 	}
 	rep.Positions = list
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(s.Out, rep)
 	}
 	fmt.Fprintf(s.Out, "%s solved %d of %d (%.1f %%)\n", rep.Player, rep.Solved, rep.Total, 100*float64(rep.Solved)/float64(rep.Total))
 	return nil

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,22 +27,11 @@ type pairReport struct {
 // evalPairs scores a siamese player's comparator on the dataset's test
 // split with the pairs training validates on, so the figure reads like the
 // validation accuracy a run reports.
-func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, s *IOStreams) error {
-	if spec.Path == "" {
-		return usagef("--player %s: a siamese player needs its weights, siamese:PATH", spec.Raw)
-	}
+func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, ds *dataset.Dataset, split dataset.Split,
+	splitName string, s *IOStreams) error {
 	cmp, err := deepchess.Load(spec.Path)
 	if err != nil {
 		return err
-	}
-	ds, err := dataset.Open(opts.Data)
-	if err != nil {
-		return usagef("--data: %v", err)
-	}
-	split, splitName := dataset.Test, "test"
-	if ds.Manifest().Split == nil {
-		split, splitName = dataset.AllSplits, "all"
-		s.Infof("dataset %s has no split: pairing every position (run `dchess dataset split` first)\n", opts.Data)
 	}
 	cfg, err := pairConfig(spec.Path)
 	if err != nil {
@@ -54,34 +41,23 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, s *IOSt
 	if spec.Name != "" {
 		rep.Player = spec.Name
 	}
-	bar := newBar(s, -1, "pairs")
-	err = pipeline.ComparisonPairs(ctx, ds, split, cfg, func(first, second *deepchess.Packed, whiteFirst bool) error {
+	tally := newScanTally(s, -1, "pairs", opts.Limit)
+	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func(first, second *deepchess.Packed, whiteFirst bool) error {
 		if (cmp.ComparePacked(first, second) > 0.5) == whiteFirst {
 			rep.Correct++
 		}
 		rep.Pairs++
-		if bar != nil {
-			bar.Add(1)
-		}
-		if opts.Limit > 0 && rep.Pairs >= opts.Limit {
-			return errEvalLimit
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEvalLimit) {
+		return tally.tick()
+	}))
+	if err != nil {
 		return err
-	}
-	if bar != nil {
-		bar.Finish()
 	}
 	if rep.Pairs == 0 {
 		return fmt.Errorf("--data %s: no pair in the %s split (it needs positions from ply 10 on of games each side won)", opts.Data, splitName)
 	}
 	rep.Accuracy = ratio(rep.Correct, rep.Pairs)
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(s.Out, rep)
 	}
 	fmt.Fprintf(s.Out, "%s: pair accuracy %.1f%% (%d of %d %s pairs: one position from a game White won, one from a game Black won)\n",
 		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Pairs, splitName)

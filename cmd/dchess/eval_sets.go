@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -124,6 +123,40 @@ func ratio(n, d int) float64 {
 // errEvalLimit ends a scan at --limit positions.
 var errEvalLimit = errors.New("limit reached")
 
+// scanTally counts what an eval scan scored, ticks its progress bar and
+// ends the scan (errEvalLimit) once --limit items are scored.
+type scanTally struct {
+	bar    *progressbar.ProgressBar
+	limit  int
+	scored int
+}
+
+func newScanTally(s *IOStreams, total int64, what string, limit int) *scanTally {
+	return &scanTally{bar: newBar(s, total, what), limit: limit}
+}
+
+func (t *scanTally) tick() error {
+	t.scored++
+	if t.bar != nil {
+		t.bar.Add(1)
+	}
+	if t.limit > 0 && t.scored >= t.limit {
+		return errEvalLimit
+	}
+	return nil
+}
+
+// done passes on the scan's error unless it is the limit, and closes the bar.
+func (t *scanTally) done(err error) error {
+	if err != nil && !errors.Is(err, errEvalLimit) {
+		return err
+	}
+	if t.bar != nil {
+		t.bar.Finish()
+	}
+	return nil
+}
+
 func newBar(s *IOStreams, total int64, what string) *progressbar.ProgressBar {
 	if !s.ShowProgress() {
 		return nil
@@ -142,8 +175,8 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 	if len(opts.Steps) > 0 && spec.Family != diffusion.Family {
 		return usagef("--steps sweeps a diffusion player's decoding steps, not %s's", spec.Family)
 	}
-	if spec.Family == deepchess.SiameseFamily {
-		return evalPairs(ctx, opts, spec, s)
+	if spec.Family == deepchess.SiameseFamily && spec.Path == "" {
+		return usagef("--player %s: a siamese player needs its weights, siamese:PATH", spec.Raw)
 	}
 	ds, err := dataset.Open(opts.Data)
 	if err != nil {
@@ -152,7 +185,10 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 	split, splitName := dataset.Test, "test"
 	if ds.Manifest().Split == nil {
 		split, splitName = dataset.AllSplits, "all"
-		s.Infof("dataset %s has no split: scoring every labelled position (run `dchess dataset split` first)\n", opts.Data)
+		s.Infof("dataset %s has no split: scoring all of it (run `dchess dataset split` first)\n", opts.Data)
+	}
+	if spec.Family == deepchess.SiameseFamily {
+		return evalPairs(ctx, opts, spec, ds, split, splitName, s)
 	}
 	rep := dataReport{Dataset: opts.Data, Split: splitName}
 	if isSequenceFamily(spec.Family) {
@@ -167,9 +203,7 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 		return fmt.Errorf("--data %s: no labelled position with a best move in the %s split", opts.Data, splitName)
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(s.Out, rep)
 	}
 	fmt.Fprintf(s.Out, "%s: action accuracy %.1f%% (%d of %d %s positions play Stockfish's best move), %.1f ms per move\n",
 		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Positions, splitName, rep.MsPerMove)
@@ -194,31 +228,16 @@ func scanBestMoves(ctx context.Context, opts *evalOptions, ds *dataset.Dataset, 
 	if opts.Limit > 0 {
 		total = min(total, int64(opts.Limit))
 	}
-	bar := newBar(s, total, "positions")
-	scored := 0
-	err := ds.Scan(ctx, split, func(r *dataset.Record) error {
+	tally := newScanTally(s, total, "positions", opts.Limit)
+	return tally.done(ds.Scan(ctx, split, func(r *dataset.Record) error {
 		if r.Label == nil || r.Label.Status != dataset.LabelOK || r.Label.BestMove == "" {
 			return nil
 		}
 		if err := score(r); err != nil {
 			return err
 		}
-		scored++
-		if bar != nil {
-			bar.Add(1)
-		}
-		if opts.Limit > 0 && scored >= opts.Limit {
-			return errEvalLimit
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errEvalLimit) {
-		return err
-	}
-	if bar != nil {
-		bar.Finish()
-	}
-	return nil
+		return tally.tick()
+	}))
 }
 
 // scorePlayer plays each position with the player, as a game would.
@@ -574,9 +593,7 @@ func evalPuzzles(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 		}
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(s.Out, rep)
 	}
 	fmt.Fprintf(s.Out, "%s: solved %d of %d puzzles (%.1f%%), %.1f ms per move\n", rep.Player, rep.Solved, rep.Puzzles, 100*rep.Rate, rep.MsPerMove)
 	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)

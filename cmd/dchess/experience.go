@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -136,9 +135,7 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		fmt.Fprintln(s.ErrOut, e)
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond()})
+		return writeJSON(s.Out, experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond()})
 	}
 	fmt.Fprintf(s.Out, "added %d games (%d plies) to %s in %.1fs (%.0f games/s); skipped %d (%d without a result)\n",
 		total.Games, total.Plies, opts.DB, total.Seconds, total.GamesPerSecond(), total.Skipped, total.NoResult)
@@ -212,9 +209,7 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 		st.StartMoves = st.StartMoves[:opts.Top]
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(st)
+		return writeJSON(s.Out, st)
 	}
 	fmt.Fprintf(s.Out, "%s: %d games (1-0 %d, 0-1 %d, 1/2-1/2 %d; %d learnt in play), %d moves from %d positions\n",
 		st.Path, st.Games, st.WhiteWins, st.BlackWins, st.Draws, st.Learnt, st.Moves, st.Positions)

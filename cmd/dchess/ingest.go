@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -161,9 +160,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	st := w.Stats()
 	sum.Duplicates += st.Duplicates
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ingestJSON{Summary: sum, Dataset: opts.Out, Stored: st.Records})
+		return writeJSON(s.Out, ingestJSON{Summary: sum, Dataset: opts.Out, Stored: st.Records})
 	}
 	unit := "games"
 	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -168,9 +167,7 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(s.Out, sum)
 	}
 	if sum.Skipped {
 		fmt.Fprintf(s.Out, "shard %s is already labelled in %s with these settings (%d positions); nothing to do\n", sum.Shard, sum.Output, sum.Records)

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -322,9 +321,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		return runErr
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(s.Out, rep); err != nil {
 			return err
 		}
 	} else {
@@ -380,9 +377,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return writeJSON(s.Out, sum)
 	}
 	fmt.Fprint(s.Out, sum.Report.Text())
 	switch {
@@ -510,9 +505,7 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 	}
 	s.Infof("Merged %d tasks of %s: %d games\n", len(merged.Shards), opts.Base, merged.Report.Games)
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(merged.Report)
+		return writeJSON(s.Out, merged.Report)
 	}
 	fmt.Fprint(s.Out, merged.Report.Text())
 	return nil

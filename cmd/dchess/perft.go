@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"sort"
@@ -96,7 +95,7 @@ func runPerft(ctx context.Context, opts *perftOptions, s *IOStreams) error {
 				out.Divide[d.Move.String()] = d.Nodes
 			}
 		}
-		return perftWriteJSON(s, out)
+		return writeJSON(s.Out, out)
 	}
 	for _, d := range divide {
 		fmt.Fprintf(s.Out, "%s: %d\n", board.UCI(d.Move), d.Nodes)
@@ -196,7 +195,7 @@ func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error 
 	elapsed := time.Since(start)
 	res.Seconds, res.NPS = elapsed.Seconds(), perftPerSecond(res.Nodes, elapsed)
 	if opts.JSON {
-		if err := perftWriteJSON(s, res); err != nil {
+		if err := writeJSON(s.Out, res); err != nil {
 			return err
 		}
 	} else {
@@ -221,10 +220,4 @@ func perftPerSecond(n int64, d time.Duration) int64 {
 		return 0
 	}
 	return int64(float64(n) / d.Seconds())
-}
-
-func perftWriteJSON(s *IOStreams, v any) error {
-	enc := json.NewEncoder(s.Out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -91,9 +91,7 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	}
 	report := filepath.Join(cfg.Out, pipeline.RunReportDir, pipeline.ReportFile)
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"stages": stages, "report": report})
+		return writeJSON(s.Out, map[string]any{"stages": stages, "report": report})
 	}
 	var ran, skipped int
 	var seconds float64

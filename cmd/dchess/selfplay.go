@@ -163,9 +163,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return writeJSON(s.Out, struct {
 			*pipeline.SelfPlayResult
 			GamesPerSecond float64 `json:"games_per_second"`
 		}{res, res.GamesPerSecond()})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -40,4 +41,11 @@ func (s *IOStreams) Infof(format string, args ...any) {
 		return
 	}
 	fmt.Fprintf(s.ErrOut, format, args...)
+}
+
+// writeJSON prints v as one indented JSON object, as every --json does.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -229,9 +228,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	}
 
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(s.Out, rep); err != nil {
 			return err
 		}
 	} else {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -145,9 +144,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		return err
 	}
 	if opts.JSON {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(s.Out, res)
 	}
 	fmt.Fprintf(s.Out, "trained %s: %d epochs, %d steps, %d samples in %.1fs (%.0f samples/s), stopped by %s\n",
 		res.Family, res.Epochs, res.Steps, res.Samples, res.Seconds, res.SamplesSec, res.Stopped)
