@@ -365,8 +365,8 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		}
 		return 0
 	}
-	if ply > 0 && b.HalfmoveClock() >= 100 {
-		return 0
+	if ply > 0 && inCheck && b.HalfmoveClock() >= 100 {
+		return 0 // not mated, so the fifty-move draw
 	}
 	scores := e.scores[ply][:len(moves)]
 	e.scoreMoves(b, moves, scores, hashMove, ply)

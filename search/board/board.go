@@ -57,19 +57,8 @@ var PieceTypes = [6]Piece{Pawn, Knight, Bishop, Rook, Queen, King}
 
 // PieceBits returns the squares of one piece type in a side's bitboards.
 func PieceBits(bb *Bitboards, p Piece) uint64 {
-	switch p {
-	case Pawn:
-		return bb.Pawns
-	case Knight:
-		return bb.Knights
-	case Bishop:
-		return bb.Bishops
-	case Rook:
-		return bb.Rooks
-	case Queen:
-		return bb.Queens
-	case King:
-		return bb.Kings
+	if set := pieceBitsOf(bb, p); set != nil {
+		return *set
 	}
 	return 0
 }
@@ -340,7 +329,8 @@ func (b *Board) Make(m Move) {
 	b.keys = append(b.keys, key)
 }
 
-// pieceBitsOf points at one piece type's bitboard in a side's bitboards.
+// pieceBitsOf points at one piece type's bitboard in a side's bitboards
+// (nil for NoPiece).
 func pieceBitsOf(bb *Bitboards, p Piece) *uint64 {
 	switch p {
 	case Pawn:
@@ -353,8 +343,10 @@ func pieceBitsOf(bb *Bitboards, p Piece) *uint64 {
 		return &bb.Rooks
 	case Queen:
 		return &bb.Queens
+	case King:
+		return &bb.Kings
 	}
-	return &bb.Kings
+	return nil
 }
 
 // privateState[castle][epIndex(ep)] is an empty dragontoothmg board whose
