@@ -15,6 +15,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 )
 
@@ -199,10 +200,10 @@ func (o *siameseObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target
 }
 
 func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	return pairPositions(ctx, ds, split, order, o.cfg, o.filter, sink.reject, func(first, second *deepchess.Packed, whiteFirst bool) error {
+	return pairPositions(ctx, ds, split, order, o.cfg, o.filter, sink.reject, func(first, second *PairPosition, whiteFirst bool) error {
 		inputs, target := sink.row()
-		first.Unpack(inputs[0])
-		second.Unpack(inputs[1])
+		first.Packed.Unpack(inputs[0])
+		second.Packed.Unpack(inputs[1])
 		target[0] = 0
 		if whiteFirst {
 			target[0] = 1
@@ -211,13 +212,20 @@ func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, spli
 	})
 }
 
+// PairPosition is one side of a DeepChess pair: the network's input and
+// the position itself, for comparators that search it.
+type PairPosition struct {
+	Packed deepchess.Packed
+	FEN    string
+}
+
 // pairPositions pairs split's positions as DeepChess trains on them: each
 // position from a game White won with the next from a game Black won, in
 // random order (whiteFirst says which came first). A shuffled epoch pairs
 // afresh (mirrored as the config asks); otherwise the pairs are the fixed
 // ones validation uses. reject counts a record that cannot be read.
 func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config,
-	filter positionFilter, reject func(), emit func(first, second *deepchess.Packed, whiteFirst bool) error) error {
+	filter positionFilter, reject func(), emit func(first, second *PairPosition, whiteFirst bool) error) error {
 	mirror := cfg.Data.MirrorPairs && order.shuffled // never the validation pairs
 	if !order.shuffled {
 		// Validation pairs are drawn from a fixed shuffle, not stored
@@ -227,7 +235,7 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(int64(order.epoch))^0x7061697273))
 	// Positions wait here for a partner from a game of the other result.
 	// A queue at its limit (a stretch of one result) drops newcomers.
-	var white, black []deepchess.Packed
+	var white, black []PairPosition
 	limit := cfg.Data.ShuffleBuffer
 	return eachRecord(ctx, ds, split, order, cfg, func(r *dataset.Record) error {
 		p, ok, err := filter.accept(r)
@@ -238,9 +246,11 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 		if !ok {
 			return nil
 		}
+		pos := PairPosition{Packed: p, FEN: r.FEN}
 		whiteWon := r.Result == dataset.WhiteWin
 		if mirror && rng.IntN(2) == 0 {
-			p, whiteWon = p.Mirror(), !whiteWon
+			pos = PairPosition{Packed: p.Mirror(), FEN: search.MirrorFEN(r.FEN)}
+			whiteWon = !whiteWon
 		}
 		queue := &white
 		if !whiteWon {
@@ -249,7 +259,7 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 		if len(*queue) >= limit {
 			return nil
 		}
-		*queue = append(*queue, p)
+		*queue = append(*queue, pos)
 		if len(white) == 0 || len(black) == 0 {
 			return nil
 		}
@@ -267,7 +277,7 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 // shuffle buffer and seed), so a test split's figure reads like the
 // validation one. fn gets each pair and whether the first is the White win.
 func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *Config,
-	fn func(first, second *deepchess.Packed, whiteFirst bool) error) error {
+	fn func(first, second *PairPosition, whiteFirst bool) error) error {
 	return pairPositions(ctx, ds, split, streamOrder{}, cfg, newPositionFilter(cfg.Data), func() {}, fn)
 }
 

@@ -32,6 +32,9 @@ type evalOptions struct {
 	Nodes      int64
 	MoveTimeMS int
 	Limit      int
+	// Pairs scores --data by DeepChess's pair accuracy instead of action
+	// accuracy; a siamese player is always scored so.
+	Pairs bool
 	// Steps are the decoding steps T that --data sweeps for a diffusion player.
 	Steps []int
 	JSON  bool
@@ -69,14 +72,17 @@ For a siamese (DeepChess) player, --data reports pair accuracy instead, and need
 labels: how often the comparator names the better of two positions, one from a game White
 won and one from a game Black won, on the test split's pairs, drawn as the training run
 validates (the run's config.yaml beside the weights, else the siamese defaults); --limit
-counts pairs.`,
+counts pairs. --pairs scores any searching player or UCI engine on the same pairs, by
+comparing the search scores of the two positions from White's side (with the siamese
+defaults' filters and seed): the baselines a comparator's figure is read against.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
   dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
   dchess eval --player policy:runs/policy/model.dcw --data data/pv4
   dchess eval --player diffusion:runs/diffusion/model.dcw --data data/pv4 --steps 1,2,5,10,20 --limit 200
   dchess eval --player diffusion:runs/diffusion/model.dcw?steps=5 --puzzles ../shared/data/puzzles/lichess_puzzles_a.csv
-  dchess eval --player siamese:runs/siamese/model.dcw --data data/selfplay`,
+  dchess eval --player siamese:runs/siamese/model.dcw --data data/selfplay
+  dchess eval --player uci:/usr/games/stockfish --data data/selfplay --pairs --depth 10 --limit 2000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd.Context(), opts, s) },
 	}
@@ -91,6 +97,7 @@ counts pairs.`,
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position")
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
 	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions, or pairs (0: all)")
+	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd
@@ -115,6 +122,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--explain works with --fen")
 	case len(opts.Steps) > 0 && opts.Data == "":
 		return usagef("--steps works with --data")
+	case opts.Pairs && opts.Data == "":
+		return usagef("--pairs works with --data")
 	}
 	for i, steps := range opts.Steps {
 		if steps < 1 || steps > pipeline.MaxDecodingSteps {

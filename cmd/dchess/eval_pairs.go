@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/deepchess"
@@ -12,38 +13,47 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-// pairReport is `eval --data` for a DeepChess comparator: how often it
-// names the better position of a pair, one from a game White won and one
-// from a game Black won (docs/training.md, Pairs).
+// pairReport is `eval --data` for a DeepChess comparator, or `--pairs` for
+// a player that scores positions: how often it names the better position of
+// a pair, one from a game White won and one from a game Black won
+// (docs/training.md, Pairs).
 type pairReport struct {
 	Player   string  `json:"player"`
 	Dataset  string  `json:"dataset"`
 	Split    string  `json:"split"`
 	Pairs    int     `json:"pairs"`
-	Correct  int     `json:"correct"`
+	Correct  float64 `json:"correct"`
+	Ties     int     `json:"ties"`
 	Accuracy float64 `json:"pair_accuracy"`
 }
 
-// evalPairs scores a siamese player's comparator on the dataset's test
-// split with the pairs training validates on, so the figure reads like the
-// validation accuracy a run reports.
-func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, ds *dataset.Dataset, split dataset.Split,
-	splitName string, s *IOStreams) error {
-	cmp, err := deepchess.Load(spec.Path)
+// pairJudge says how likely the first position of a pair is the better
+// one for White: 1, 0, or 0.5 for a tie, which scores half a pair.
+type pairJudge func(ctx context.Context, first, second *pipeline.PairPosition) (float64, error)
+
+// evalPairs scores a comparator on the dataset's test split with the pairs
+// training validates on, so the figure reads like the validation accuracy a
+// siamese run reports: the siamese player's network, or any other player's
+// search scores of the two positions.
+func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, ds *dataset.Dataset,
+	split dataset.Split, splitName string, s *IOStreams) error {
+	judge, name, cfg, closeJudge, err := newPairJudge(ctx, spec, lim)
 	if err != nil {
 		return err
 	}
-	cfg, err := pairConfig(spec.Path)
-	if err != nil {
-		return err
-	}
-	rep := pairReport{Player: spec.Raw, Dataset: opts.Data, Split: splitName}
-	if spec.Name != "" {
-		rep.Player = spec.Name
-	}
+	defer closeJudge()
+	rep := pairReport{Player: name, Dataset: opts.Data, Split: splitName}
 	tally := newScanTally(s, -1, "pairs", opts.Limit)
-	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func(first, second *deepchess.Packed, whiteFirst bool) error {
-		if (cmp.ComparePacked(first, second) > 0.5) == whiteFirst {
+	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
+		p, err := judge(ctx, first, second)
+		if err != nil {
+			return err
+		}
+		switch {
+		case p == 0.5:
+			rep.Ties++
+			rep.Correct += 0.5
+		case (p > 0.5) == whiteFirst:
 			rep.Correct++
 		}
 		rep.Pairs++
@@ -55,13 +65,100 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, ds *dat
 	if rep.Pairs == 0 {
 		return fmt.Errorf("--data %s: no pair in the %s split (it needs positions from ply 10 on of games each side won)", opts.Data, splitName)
 	}
-	rep.Accuracy = ratio(rep.Correct, rep.Pairs)
+	rep.Accuracy = rep.Correct / float64(rep.Pairs)
 	if opts.JSON {
 		return writeJSON(s.Out, rep)
 	}
-	fmt.Fprintf(s.Out, "%s: pair accuracy %.1f%% (%d of %d %s pairs: one position from a game White won, one from a game Black won)\n",
-		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Pairs, splitName)
+	ties := ""
+	if rep.Ties > 0 {
+		ties = fmt.Sprintf("; %d ties scored as half", rep.Ties)
+	}
+	fmt.Fprintf(s.Out, "%s: pair accuracy %.1f%% (%g of %d %s pairs: one position from a game White won, one from a game Black won%s)\n",
+		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Pairs, splitName, ties)
 	return nil
+}
+
+// newPairJudge builds the comparator SPEC names and the config that draws
+// its pairs: a siamese network with its training run's config, or a player
+// whose search scores each position, with the siamese defaults (the same
+// pairs as a siamese run that kept its filters and seed).
+func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *pipeline.Config, func(), error) {
+	name := spec.Raw
+	if spec.Name != "" {
+		name = spec.Name
+	}
+	if spec.Family == deepchess.SiameseFamily {
+		cmp, err := deepchess.Load(spec.Path)
+		if err != nil {
+			return nil, "", nil, nil, err
+		}
+		cfg, err := pairConfig(spec.Path)
+		judge := func(_ context.Context, first, second *pipeline.PairPosition) (float64, error) {
+			return cmp.ComparePacked(&first.Packed, &second.Packed), nil
+		}
+		return judge, name, cfg, func() {}, err
+	}
+	cfg, err := pipeline.DefaultConfig(deepchess.SiameseFamily)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	p, err := player.NewFromSpec(ctx, spec)
+	if err != nil {
+		return nil, "", nil, nil, err
+	}
+	if spec.Name == "" {
+		name = p.Name()
+	}
+	whiteScore := func(ctx context.Context, fen string) (int, error) {
+		if err := p.NewGame(ctx); err != nil {
+			return 0, err
+		}
+		mi, err := p.Move(ctx, player.Position{StartFEN: fen}, lim)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", fen, err)
+		}
+		if !mi.HasScore {
+			return 0, fmt.Errorf("--player %s gives no score to compare positions by (a searching player or a UCI engine does)", spec.Raw)
+		}
+		return whiteView(fen, mi), nil
+	}
+	judge := func(ctx context.Context, first, second *pipeline.PairPosition) (float64, error) {
+		a, err := whiteScore(ctx, first.FEN)
+		if err != nil {
+			return 0, err
+		}
+		b, err := whiteScore(ctx, second.FEN)
+		switch {
+		case err != nil:
+			return 0, err
+		case a > b:
+			return 1, nil
+		case a < b:
+			return 0, nil
+		}
+		return 0.5, nil
+	}
+	return judge, name, cfg, func() { p.Close() }, nil
+}
+
+// mateValue ranks a forced mate above every centipawn score, sooner mates
+// higher.
+const mateValue = 1_000_000
+
+// whiteView is a move's score from White's side: centipawns, or a mate in
+// n as mateValue - n.
+func whiteView(fen string, mi player.MoveInfo) int {
+	v := mi.Score
+	switch {
+	case mi.Mate > 0:
+		v = mateValue - mi.Mate
+	case mi.Mate < 0:
+		v = -mateValue - mi.Mate
+	}
+	if f := strings.Fields(fen); len(f) > 1 && f[1] == "b" {
+		v = -v
+	}
+	return v
 }
 
 // pairConfig is the config whose data filters, shuffle buffer and seed

@@ -187,8 +187,8 @@ func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim play
 		split, splitName = dataset.AllSplits, "all"
 		s.Infof("dataset %s has no split: scoring all of it (run `dchess dataset split` first)\n", opts.Data)
 	}
-	if spec.Family == deepchess.SiameseFamily {
-		return evalPairs(ctx, opts, spec, ds, split, splitName, s)
+	if spec.Family == deepchess.SiameseFamily || opts.Pairs {
+		return evalPairs(ctx, opts, spec, lim, ds, split, splitName, s)
 	}
 	rep := dataReport{Dataset: opts.Data, Split: splitName}
 	if isSequenceFamily(spec.Family) {

@@ -16,6 +16,7 @@ import (
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
+	"github.com/dchess/dchess/search/player"
 )
 
 // backRankMate: after Black's g8h8, Ra8 mates.
@@ -269,5 +270,51 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 	if v := rep.Value; v == nil || v.Positions != 2 || v.SignAgreement != 0.5 || v.Within01 != 0.5 ||
 		math.Abs(v.MSE-d*d/2) > 1e-6 {
 		t.Fatalf("value report %+v, want MSE %.6f and half the signs and nearness", rep.Value, d*d/2)
+	}
+}
+
+// TestEvalPairsBySearchScores scores a searching player on the pairs of a
+// dataset where the side ahead in material won every game: a depth-1
+// search, material and quiescence from White's side, names the White win
+// in about three pairs of four (one of four with the sides mixed up; the
+// random boards leave pieces hanging), and a player without scores is
+// refused.
+func TestEvalPairsBySearchScores(t *testing.T) {
+	data := decisiveDataset(t, 400)
+	if _, err := dataset.WriteSplit(data, 0, 0.3, 1); err != nil {
+		t.Fatal(err)
+	}
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: data, Pairs: true, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep pairReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("--json output %q: %v", out.String(), err)
+	}
+	if rep.Split != "test" || rep.Pairs < 20 || rep.Accuracy < 0.65 {
+		t.Fatalf("pairs report %+v, want at least 65%% of 20 or more test pairs", rep)
+	}
+	err := runEval(context.Background(), &evalOptions{Player: "random", Data: data, Pairs: true}, s)
+	if err == nil || !strings.Contains(err.Error(), "gives no score") {
+		t.Fatalf("random with --pairs: %v", err)
+	}
+}
+
+func TestWhiteView(t *testing.T) {
+	for _, c := range []struct {
+		fen  string
+		mi   player.MoveInfo
+		want int
+	}{
+		{"8/8/8/8/8/8/8/K6k w - - 0 1", player.MoveInfo{Score: 120}, 120},
+		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: 120}, -120},
+		{"8/8/8/8/8/8/8/K6k w - - 0 1", player.MoveInfo{Score: 31000, Mate: 2}, mateValue - 2},
+		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: 31000, Mate: 2}, -mateValue + 2},
+		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: -31000, Mate: -3}, mateValue - 3},
+	} {
+		if got := whiteView(c.fen, c.mi); got != c.want {
+			t.Errorf("%s %+v: %d, want %d", c.fen, c.mi, got, c.want)
+		}
 	}
 }
