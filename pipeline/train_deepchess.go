@@ -275,10 +275,11 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 // ComparisonPairs streams the pairs a DeepChess comparator is scored on
 // from split: the fixed pairs training validates on (cfg's data filters,
 // shuffle buffer and seed), so a test split's figure reads like the
-// validation one. fn gets each pair and whether the first is the White win.
-func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *Config,
+// validation one. fn gets each pair and whether the first is the White win;
+// reject is called for each record that cannot be read.
+func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *Config, reject func(),
 	fn func(first, second *PairPosition, whiteFirst bool) error) error {
-	return pairPositions(ctx, ds, split, streamOrder{}, cfg, newPositionFilter(cfg.Data), func() {}, fn)
+	return pairPositions(ctx, ds, split, streamOrder{}, cfg, newPositionFilter(cfg.Data), reject, fn)
 }
 
 func (o *siameseObjective) score(tg *trainGraph, rows int, acc *accuracy) {

@@ -18,13 +18,16 @@ import (
 // a pair, one from a game White won and one from a game Black won
 // (docs/training.md, Pairs).
 type pairReport struct {
-	Player   string  `json:"player"`
-	Dataset  string  `json:"dataset"`
-	Split    string  `json:"split"`
-	Pairs    int     `json:"pairs"`
-	Correct  float64 `json:"correct"`
-	Ties     int     `json:"ties"`
-	Accuracy float64 `json:"pair_accuracy"`
+	Player  string  `json:"player"`
+	Dataset string  `json:"dataset"`
+	Split   string  `json:"split"`
+	Pairs   int     `json:"pairs"`
+	Correct float64 `json:"correct"`
+	Ties    int     `json:"ties"`
+	// Unreadable counts records skipped because their position or move
+	// does not parse, as training counts its rejects.
+	Unreadable int     `json:"unreadable"`
+	Accuracy   float64 `json:"pair_accuracy"`
 }
 
 // pairJudge says how likely the first position of a pair is the better
@@ -44,7 +47,7 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim pla
 	defer closeJudge()
 	rep := pairReport{Player: name, Dataset: opts.Data, Split: splitName}
 	tally := newScanTally(s, -1, "pairs", opts.Limit)
-	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
+	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func() { rep.Unreadable++ }, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
 		p, err := judge(ctx, first, second)
 		if err != nil {
 			return err
@@ -72,6 +75,9 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim pla
 	ties := ""
 	if rep.Ties > 0 {
 		ties = fmt.Sprintf("; %d ties scored as half", rep.Ties)
+	}
+	if rep.Unreadable > 0 {
+		s.Infof("%d records skipped: their position or move does not parse\n", rep.Unreadable)
 	}
 	fmt.Fprintf(s.Out, "%s: pair accuracy %.1f%% (%g of %d %s pairs: one position from a game White won, one from a game Black won%s)\n",
 		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Pairs, splitName, ties)

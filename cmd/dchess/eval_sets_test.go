@@ -318,3 +318,37 @@ func TestWhiteView(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalPairsCountsUnreadableRecords: a record whose position does not
+// parse is counted, not silently dropped, and the pair around it stands.
+func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	w, err := dataset.Create(dir, dataset.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range []dataset.Record{
+		{FEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 30", Result: dataset.WhiteWin, Move: "e1e2"},
+		{FEN: "not a position", Result: dataset.WhiteWin, Move: "e2e4"},
+		{FEN: "r3k3/8/8/8/8/8/8/4K3 w - - 0 30", Result: dataset.BlackWin, Move: "e1e2"},
+	} {
+		r.GameID, r.Ply, r.Key = uint64(i), 20, uint64(i+1)
+		if err := w.Write(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, out, _ := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: dir, Pairs: true, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep pairReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Pairs != 1 || rep.Unreadable != 1 || rep.Accuracy != 1 {
+		t.Fatalf("pairs report %+v, want one pair judged right and one unreadable record", rep)
+	}
+}
