@@ -214,13 +214,15 @@ func (b *Board) fixEnPassant(moves []Move) []Move {
 		}
 		var m Move
 		m.Setfrom(dragontoothmg.Square(from)).Setto(dragontoothmg.Square(b.ep))
-		after := b.pos
-		after.Apply(m)
-		king := after.White.Kings
-		if !b.pos.Wtomove {
-			king = after.Black.Kings
+		white := b.pos.Wtomove
+		b.Make(m)
+		king := b.pos.White.Kings
+		if !white {
+			king = b.pos.Black.Kings
 		}
-		if !after.UnderDirectAttack(!after.Wtomove, uint8(bits.TrailingZeros64(king))) {
+		safe := !b.pos.UnderDirectAttack(white, uint8(bits.TrailingZeros64(king)))
+		b.Unmake()
+		if safe {
 			out = append(out, m)
 		}
 	}
