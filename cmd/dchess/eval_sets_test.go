@@ -284,17 +284,11 @@ func TestEvalPairsBySearchScores(t *testing.T) {
 	if _, err := dataset.WriteSplit(data, 0, 0.3, 1); err != nil {
 		t.Fatal(err)
 	}
-	s, out, _ := playStreams("")
-	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: data, Pairs: true, JSON: true}, s); err != nil {
-		t.Fatal(err)
-	}
-	var rep pairReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("--json output %q: %v", out.String(), err)
-	}
+	rep := evalPairsJSON(t, &evalOptions{Player: "heuristic:depth=1", Data: data, Pairs: true})
 	if rep.Split != "test" || rep.Pairs < 20 || rep.Accuracy < 0.65 {
 		t.Fatalf("pairs report %+v, want at least 65%% of 20 or more test pairs", rep)
 	}
+	s, _, _ := playStreams("")
 	err := runEval(context.Background(), &evalOptions{Player: "random", Data: data, Pairs: true}, s)
 	if err == nil || !strings.Contains(err.Error(), "gives no score") {
 		t.Fatalf("random with --pairs: %v", err)
@@ -340,15 +334,23 @@ func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	rep := evalPairsJSON(t, &evalOptions{Player: "heuristic:depth=1", Data: dir, Pairs: true})
+	if rep.Pairs != 1 || rep.Unreadable != 1 || rep.Accuracy != 1 {
+		t.Fatalf("pairs report %+v, want one pair judged right and one unreadable record", rep)
+	}
+}
+
+// evalPairsJSON runs eval with --json and decodes its pair report.
+func evalPairsJSON(t *testing.T, opts *evalOptions) pairReport {
+	t.Helper()
 	s, out, _ := playStreams("")
-	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1", Data: dir, Pairs: true, JSON: true}, s); err != nil {
+	opts.JSON = true
+	if err := runEval(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
 	var rep pairReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
+		t.Fatalf("eval --json output %q: %v", out.String(), err)
 	}
-	if rep.Pairs != 1 || rep.Unreadable != 1 || rep.Accuracy != 1 {
-		t.Fatalf("pairs report %+v, want one pair judged right and one unreadable record", rep)
-	}
+	return rep
 }

@@ -220,14 +220,7 @@ func TestTrainDeepChessCommands(t *testing.T) {
 	if _, err := dataset.WriteSplit(data, 0, 0.2, 1); err != nil {
 		t.Fatal(err)
 	}
-	out.Reset()
-	if err := runEval(context.Background(), &evalOptions{Player: "siamese:" + res.Model, Data: data, JSON: true}, s); err != nil {
-		t.Fatal(err)
-	}
-	var rep pairReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("eval --json output %q: %v", out.String(), err)
-	}
+	rep := evalPairsJSON(t, &evalOptions{Player: "siamese:" + res.Model, Data: data})
 	metrics, err := os.ReadFile(filepath.Join(res.RunDir, "metrics.jsonl"))
 	if err != nil {
 		t.Fatal(err)

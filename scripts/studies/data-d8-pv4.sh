@@ -8,13 +8,11 @@
 #   scripts/studies/data-d8-pv4.sh [OUT_DIR]     (default studies/d8pv4)
 # A rerun skips the finished stages; labelling resumes from its journal.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/env.sh"
+cd "$root"
 out=${1:-studies/d8pv4}
-dchess=${DCHESS:-bin/dchess}
-sf=${DCHESS_STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 kasparov=${KASPAROV_PGN:-../shared/data/pgn/Kasparov.pgn}
 mkdir -p "$out"
-[ -x "$dchess" ] || make build
 [ -s "$out/selfplay.pgn" ] || "$dchess" selfplay --a heuristic:depth=2 --b heuristic:depth=3 --games 2000 \
 	--random-rate 0.1 --random-rate-plies 20 --concurrency 2 --seed 7 -o "$out/selfplay.pgn"
 [ -f "$out/positions/manifest.json" ] || "$dchess" ingest "$kasparov" "$out/selfplay.pgn" -o "$out/positions" --min-ply 6

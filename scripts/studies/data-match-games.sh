@@ -17,10 +17,7 @@ if [ $# -lt 2 ]; then
 fi
 out=$1
 shift
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-dchess=${DCHESS:-$root/bin/dchess}
-sf=${DCHESS_STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
-[ -x "$dchess" ] || make -C "$root" build
+. "$(dirname "$0")/env.sh"
 mkdir -p "$out"
 [ -f "$out/positions/manifest.json" ] || "$dchess" ingest "$@" -o "$out/positions" --min-ply 6
 [ -f "$out/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$out/positions" -o "$out/labelled" \

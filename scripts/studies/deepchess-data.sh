@@ -17,10 +17,7 @@ if [ $# -lt 1 ]; then
 fi
 out=$1
 shift
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-dchess=${DCHESS:-$root/bin/dchess}
-sf=${DCHESS_STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
-[ -x "$dchess" ] || make -C "$root" build
+. "$(dirname "$0")/env.sh"
 
 declare -A recipes=(
 	[h2-h1-rate3]="--a heuristic:depth=2 --b heuristic:depth=1 --random-rate 0.03"

@@ -11,14 +11,13 @@
 # Build with `make build TAGS=openblas` first for about twice the training
 # speed. An interrupted training continues with --resume.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/env.sh"
+cd "$root"
 data=${1:-studies/d8pv4/labelled}
 runs=${2:-studies/runs}
 steps=${3:-4000}
-dchess=${DCHESS:-bin/dchess}
 puzzles=${PUZZLES:-../shared/data/puzzles/lichess_puzzles_kagi1000.csv}
 mkdir -p "$runs"
-[ -x "$dchess" ] || make build
 
 for model in policy diffusion; do
 	run=$runs/$model-small

@@ -9,12 +9,11 @@
 #       (defaults studies/d8pv4/labelled and studies/runs)
 # Finished trainings are kept; an interrupted one continues with --resume.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/env.sh"
+cd "$root"
 data=${1:-studies/d8pv4/labelled}
 runs=${2:-studies/runs}
-dchess=${DCHESS:-bin/dchess}
 mkdir -p "$runs"
-[ -x "$dchess" ] || make build
 
 train() { # NAME FAMILY CONFIG
 	if [ -f "$runs/$1/model.dcw" ]; then return; fi
