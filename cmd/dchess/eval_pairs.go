@@ -47,7 +47,8 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim pla
 	defer closeJudge()
 	rep := pairReport{Player: name, Dataset: opts.Data, Split: splitName}
 	tally := newScanTally(s, -1, "pairs", opts.Limit)
-	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, func() { rep.Unreadable++ }, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
+	unreadable := func() { rep.Unreadable++ }
+	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
 		p, err := judge(ctx, first, second)
 		if err != nil {
 			return err
@@ -99,10 +100,13 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 			return nil, "", nil, nil, err
 		}
 		cfg, err := pairConfig(spec.Path)
+		if err != nil {
+			return nil, "", nil, nil, err
+		}
 		judge := func(_ context.Context, first, second *pipeline.PairPosition) (float64, error) {
 			return cmp.ComparePacked(&first.Packed, &second.Packed), nil
 		}
-		return judge, name, cfg, func() {}, err
+		return judge, name, cfg, func() {}, nil
 	}
 	cfg, err := pipeline.DefaultConfig(deepchess.SiameseFamily)
 	if err != nil {
