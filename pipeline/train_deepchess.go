@@ -15,7 +15,6 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 )
 
@@ -213,7 +212,8 @@ func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, spli
 }
 
 // PairPosition is one side of a DeepChess pair: the network's input and
-// the position itself, for comparators that search it.
+// the position itself, for comparators that search it. FEN is empty for a
+// mirrored training position, which only the network reads.
 type PairPosition struct {
 	Packed deepchess.Packed
 	FEN    string
@@ -249,7 +249,7 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 		pos := PairPosition{Packed: p, FEN: r.FEN}
 		whiteWon := r.Result == dataset.WhiteWin
 		if mirror && rng.IntN(2) == 0 {
-			pos = PairPosition{Packed: p.Mirror(), FEN: search.MirrorFEN(r.FEN)}
+			pos = PairPosition{Packed: p.Mirror()} // training only: no FEN to mirror
 			whiteWon = !whiteWon
 		}
 		queue := &white
