@@ -7,55 +7,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/dchess/dchess/models/ann"
-	"github.com/dchess/dchess/models/cnn"
-	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn"
 )
-
-// Families lists the evaluation families: trained on Stockfish's win
-// probabilities, they play through alpha-beta as evaluators.
-var Families = []string{ann.Family, cnn.Family}
-
-// DeepChessFamilies are trained on game results alone: the Pos2Vec
-// autoencoder, then the siamese comparator that starts from it.
-var DeepChessFamilies = []string{deepchess.AutoencoderFamily, deepchess.SiameseFamily}
-
-// SequenceFamilies read token sequences and play without search: the
-// discrete diffusion model over action-state-action sequences and the
-// one-step policy it is compared with.
-var SequenceFamilies = []string{diffusion.PolicyFamily, diffusion.Family}
-
-// plannedFamilies are part of the command contract but built later.
-var plannedFamilies []string
-
-// TrainableFamilies lists every family the training loop can build.
-func TrainableFamilies() []string {
-	return append(append(slices.Clone(Families), DeepChessFamilies...), SequenceFamilies...)
-}
-
-// CheckFamily says whether family can be trained, with a clear message for
-// the planned families that are not built yet.
-func CheckFamily(family string) error {
-	available := TrainableFamilies()
-	if slices.Contains(available, family) {
-		return nil
-	}
-	if slices.Contains(plannedFamilies, family) {
-		return fmt.Errorf("model family %q is not built yet (available: %s)", family, strings.Join(available, ", "))
-	}
-	return fmt.Errorf("unknown model family %q (available: %s)", family, strings.Join(available, ", "))
-}
-
-func isDeepChess(family string) bool { return slices.Contains(DeepChessFamilies, family) }
-
-func isSequence(family string) bool { return slices.Contains(SequenceFamilies, family) }
 
 // Config is a training run's configuration, as in configs/<model>.yaml.
 // Every field has a default; unknown keys are errors.
@@ -118,41 +74,11 @@ type OptimizerConfig struct {
 	ClipNorm float64 `yaml:"clip_norm"`
 }
 
-// ModelSection is the config's model section: the family and its
-// architecture fields.
+// ModelSection is the config's model section: the family and its own
+// fields, held in the struct its registration's NewSettings gives.
 type ModelSection struct {
-	Family      string
-	ANN         ann.Config
-	CNN         cnn.Config
-	Autoencoder deepchess.AutoencoderConfig
-	Siamese     deepchess.SiameseConfig
-	// Diffusion holds the diffusion and the policy family's settings.
-	Diffusion diffusion.Config
-}
-
-type annSection struct {
-	Family     string `yaml:"family"`
-	ann.Config `yaml:",inline"`
-}
-
-type cnnSection struct {
-	Family     string `yaml:"family"`
-	cnn.Config `yaml:",inline"`
-}
-
-type autoencoderSection struct {
-	Family                      string `yaml:"family"`
-	deepchess.AutoencoderConfig `yaml:",inline"`
-}
-
-type siameseSection struct {
-	Family                  string `yaml:"family"`
-	deepchess.SiameseConfig `yaml:",inline"`
-}
-
-type diffusionSection struct {
-	Family           string `yaml:"family"`
-	diffusion.Config `yaml:",inline"`
+	Family   string
+	Settings any
 }
 
 // UnmarshalYAML decodes the section over the family's defaults, rejecting
@@ -170,65 +96,50 @@ func (m *ModelSection) UnmarshalYAML(node *yaml.Node) error {
 	if m.Family == "" {
 		m.Family = head.Family
 	}
-	if err := CheckFamily(m.Family); err != nil {
-		return err
-	}
-	// node.Decode does not reject unknown keys; a strict decoder does.
-	raw, err := yaml.Marshal(node)
+	f, err := LookupFamily(m.Family)
 	if err != nil {
 		return err
 	}
-	switch m.Family {
-	case ann.Family:
-		s := annSection{Config: m.ANN}
-		if err := strictYAML(raw, &s); err != nil {
-			return fmt.Errorf("model section: %w", err)
+	if m.Settings == nil {
+		m.Settings = f.NewSettings()
+	}
+	// The family's own fields, without the family key, decoded strictly
+	// (node.Decode does not reject unknown keys).
+	fields := *node
+	fields.Content = nil
+	for i := 0; i+1 < len(node.Content); i += 2 {
+		if node.Content[i].Value != "family" {
+			fields.Content = append(fields.Content, node.Content[i], node.Content[i+1])
 		}
-		m.ANN = s.Config
-	case cnn.Family:
-		s := cnnSection{Config: m.CNN}
-		if err := strictYAML(raw, &s); err != nil {
-			return fmt.Errorf("model section: %w", err)
-		}
-		m.CNN = s.Config
-	case deepchess.AutoencoderFamily:
-		s := autoencoderSection{AutoencoderConfig: m.Autoencoder}
-		if err := strictYAML(raw, &s); err != nil {
-			return fmt.Errorf("model section: %w", err)
-		}
-		m.Autoencoder = s.AutoencoderConfig
-	case deepchess.SiameseFamily:
-		s := siameseSection{SiameseConfig: m.Siamese}
-		if err := strictYAML(raw, &s); err != nil {
-			return fmt.Errorf("model section: %w", err)
-		}
-		m.Siamese = s.SiameseConfig
-	case diffusion.Family, diffusion.PolicyFamily:
-		s := diffusionSection{Config: m.Diffusion}
-		if err := strictYAML(raw, &s); err != nil {
-			return fmt.Errorf("model section: %w", err)
-		}
-		m.Diffusion = s.Config
-		m.Diffusion.Family = m.Family
+	}
+	raw, err := yaml.Marshal(&fields)
+	if err != nil {
+		return err
+	}
+	if err := strictYAML(raw, m.Settings); err != nil {
+		return fmt.Errorf("model section: %w", err)
 	}
 	return nil
 }
 
-// MarshalYAML writes the family and its fields.
+// MarshalYAML writes the family first, then its fields.
 func (m ModelSection) MarshalYAML() (any, error) {
-	switch m.Family {
-	case ann.Family:
-		return annSection{Family: m.Family, Config: m.ANN}, nil
-	case cnn.Family:
-		return cnnSection{Family: m.Family, Config: m.CNN}, nil
-	case deepchess.AutoencoderFamily:
-		return autoencoderSection{Family: m.Family, AutoencoderConfig: m.Autoencoder}, nil
-	case deepchess.SiameseFamily:
-		return siameseSection{Family: m.Family, SiameseConfig: m.Siamese}, nil
-	case diffusion.Family, diffusion.PolicyFamily:
-		return diffusionSection{Family: m.Family, Config: m.Diffusion}, nil
+	if _, err := LookupFamily(m.Family); err != nil {
+		return nil, err
 	}
-	return nil, CheckFamily(m.Family)
+	var fields yaml.Node
+	if err := fields.Encode(m.Settings); err != nil {
+		return nil, err
+	}
+	if fields.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("model family %s: its settings are not a mapping", m.Family)
+	}
+	out := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	out.Content = append(out.Content,
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "family"},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: m.Family})
+	out.Content = append(out.Content, fields.Content...)
+	return out, nil
 }
 
 func strictYAML(data []byte, into any) error {
@@ -240,23 +151,17 @@ func strictYAML(data []byte, into any) error {
 	return nil
 }
 
-// DefaultConfig is the published setup of a family. The evaluation
-// families take the thesis's: its architecture, Adam at 0.001, batch 256,
-// MSE on the win probability. The DeepChess families take the paper's
-// sizes and schedules on the 773 bits, from positions of decisive games
-// after the first five moves whose played move is not a capture: Pos2Vec
-// 773-600-400-200-100 trained 200 epochs per layer at 0.005 × 0.98 per
-// epoch on its reconstruction error, and the comparator's 400-200-100-2
-// head trained 1000 epochs at 0.01 × 0.99 per epoch on softmax
-// cross-entropy.
+// DefaultConfig is the published setup of a family: the thesis's
+// evaluator setup (Adam at 0.001, batch 256, MSE on the win probability,
+// the 64 signed piece codes) as the base, which the family's Defaults
+// adapts, and the family's own model settings.
 func DefaultConfig(family string) (*Config, error) {
-	if err := CheckFamily(family); err != nil {
+	f, err := LookupFamily(family)
+	if err != nil {
 		return nil, err
 	}
 	c := &Config{
-		Model: ModelSection{Family: family, ANN: ann.DefaultConfig(), CNN: cnn.DefaultConfig(),
-			Autoencoder: deepchess.DefaultAutoencoderConfig(), Siamese: deepchess.DefaultSiameseConfig(),
-			Diffusion: diffusion.DefaultConfig()},
+		Model: ModelSection{Family: family, Settings: f.NewSettings()},
 		Data: DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7,
 			ValSplit: "val", ShuffleBuffer: 10000},
 		Optimizer: OptimizerConfig{Name: "adam", LR: 0.001, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1},
@@ -267,26 +172,8 @@ func DefaultConfig(family string) (*Config, error) {
 		Seed:      1,
 		LogEvery:  10,
 	}
-	if isSequence(family) {
-		// A small transformer: Adam at 3e-4 with clipping, batches of 32
-		// sequences, validation capped so an epoch's check stays short.
-		if family == diffusion.PolicyFamily {
-			c.Model.Diffusion = diffusion.DefaultPolicyConfig()
-		}
-		c.Data = DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
-			ShuffleBuffer: 10000, ValMax: 2000}
-		c.Optimizer.LR, c.Optimizer.ClipNorm = 3e-4, 1
-		c.Loss, c.BatchSize, c.Patience = LossCrossEntropy, 32, 3
-	}
-	if isDeepChess(family) {
-		c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
-			ShuffleBuffer: 10000, ValMax: 20000, MinPly: 10, SkipCaptures: true}
-		c.BatchSize, c.Patience = 256, 10
-		if family == deepchess.AutoencoderFamily {
-			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs = 0.005, 0.98, 200
-		} else {
-			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs, c.Loss, c.Patience = 0.01, 0.99, 1000, LossCrossEntropy, 20
-		}
+	if f.Defaults != nil {
+		f.Defaults(c)
 	}
 	return c, nil
 }
@@ -341,6 +228,23 @@ func LoadConfig(path, family string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return c, nil
+}
+
+// Clone returns a deep copy: the model settings are the family's own
+// struct behind a pointer, which a plain copy would share.
+func (c *Config) Clone() *Config {
+	data, err := c.Marshal()
+	if err != nil {
+		panic(fmt.Sprintf("config: %v", err))
+	}
+	out, err := DefaultConfig(c.Model.Family)
+	if err != nil {
+		panic(err)
+	}
+	if err := strictYAML(data, out); err != nil {
+		panic(fmt.Sprintf("config: %v", err))
+	}
+	return out
 }
 
 // Marshal writes the config as YAML, every field included.
@@ -399,51 +303,20 @@ func (c *Config) Validate() error {
 }
 
 // validateModel checks the model section and what its family requires of
-// the rest. A siamese config may leave the tower out: the run takes it from
-// the autoencoder it starts from.
+// the rest of the config.
 func (c *Config) validateModel() error {
-	family := c.Model.Family
-	if isSequence(family) {
-		if c.Loss != LossCrossEntropy {
-			return fmt.Errorf("%s is trained on the cross-entropy of its tokens: loss must be cross_entropy, not %q", family, c.Loss)
-		}
-		c.Model.Diffusion.Family = family
-		return c.Model.Diffusion.Validate()
-	}
-	if !isDeepChess(family) {
-		_, err := c.NewModel()
+	f, err := LookupFamily(c.Model.Family)
+	if err != nil {
 		return err
 	}
-	if c.Data.Encoding != nn.EncodingBits || c.Data.InputMin != -1 || c.Data.InputMax != 1 {
-		return fmt.Errorf("%s reads DeepChess's 773 bits unscaled: data.encoding must be bits, input_min -1 and input_max 1", family)
-	}
-	if family == deepchess.AutoencoderFamily {
-		if c.Loss != LossMSE {
-			return fmt.Errorf("autoencoder is trained on its reconstruction error: loss must be mse, not %q", c.Loss)
-		}
-		return c.Model.Autoencoder.Validate()
-	}
-	if c.Loss != LossCrossEntropy {
-		return fmt.Errorf("siamese is trained with softmax cross-entropy: loss must be cross_entropy, not %q", c.Loss)
-	}
-	return c.Model.Siamese.Validate()
+	return f.Validate(c)
 }
 
-// NewModel builds the trainable evaluation model the config describes
-// (ann or cnn; the DeepChess families are not evaluation models).
-func (c *Config) NewModel() (Model, error) {
-	switch c.Model.Family {
-	case ann.Family:
-		cfg := c.Model.ANN
-		cfg.Input = c.input()
-		return ann.NewModel(cfg)
-	case cnn.Family:
-		cfg := c.Model.CNN
-		cfg.Input = c.input()
-		return cnn.NewModel(cfg)
+// family is the config's registered family (Validate has checked it).
+func (c *Config) family() *Family {
+	f, err := LookupFamily(c.Model.Family)
+	if err != nil {
+		panic(err)
 	}
-	if err := CheckFamily(c.Model.Family); err != nil {
-		return nil, err
-	}
-	return nil, fmt.Errorf("%s is not an evaluation model", c.Model.Family)
+	return f
 }

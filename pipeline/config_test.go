@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/models/ann"
 )
 
 func TestEmbeddedConfigsLoad(t *testing.T) {
@@ -18,7 +19,7 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := c.NewModel(); err != nil {
+		if _, err := c.family().Objective(c, ObjectiveEnv{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -76,7 +77,8 @@ func TestConfigFillsDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Epochs != 2 || !reflect.DeepEqual(c.Model.ANN.Hidden, []int{8}) || c.BatchSize != 256 || c.Optimizer.LR != 0.001 || c.Model.ANN.Activation != "relu" {
+	a := c.Model.Settings.(*ann.Config)
+	if c.Epochs != 2 || !reflect.DeepEqual(a.Hidden, []int{8}) || c.BatchSize != 256 || c.Optimizer.LR != 0.001 || a.Activation != "relu" {
 		t.Fatalf("defaults not filled: %+v", c)
 	}
 }

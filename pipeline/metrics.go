@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 )
 
 // MetricsFile is a run's metrics log: one JSON object per line.
@@ -13,8 +14,11 @@ const MetricsFile = "metrics.jsonl"
 
 // Metric is one line of metrics.jsonl. Kind "step" lines carry the batch
 // loss every log_every steps; kind "epoch" lines carry the epoch's averages
-// and its validation (see docs/training.md for the accuracy definitions);
-// a "partial" line does the same for an epoch max_steps cut short.
+// and its validation; a "partial" line does the same for an epoch max_steps
+// cut short. Each family's accuracy has its own name (its registration's
+// Accuracy): sign agreement and within 0.1 for evaluators, pair accuracy
+// for the comparator, action accuracy for the sequence models; see
+// docs/training.md for the definitions.
 type Metric struct {
 	Kind  string  `json:"kind"`
 	Epoch int     `json:"epoch"` // 1-based
@@ -25,20 +29,60 @@ type Metric struct {
 	GradNorm      float64  `json:"grad_norm,omitempty"`
 	SamplesPerSec float64  `json:"samples_per_sec,omitempty"`
 	TrainLoss     float64  `json:"train_loss,omitempty"`
-	TrainSign     float64  `json:"train_sign_agreement,omitempty"`
-	TrainWithin   float64  `json:"train_within_0_1,omitempty"`
 	ValLoss       *float64 `json:"val_loss,omitempty"`
-	ValSign       *float64 `json:"val_sign_agreement,omitempty"`
-	ValWithin     *float64 `json:"val_within_0_1,omitempty"`
 	ValRecords    int64    `json:"val_records,omitempty"`
+	// Evaluators: sign agreement with Stockfish's win probability and the
+	// share within 0.1 of it.
+	TrainSign   float64  `json:"train_sign_agreement,omitempty"`
+	TrainWithin float64  `json:"train_within_0_1,omitempty"`
+	ValSign     *float64 `json:"val_sign_agreement,omitempty"`
+	ValWithin   *float64 `json:"val_within_0_1,omitempty"`
+	// Comparators: the share of pairs whose better position is picked.
+	TrainPairAccuracy float64  `json:"train_pair_accuracy,omitempty"`
+	ValPairAccuracy   *float64 `json:"val_pair_accuracy,omitempty"`
+	// Sequence models: the share of masked a_i predicted (argmax).
+	TrainActionAccuracy float64  `json:"train_action_accuracy,omitempty"`
+	ValActionAccuracy   *float64 `json:"val_action_accuracy,omitempty"`
 	// Stage is the 1-based layer a Pos2Vec epoch trained (autoencoder only).
-	Stage int `json:"stage,omitempty"`
-	// ValPairAccuracy is the share of validation pairs whose better
-	// position the comparator picks (siamese only; the same number as the
-	// validation sign agreement, named for what it means there).
-	ValPairAccuracy *float64 `json:"val_pair_accuracy,omitempty"`
-	TrainRecords    int64    `json:"train_records,omitempty"`
-	Seconds         float64  `json:"seconds,omitempty"`
+	Stage        int     `json:"stage,omitempty"`
+	TrainRecords int64   `json:"train_records,omitempty"`
+	Seconds      float64 `json:"seconds,omitempty"`
+}
+
+// setAccuracy stores an epoch's accuracies under the names kind gives them.
+// val is nil when there was no validation.
+func (m *Metric) setAccuracy(kind AccuracyKind, train accuracy, val *accuracy) {
+	var vs, vw *float64
+	if val != nil {
+		s, w := val.sign(), val.near()
+		vs, vw = &s, &w
+	}
+	switch kind {
+	case AccuracySign:
+		m.TrainSign, m.TrainWithin, m.ValSign, m.ValWithin = train.sign(), train.near(), vs, vw
+	case AccuracyPair:
+		m.TrainPairAccuracy, m.ValPairAccuracy = train.sign(), vs
+	case AccuracyAction:
+		m.TrainActionAccuracy, m.ValActionAccuracy = train.sign(), vs
+	}
+}
+
+// upgrade renames the figures of a line written before each family's
+// accuracy had its own name, when every accuracy was a "sign agreement".
+func (m *Metric) upgrade(kind AccuracyKind) {
+	if kind == AccuracySign || (m.TrainSign == 0 && m.ValSign == nil) {
+		return
+	}
+	switch kind {
+	case AccuracyPair:
+		m.TrainPairAccuracy = m.TrainSign
+		if m.ValPairAccuracy == nil {
+			m.ValPairAccuracy = m.ValSign
+		}
+	case AccuracyAction:
+		m.TrainActionAccuracy, m.ValActionAccuracy = m.TrainSign, m.ValSign
+	}
+	m.TrainSign, m.TrainWithin, m.ValSign, m.ValWithin = 0, 0, nil, nil
 }
 
 // accuracy accumulates the two accuracy measures of docs/training.md.
@@ -123,7 +167,7 @@ type metricsLog struct {
 // openMetrics opens path for appending after dropping lines past step
 // afterStep (written after the checkpoint a resumed run continues from);
 // afterStep < 0 starts a new file.
-func openMetrics(path string, afterStep int64) (*metricsLog, error) {
+func openMetrics(path string, afterStep int64, kind AccuracyKind) (*metricsLog, error) {
 	l := &metricsLog{}
 	if afterStep >= 0 {
 		data, err := os.ReadFile(path)
@@ -136,6 +180,7 @@ func openMetrics(path string, afterStep int64) (*metricsLog, error) {
 			if len(line) == 0 || json.Unmarshal(line, &m) != nil || m.Step > afterStep {
 				continue
 			}
+			m.upgrade(kind)
 			l.all = append(l.all, m)
 			kept.Write(line)
 			kept.WriteByte('\n')
@@ -170,11 +215,17 @@ func (l *metricsLog) write(m Metric) error {
 
 func (l *metricsLog) close() error { return l.file.Close() }
 
-// ReadMetrics reads a metrics.jsonl file.
+// ReadMetrics reads a run's metrics.jsonl. Lines written before each
+// family's accuracy had its own name are read under the new names, the
+// family taken from the run's config.yaml beside the file.
 func ReadMetrics(path string) ([]Metric, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
+	}
+	kind := AccuracySign
+	if cfg, err := LoadConfig(filepath.Join(filepath.Dir(path), ConfigFile), ""); err == nil {
+		kind = cfg.family().Accuracy
 	}
 	var out []Metric
 	for i, line := range bytes.Split(data, []byte("\n")) {
@@ -183,8 +234,9 @@ func ReadMetrics(path string) ([]Metric, error) {
 		}
 		var m Metric
 		if err := json.Unmarshal(line, &m); err != nil {
-			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+			return nil, fmt.Errorf("%s line %d: not a metrics line: %v", path, i+1, err)
 		}
+		m.upgrade(kind)
 		out = append(out, m)
 	}
 	return out, nil

@@ -216,10 +216,11 @@ func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
 	}
 	fmt.Fprintf(b, "## Training\n\n%s trained for %d epochs (%d steps, %.0f samples/s), stopped by %s. ",
 		res.Family, res.Epochs, res.Steps, res.SamplesSec, res.Stopped)
-	fmt.Fprintf(b, "Last epoch: train loss %.5f, sign agreement %.3f", res.TrainLoss, res.TrainSign)
+	// The summary's figure lines, between its headline and the weights' path.
+	lines := res.Summary()
+	fmt.Fprintf(b, "Last epoch: %s", strings.Join(lines[1:len(lines)-1], "; "))
 	if res.BestEpoch > 0 {
-		fmt.Fprintf(b, "; validation loss %.5f, sign agreement %.3f, within 0.1: %.3f; best validation loss %.5f at epoch %d (the exported weights)",
-			res.ValLoss, res.ValSign, res.ValWithin, res.BestVal, res.BestEpoch)
+		fmt.Fprintf(b, "; the exported weights are those of epoch %d", res.BestEpoch)
 	}
 	b.WriteString(".\n\n")
 	if data, err := os.ReadFile(filepath.Join(cfg.path(RunTrainDir), LossPlotFile)); err == nil {

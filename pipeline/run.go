@@ -421,8 +421,9 @@ func (c *RunConfig) train(opts RunOptions) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.Log, "   %d epochs, train loss %.5f, val loss %.5f, val sign agreement %.3f\n",
-			res.Epochs, res.TrainLoss, res.ValLoss, res.ValSign)
+		for _, line := range res.Summary() {
+			fmt.Fprintf(opts.Log, "   %s\n", line)
+		}
 		return writeJSONFile(c.path("train.json"), res)
 	}
 }

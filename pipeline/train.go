@@ -39,6 +39,7 @@ type TrainOptions struct {
 }
 
 // TrainResult summarises a run; cmd prints it (and --json encodes it).
+// The accuracies carry their family's own names (see Metric).
 type TrainResult struct {
 	RunDir     string  `json:"run_dir"`
 	Model      string  `json:"model"` // path of model.dcw
@@ -47,15 +48,19 @@ type TrainResult struct {
 	Steps      int64   `json:"steps"`
 	Samples    int64   `json:"samples"`
 	TrainLoss  float64 `json:"train_loss"` // last completed epoch
-	TrainSign  float64 `json:"train_sign_agreement"`
 	ValLoss    float64 `json:"val_loss,omitempty"`
-	ValSign    float64 `json:"val_sign_agreement,omitempty"`
-	ValWithin  float64 `json:"val_within_0_1,omitempty"`
 	BestEpoch  int     `json:"best_epoch,omitempty"` // 1-based, 0 without validation
 	BestVal    float64 `json:"best_val_loss,omitempty"`
 	Stopped    string  `json:"stopped"` // epochs, max_steps, early_stopping
 	Seconds    float64 `json:"seconds"`
 	SamplesSec float64 `json:"samples_per_sec"`
+	// EpochFraction is how far into its epochs the run got: Epochs plus the
+	// share of the epoch max_steps stopped in.
+	EpochFraction float64 `json:"epoch_fraction"`
+	// Evaluators: sign agreement and within 0.1 on the last epoch.
+	TrainSign float64 `json:"train_sign_agreement,omitempty"`
+	ValSign   float64 `json:"val_sign_agreement,omitempty"`
+	ValWithin float64 `json:"val_within_0_1,omitempty"`
 	// Siamese: the share of pairs whose better position the comparator
 	// picks, on the last epoch's training pairs and validation pairs, and
 	// the best validation figure of the run.
@@ -157,8 +162,7 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		if names, _ := checkpointFiles(filepath.Join(opts.RunDir, CheckpointDir)); len(names) > 0 {
 			return nil, fmt.Errorf("train: %s already holds a run: pass --resume to continue it or choose another --out", opts.RunDir)
 		}
-		c := *opts.Config
-		t.cfg = &c
+		t.cfg = opts.Config.Clone()
 	}
 	if opts.Epochs > 0 {
 		t.cfg.Epochs = opts.Epochs
@@ -176,7 +180,7 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	var err error
 	// A new siamese run resolves its autoencoder here and records it (and
 	// the tower it gives) in the config as run; a resumed one has both.
-	if t.obj, err = newObjective(t.cfg, ck == nil, runsDir); err != nil {
+	if t.obj, err = t.cfg.family().Objective(t.cfg, ObjectiveEnv{Fresh: ck == nil, RunsDir: runsDir}); err != nil {
 		return nil, err
 	}
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
@@ -214,7 +218,7 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	if t.tg, err = newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize); err != nil {
 		return nil, fmt.Errorf("train: building the %s graph: %w", t.obj.family(), err)
 	}
-	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep); err != nil {
+	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep, t.cfg.family().Accuracy); err != nil {
 		t.tg.close()
 		return nil, err
 	}
@@ -464,26 +468,26 @@ func (t *trainer) samplesPerSec() float64 {
 // validation pass, whose accuracy it also returns.
 func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Split) (Metric, accuracy, error) {
 	m := Metric{Kind: kind, Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
-		TrainLoss: t.state.TrainAcc.loss(), TrainSign: t.state.TrainAcc.sign(), TrainWithin: t.state.TrainAcc.near(),
-		TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
+		TrainLoss: t.state.TrainAcc.loss(), TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
 	if t.obj.stages() > 1 {
 		m.Stage = t.state.Stage + 1
 	}
+	accuracyKind := t.cfg.family().Accuracy
 	if valSplit == dataset.AllSplits {
+		m.setAccuracy(accuracyKind, t.state.TrainAcc, nil)
 		return m, accuracy{}, nil
 	}
 	acc, err := t.evaluate(ctx, valSplit)
-	if err != nil || acc.N == 0 {
+	if err != nil {
 		return m, acc, err
 	}
-	loss, sign, near := acc.loss(), acc.sign(), acc.near()
+	if acc.N == 0 {
+		m.setAccuracy(accuracyKind, t.state.TrainAcc, nil)
+		return m, acc, nil
+	}
+	loss := acc.loss()
 	m.ValLoss, m.ValRecords = &loss, acc.N
-	if _, reconstruction := t.obj.(*autoencoderObjective); !reconstruction {
-		m.ValSign, m.ValWithin = &sign, &near
-	}
-	if _, pairs := t.obj.(*siameseObjective); pairs {
-		m.ValPairAccuracy = &sign
-	}
+	m.setAccuracy(accuracyKind, t.state.TrainAcc, &acc)
 	return m, acc, nil
 }
 
@@ -654,16 +658,17 @@ func (t *trainer) startProgress() {
 func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {
 	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.obj.family(), Epochs: t.state.Epoch,
 		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
-		SamplesSec: t.samplesPerSec()}
+		SamplesSec: t.samplesPerSec(), EpochFraction: float64(t.state.Epoch)}
+	if size := t.obj.epochSize(t.ds.Manifest()); size > 0 && t.state.EpochRecords > 0 {
+		r.EpochFraction += min(float64(t.state.EpochRecords)/float64(size), 1)
+	}
 	for i := len(t.metrics.all) - 1; i >= 0; i-- {
 		if m := t.metrics.all[i]; m.Kind == "epoch" || m.Kind == "partial" {
-			r.TrainLoss, r.TrainSign = m.TrainLoss, m.TrainSign
-			if m.ValLoss != nil {
-				r.ValLoss = *m.ValLoss
-			}
-			if m.ValSign != nil {
-				r.ValSign, r.ValWithin = *m.ValSign, *m.ValWithin
-			}
+			r.TrainLoss = m.TrainLoss
+			r.TrainSign, r.TrainPairAccuracy, r.TrainActionAccuracy = m.TrainSign, m.TrainPairAccuracy, m.TrainActionAccuracy
+			r.ValLoss = deref(m.ValLoss)
+			r.ValSign, r.ValWithin = deref(m.ValSign), deref(m.ValWithin)
+			r.ValPairAccuracy, r.ValActionAccuracy = deref(m.ValPairAccuracy), deref(m.ValActionAccuracy)
 			break
 		}
 	}
@@ -673,22 +678,68 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 	if t.state.HasBest {
 		r.BestEpoch, r.BestVal = t.state.BestEpoch, t.state.BestValLoss
 	}
-	if _, pairs := t.obj.(*siameseObjective); pairs {
-		r.TrainPairAccuracy = r.TrainSign
-		r.ValPairAccuracy = r.ValSign
-		for _, m := range t.metrics.all {
-			if m.ValPairAccuracy != nil {
-				r.BestValPairAccuracy = math.Max(r.BestValPairAccuracy, *m.ValPairAccuracy)
-			}
-		}
+	for _, m := range t.metrics.all {
+		r.BestValPairAccuracy = math.Max(r.BestValPairAccuracy, deref(m.ValPairAccuracy))
 	}
-	if _, sequences := t.obj.(*sequenceObjective); sequences {
-		r.TrainActionAccuracy, r.ValActionAccuracy = r.TrainSign, r.ValSign
-	}
-	if _, layers := t.obj.(*autoencoderObjective); layers {
+	if t.obj.stages() > 1 {
 		r.Layers = layerResults(t.metrics.all)
 	}
 	return r
+}
+
+func deref(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// Summary is the result in a few lines, each figure under its own name.
+func (r *TrainResult) Summary() []string {
+	epochs := fmt.Sprintf("%d epochs", r.Epochs)
+	if r.Stopped == "max_steps" && r.EpochFraction != float64(r.Epochs) {
+		epochs = fmt.Sprintf("%.2f epochs", r.EpochFraction)
+	}
+	lines := []string{fmt.Sprintf("trained %s: %s, %d steps, %d samples in %.1fs (%.0f samples/s), stopped by %s",
+		r.Family, epochs, r.Steps, r.Samples, r.Seconds, r.SamplesSec, r.Stopped)}
+	best := ""
+	if r.BestEpoch > 0 {
+		best = fmt.Sprintf(" (best val loss %.5f at epoch %d)", r.BestVal, r.BestEpoch)
+	}
+	kind := AccuracySign
+	if f, err := LookupFamily(r.Family); err == nil {
+		kind = f.Accuracy
+	}
+	switch kind {
+	case AccuracyNone:
+		for _, l := range r.Layers {
+			line := fmt.Sprintf("layer %d: %d epochs, reconstruction error (MSE per value) train %.5f", l.Layer, l.Epochs, l.TrainMSE)
+			if l.BestValMSE > 0 {
+				line += fmt.Sprintf(", val %.5f (best %.5f)", l.ValMSE, l.BestValMSE)
+			}
+			lines = append(lines, line)
+		}
+	case AccuracyPair:
+		lines = append(lines, fmt.Sprintf("train loss %.5f, pair accuracy %.3f", r.TrainLoss, r.TrainPairAccuracy))
+		if r.BestEpoch > 0 {
+			lines = append(lines, fmt.Sprintf("val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)",
+				r.ValLoss, r.ValPairAccuracy, r.BestValPairAccuracy, r.BestVal, r.BestEpoch))
+		} else if r.ValLoss > 0 {
+			lines = append(lines, fmt.Sprintf("val loss %.5f, pair accuracy %.3f", r.ValLoss, r.ValPairAccuracy))
+		}
+	case AccuracyAction:
+		lines = append(lines, fmt.Sprintf("train loss %.5f, a_i accuracy %.3f", r.TrainLoss, r.TrainActionAccuracy))
+		if r.ValLoss > 0 {
+			lines = append(lines, fmt.Sprintf("val loss %.5f, a_i accuracy %.3f%s", r.ValLoss, r.ValActionAccuracy, best))
+		}
+	default:
+		lines = append(lines, fmt.Sprintf("train loss %.5f, sign agreement %.3f", r.TrainLoss, r.TrainSign))
+		if r.ValLoss > 0 {
+			lines = append(lines, fmt.Sprintf("val loss %.5f, sign agreement %.3f, within 0.1: %.3f%s",
+				r.ValLoss, r.ValSign, r.ValWithin, best))
+		}
+	}
+	return append(lines, "weights: "+r.Model)
 }
 
 // layerResults sums up each Pos2Vec layer from the epoch lines.

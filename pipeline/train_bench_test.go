@@ -40,9 +40,9 @@ func BenchmarkTrainStep(b *testing.B) {
 			}
 			family := cfg.Model.Family
 			if family == deepchess.SiameseFamily {
-				cfg.Model.Siamese.Tower = deepchess.DefaultAutoencoderConfig().Layers
+				cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
 			}
-			o, err := newObjective(cfg, false, "")
+			o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -292,51 +292,6 @@ func (o *siameseObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 // epochSize is at most one pair per two positions.
 func (o *siameseObjective) epochSize(man *dataset.Manifest) int64 { return trainRecords(man) / 2 }
 
-// newObjective builds the objective of the config's family. A new siamese
-// run (init true) loads the autoencoder its towers start from, looking for
-// the newest under runsDir when the config names none, and records it and
-// the tower it gives in the config.
-func newObjective(cfg *Config, init bool, runsDir string) (objective, error) {
-	family := cfg.Model.Family
-	if isSequence(family) {
-		return newSequenceObjective(cfg)
-	}
-	switch family {
-	case deepchess.AutoencoderFamily:
-		m, err := deepchess.NewAutoencoder(cfg.Model.Autoencoder)
-		if err != nil {
-			return nil, err
-		}
-		return &autoencoderObjective{m: m, cfg: cfg, filter: newPositionFilter(cfg.Data)}, nil
-	case deepchess.SiameseFamily:
-		o := &siameseObjective{cfg: cfg, filter: newPositionFilter(cfg.Data)}
-		if init {
-			path, err := autoencoderWeights(cfg.Model.Siamese.Init, runsDir)
-			if err != nil {
-				return nil, err
-			}
-			if o.init, o.initCfg, err = deepchess.ReadAutoencoder(path); err != nil {
-				return nil, fmt.Errorf("siamese: starting weights: %w", err)
-			}
-			if len(cfg.Model.Siamese.Tower) == 0 {
-				cfg.Model.Siamese.Tower = o.initCfg.Layers
-			}
-			cfg.Model.Siamese.Init = path
-		}
-		m, err := deepchess.NewSiamese(cfg.Model.Siamese)
-		if err != nil {
-			return nil, err
-		}
-		o.m = m
-		return o, nil
-	}
-	m, err := cfg.NewModel()
-	if err != nil {
-		return nil, err
-	}
-	return &evalObjective{m: m, cfg: cfg}, nil
-}
-
 // autoencoderWeights finds the model.dcw a siamese run starts from: init
 // names a run folder or a weights file; "" means the newest autoencoder
 // run under runsDir.

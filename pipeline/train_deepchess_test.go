@@ -276,16 +276,17 @@ func TestAutoencoderTrainsLayerByLayer(t *testing.T) {
 		}
 	}
 	f, aeCfg, err := deepchess.ReadAutoencoder(filepath.Join(run, ModelFile))
-	if err != nil || !slices.Equal(aeCfg.Layers, cfg.Model.Autoencoder.Layers) {
+	layers := cfg.Model.Settings.(*deepchess.AutoencoderConfig).Layers
+	if err != nil || !slices.Equal(aeCfg.Layers, layers) {
 		t.Fatalf("model.dcw: %v, layers %v", err, aeCfg.Layers)
 	}
 
 	// Training the second layer leaves the first as its own stage left it:
 	// a one-layer Pos2Vec starts from the same weights and data order, so
 	// its encoder must be the first layer's, bit for bit.
-	one := *cfg
-	one.Model.Autoencoder.Layers = cfg.Model.Autoencoder.Layers[:1]
-	alone, err := Train(context.Background(), TrainOptions{Config: &one, Data: data, RunDir: filepath.Join(t.TempDir(), "one")})
+	one := cfg.Clone()
+	one.Model.Settings.(*deepchess.AutoencoderConfig).Layers = layers[:1]
+	alone, err := Train(context.Background(), TrainOptions{Config: one, Data: data, RunDir: filepath.Join(t.TempDir(), "one")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,9 +332,9 @@ func TestSiameseTrainsFromAutoencoder(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "dchess train --model autoencoder") || !strings.Contains(err.Error(), "--init") {
 		t.Fatalf("siamese without an autoencoder: %v", err)
 	}
-	named := *cfg
-	named.Model.Siamese.Init = filepath.Join(runs, "missing")
-	if _, err := Train(context.Background(), TrainOptions{Config: &named, Data: data, RunDir: filepath.Join(t.TempDir(), "s")}); err == nil || !strings.Contains(err.Error(), "missing") {
+	named := cfg.Clone()
+	named.Model.Settings.(*deepchess.SiameseConfig).Init = filepath.Join(runs, "missing")
+	if _, err := Train(context.Background(), TrainOptions{Config: named, Data: data, RunDir: filepath.Join(t.TempDir(), "s")}); err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("siamese from a missing run: %v", err)
 	}
 
@@ -350,8 +351,9 @@ func TestSiameseTrainsFromAutoencoder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if asRun.Model.Siamese.Init != ae.Model || !slices.Equal(asRun.Model.Siamese.Tower, aeCfg.Model.Autoencoder.Layers) {
-		t.Fatalf("config as run: init %q, tower %v", asRun.Model.Siamese.Init, asRun.Model.Siamese.Tower)
+	sc := asRun.Model.Settings.(*deepchess.SiameseConfig)
+	if sc.Init != ae.Model || !slices.Equal(sc.Tower, aeCfg.Model.Settings.(*deepchess.AutoencoderConfig).Layers) {
+		t.Fatalf("config as run: init %q, tower %v", sc.Init, sc.Tower)
 	}
 	metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
 	if err != nil {

@@ -24,7 +24,7 @@ type sequenceObjective struct {
 }
 
 func newSequenceObjective(cfg *Config) (*sequenceObjective, error) {
-	dc := cfg.Model.Diffusion
+	dc := *cfg.Model.Settings.(*diffusion.Config)
 	dc.Family = cfg.Model.Family
 	m, err := diffusion.NewModel(dc)
 	if err != nil {

@@ -66,7 +66,7 @@ func lineDataset(t testing.TB, n int) string {
 
 func TestSequenceFamiliesTrainAndPlay(t *testing.T) {
 	data := lineDataset(t, 300)
-	for _, family := range SequenceFamilies {
+	for _, family := range []string{diffusion.PolicyFamily, diffusion.Family} {
 		t.Run(family, func(t *testing.T) {
 			run := filepath.Join(t.TempDir(), "run")
 			cfg := testConfig(t, family)

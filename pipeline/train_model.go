@@ -13,6 +13,8 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/player"
 )
 
 // Model is what an evaluation family gives the training loop: models/ann.Model
@@ -214,6 +216,62 @@ func (t *trainGraph) grads(i int) ([]float32, error) {
 		return nil, err
 	}
 	return g.Data().([]float32), nil
+}
+
+// evaluatorFamily is the registration of an evaluation family whose
+// network implements Model: trained on Stockfish's win probabilities with
+// evalObjective, reported by sign agreement, played through alpha-beta with
+// the weights loaded by load.
+func evaluatorFamily(name, description string, settings func() any, model func(c *Config) (Model, error),
+	load func(path string) (search.Evaluator, error)) Family {
+	return Family{
+		Name:        name,
+		Description: description,
+		Data:        "positions labelled by Stockfish (dchess label)",
+		NewSettings: settings,
+		Validate: func(c *Config) error {
+			_, err := model(c)
+			return err
+		},
+		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
+			m, err := model(c)
+			if err != nil {
+				return nil, err
+			}
+			return &evalObjective{m: m, cfg: c}, nil
+		},
+		Accuracy:    AccuracySign,
+		Metrics:     evaluatorMetrics,
+		Player:      evaluatorPlayer(load),
+		Evaluations: EvalStatic,
+	}
+}
+
+// evaluatorMetrics are the figures every evaluator reports.
+var evaluatorMetrics = []MetricInfo{
+	{"train_loss, val_loss", "MSE (or cross-entropy) of the predicted win probability against Stockfish's"},
+	{"train_sign_agreement, val_sign_agreement", "share of decisive labels (win probability outside 0.48-0.52) whose side of 0.5 the prediction shares"},
+	{"train_within_0_1, val_within_0_1", "share of predictions within 0.1 of Stockfish's win probability"},
+}
+
+// evaluatorPlayer makes a player factory for a family whose weights load
+// into a search.Evaluator. Each player loads its own copy, so concurrent
+// games never share an evaluator's scratch buffers.
+func evaluatorPlayer(load func(path string) (search.Evaluator, error)) player.Factory {
+	return func(_ context.Context, spec player.Spec) (player.Player, error) {
+		if err := spec.CheckSettings(player.SearchSettings...); err != nil {
+			return nil, err
+		}
+		opts, err := player.SearchOptionsFromSpec(spec)
+		if err != nil {
+			return nil, err
+		}
+		eval, err := load(spec.Path)
+		if err != nil {
+			return nil, fmt.Errorf("player %s: %w", spec.Family, err)
+		}
+		return player.SearchPlayer(spec.DisplayName(), eval, opts), nil
+	}
 }
 
 // evalObjective trains an evaluation family (ann, cnn) on Stockfish's win

@@ -103,7 +103,7 @@ func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := diffusion.BiasOnlyWeights(cfg.Model.Diffusion, actionBias, encode.TokenEmpty)
+	f, err := diffusion.BiasOnlyWeights(*cfg.Model.Settings.(*diffusion.Config), actionBias, encode.TokenEmpty)
 	if err != nil {
 		t.Fatal(err)
 	}

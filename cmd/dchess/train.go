@@ -10,8 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/configs"
-	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -35,28 +33,15 @@ type trainOptions struct {
 func newTrainCmd(s *IOStreams) *cobra.Command {
 	opts := &trainOptions{}
 	cmd := &cobra.Command{
-		Use:   "train --model ann|cnn|autoencoder|siamese|policy|diffusion --data DATASET",
-		Short: "Train a model: an evaluation network, DeepChess, or the diffusion model and its policy baseline",
+		Use:   "train --model FAMILY --data DATASET",
+		Short: "Train a model family with Gorgonia: evaluators, DeepChess, the sequence models",
 		Long: `train fits a model family with Gorgonia: shuffled minibatches from the train split,
 Adam, validation every epoch, early stopping. The run folder (--out, default
 runs/<model>-<timestamp>) receives config.yaml (the config as run), metrics.jsonl,
 loss.png, checkpoint/ and model.dcw.
 
-ann and cnn learn Stockfish's win probabilities from a labelled dataset.
-DeepChess needs only game results: autoencoder trains Pos2Vec layer by layer on
-positions of decisive games and reports each layer's reconstruction error; siamese
-starts its two towers from an autoencoder run (--init RUNDIR, default the newest
-under runs/) and learns which of two positions, one from a game White won and one
-from a game Black won, is better for White, reporting pair accuracy on validation
-pairs every epoch.
-
-diffusion learns action-state-action sequences s_i, a_i, s_{i+1}, ..., a_{i+h-1}
-(the config's horizon h) from a dataset labelled with principal variations
-(label --pv H) or, with target: game, from the moves played (ingest --horizon):
-a transformer denoises the tokens after s_i, masked at a random diffusion step.
-policy is the same transformer predicting a_i from s_i alone. Both report the
-loss and the accuracy of the masked a_i.
-
+The families (docs/training.md says what each trains on and reports):
+` + pipeline.FamilyHelp() + `
 Without --config the built-in configs/<model>.yaml (the published setup) is used.
 Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 		Example: `  dchess train --model ann --data data/labelled
@@ -90,17 +75,18 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Model == "" {
 		return usagef("--model is required (%s)", strings.Join(pipeline.TrainableFamilies(), ", "))
 	}
-	if err := pipeline.CheckFamily(opts.Model); err != nil {
-		return usagef("--model: %v", err)
-	}
 	if opts.Data == "" {
 		return usagef("--data is required")
 	}
 	if opts.Epochs < 0 || opts.MaxSteps < 0 {
 		return usagef("--epochs and --max-steps must not be negative")
 	}
-	if opts.Init != "" && (opts.Model != deepchess.SiameseFamily || opts.Resume) {
-		return usagef("--init is for starting a siamese run (a resumed run keeps its weights)")
+	family, err := pipeline.LookupFamily(opts.Model)
+	if err != nil {
+		return usagef("--model: %v", err)
+	}
+	if opts.Init != "" && (family.SetInit == nil || opts.Resume) {
+		return usagef("--init starts a new run from another run's weights, which %s does not (a resumed run keeps its own)", opts.Model)
 	}
 	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
 		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps}
@@ -124,7 +110,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			cfg.Seed = opts.Seed
 		}
 		if opts.Init != "" {
-			cfg.Model.Siamese.Init = opts.Init
+			family.SetInit(cfg, opts.Init)
 		}
 		topts.Config = cfg
 		if topts.RunDir == "" {
@@ -146,48 +132,10 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.JSON {
 		return writeJSON(s.Out, res)
 	}
-	fmt.Fprintf(s.Out, "trained %s: %d epochs, %d steps, %d samples in %.1fs (%.0f samples/s), stopped by %s\n",
-		res.Family, res.Epochs, res.Steps, res.Samples, res.Seconds, res.SamplesSec, res.Stopped)
-	switch res.Family {
-	case deepchess.AutoencoderFamily:
-		for _, l := range res.Layers {
-			fmt.Fprintf(s.Out, "layer %d: %d epochs, reconstruction error (MSE per value) train %.5f", l.Layer, l.Epochs, l.TrainMSE)
-			if l.BestValMSE > 0 {
-				fmt.Fprintf(s.Out, ", val %.5f (best %.5f)", l.ValMSE, l.BestValMSE)
-			}
-			fmt.Fprintln(s.Out)
-		}
-	case deepchess.SiameseFamily:
-		fmt.Fprintf(s.Out, "train loss %.5f, pair accuracy %.3f\n", res.TrainLoss, res.TrainPairAccuracy)
-		if res.BestEpoch > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)\n",
-				res.ValLoss, res.ValPairAccuracy, res.BestValPairAccuracy, res.BestVal, res.BestEpoch)
-		} else if res.ValLoss > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, pair accuracy %.3f\n", res.ValLoss, res.ValPairAccuracy)
-		}
-	case diffusion.Family, diffusion.PolicyFamily:
-		fmt.Fprintf(s.Out, "train loss %.5f, a_i accuracy %.3f\n", res.TrainLoss, res.TrainActionAccuracy)
-		if res.ValLoss > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, a_i accuracy %.3f%s\n", res.ValLoss, res.ValActionAccuracy, bestValNote(res))
-		}
-	default:
-		fmt.Fprintf(s.Out, "train loss %.5f, sign agreement %.3f\n", res.TrainLoss, res.TrainSign)
-		if res.ValLoss > 0 {
-			fmt.Fprintf(s.Out, "val loss %.5f, sign agreement %.3f, within 0.1: %.3f%s\n",
-				res.ValLoss, res.ValSign, res.ValWithin, bestValNote(res))
-		}
+	for _, line := range res.Summary() {
+		fmt.Fprintln(s.Out, line)
 	}
-	fmt.Fprintf(s.Out, "weights: %s\n", res.Model)
 	return nil
-}
-
-// bestValNote names the best validated epoch; a run stopped by max_steps
-// inside its first epoch has a validation but no finished epoch.
-func bestValNote(res *pipeline.TrainResult) string {
-	if res.BestEpoch == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (best val loss %.5f at epoch %d)", res.BestVal, res.BestEpoch)
 }
 
 // loadTrainConfig reads --config or the built-in config of the model.

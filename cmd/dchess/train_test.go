@@ -110,8 +110,8 @@ func TestTrainUsageErrors(t *testing.T) {
 		want string
 	}{
 		{trainOptions{Data: "d"}, "--model is required"},
-		{trainOptions{Model: "policy", Data: "d", Init: "runs/ae"}, "--init is for starting a siamese run"},
-		{trainOptions{Model: "ann", Data: "d", Init: "runs/ae"}, "--init is for starting a siamese run"},
+		{trainOptions{Model: "policy", Data: "d", Init: "runs/ae"}, "--init starts a new run"},
+		{trainOptions{Model: "ann", Data: "d", Init: "runs/ae"}, "--init starts a new run"},
 		{trainOptions{Model: "gpt", Data: "d"}, "unknown model family"},
 		{trainOptions{Model: "ann"}, "--data is required"},
 		{trainOptions{Model: "ann", Data: "d", Resume: true}, "--resume needs --out"},

@@ -1,0 +1,173 @@
+package pipeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dchess/dchess/search/player"
+)
+
+// Family is everything the rest of dchess asks of a model family: the
+// training loop, the config reader, `dchess train` and `dchess eval` read
+// it, and nothing outside the family's wiring file switches on its name.
+// docs/training.md ("Adding a family") is the contract in prose.
+type Family struct {
+	// Name is the family's name in --model, model.dcw and player SPECs.
+	Name string
+	// Description is one line for `dchess train --help`.
+	Description string
+	// Data says in a few words what dataset the family trains on.
+	Data string
+	// NewSettings returns the model section's fields with their defaults,
+	// as a pointer to the family's own config struct (yaml-tagged).
+	NewSettings func() any
+	// Defaults sets the rest of a new config (data, optimizer, loss, batch
+	// size, ...) to the family's published setup; the base is the thesis's
+	// evaluator setup (Adam at 0.001, batch 256, MSE, 10 epochs).
+	Defaults func(c *Config)
+	// Validate checks the model section and what the family needs of the
+	// rest of the config, with one-line errors.
+	Validate func(c *Config) error
+	// Objective builds what the training loop optimises for a config.
+	Objective func(c *Config, env ObjectiveEnv) (objective, error)
+	// Accuracy names the figure the objective's score counts (see
+	// AccuracyKind); the loop reports it under that name.
+	Accuracy AccuracyKind
+	// Metrics names and explains the figures the family's runs report,
+	// beyond the loss, for docs and `dchess train --help`.
+	Metrics []MetricInfo
+	// Player makes the family's player from a SPEC with a weights path;
+	// nil for a family that does not play (the autoencoder).
+	Player player.Factory
+	// Evaluations are the `dchess eval --data` figures the family supports.
+	Evaluations Evaluations
+	// SetInit starts a new run from another run's weights (--init), for the
+	// families that can; nil for the rest.
+	SetInit func(c *Config, path string)
+}
+
+// ObjectiveEnv is what an objective may need besides its config.
+type ObjectiveEnv struct {
+	// Fresh is true for a new run, false for a resumed one (whose
+	// checkpoint holds every weight).
+	Fresh bool
+	// RunsDir is where a run looks for the weights it starts from.
+	RunsDir string
+}
+
+// AccuracyKind is what a family's per-example accuracy means.
+type AccuracyKind int
+
+const (
+	// AccuracyNone: the loss is the only figure (Pos2Vec's reconstruction).
+	AccuracyNone AccuracyKind = iota
+	// AccuracySign: sign agreement with the win probability and the share
+	// within 0.1 of it (evaluators).
+	AccuracySign
+	// AccuracyPair: the share of pairs whose better position is picked.
+	AccuracyPair
+	// AccuracyAction: the share of masked a_i predicted (argmax).
+	AccuracyAction
+)
+
+// MetricInfo names one reported figure and says what it means.
+type MetricInfo struct {
+	Name    string
+	Meaning string
+}
+
+// Evaluations is a set of `dchess eval --data` figures.
+type Evaluations uint8
+
+const (
+	// EvalStatic: MSE, sign agreement and within 0.1 of the static score
+	// against Stockfish's win probability.
+	EvalStatic Evaluations = 1 << iota
+	// EvalPairs: DeepChess pair accuracy on the test split.
+	EvalPairs
+	// EvalActions: action accuracy, legal rate and the imagined future of
+	// a sequence model, with a decoding-steps sweep.
+	EvalActions
+)
+
+var (
+	familiesMu sync.RWMutex
+	families   = map[string]*Family{}
+)
+
+// RegisterFamily adds a family; registering a name twice, or a family
+// without the parts every family has, is refused with one line.
+func RegisterFamily(f Family) error {
+	switch {
+	case f.Name == "" || f.Name != strings.ToLower(f.Name) || strings.ContainsAny(f.Name, ":?, "):
+		return fmt.Errorf("model family %q: a family's name is lower case without ':', '?', ',' or spaces", f.Name)
+	case f.NewSettings == nil || f.Validate == nil || f.Objective == nil || f.Description == "":
+		return fmt.Errorf("model family %q: a family needs a description, settings, validation and an objective", f.Name)
+	}
+	familiesMu.Lock()
+	defer familiesMu.Unlock()
+	if _, taken := families[f.Name]; taken {
+		return fmt.Errorf("model family %q is registered twice", f.Name)
+	}
+	families[f.Name] = &f
+	return nil
+}
+
+// mustRegister registers a family from a wiring file's init, with its
+// player; a clash there is a programming error.
+func mustRegister(f Family) {
+	if err := RegisterFamily(f); err != nil {
+		panic(err)
+	}
+	if f.Player != nil {
+		player.RegisterModel(f.Name, f.Player)
+	}
+}
+
+// LookupFamily returns the registered family called name.
+func LookupFamily(name string) (*Family, error) {
+	familiesMu.RLock()
+	f, ok := families[name]
+	familiesMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown model family %q (available: %s)", name, strings.Join(TrainableFamilies(), ", "))
+	}
+	return f, nil
+}
+
+// TrainableFamilies lists every registered family, sorted.
+func TrainableFamilies() []string {
+	familiesMu.RLock()
+	defer familiesMu.RUnlock()
+	names := make([]string, 0, len(families))
+	for name := range families {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// CheckFamily says whether family can be trained.
+func CheckFamily(family string) error {
+	_, err := LookupFamily(family)
+	return err
+}
+
+// Supports says whether family has the evaluation e (false for an unknown
+// family).
+func Supports(family string, e Evaluations) bool {
+	f, err := LookupFamily(family)
+	return err == nil && f.Evaluations&e != 0
+}
+
+// FamilyHelp is the families' one-line descriptions, for --help.
+func FamilyHelp() string {
+	var b strings.Builder
+	for _, name := range TrainableFamilies() {
+		f, _ := LookupFamily(name)
+		fmt.Fprintf(&b, "  %-12s %s\n", name, f.Description)
+	}
+	return b.String()
+}

@@ -1,0 +1,62 @@
+package pipeline
+
+import (
+	"fmt"
+
+	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/nn"
+)
+
+// DeepChess's Pos2Vec (seed 000): a deep belief network trained layer by
+// layer on positions of decisive games; the siamese comparator starts from
+// it. It does not play.
+func init() {
+	mustRegister(Family{
+		Name:        deepchess.AutoencoderFamily,
+		Description: "DeepChess's Pos2Vec: 773 bits -> stacked autoencoder, trained layer by layer (seed 000)",
+		Data:        "positions of decisive games (dchess ingest); no labels needed",
+		NewSettings: func() any { c := deepchess.DefaultAutoencoderConfig(); return &c },
+		Defaults: func(c *Config) {
+			deepChessDefaults(c)
+			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs = 0.005, 0.98, 200
+		},
+		Validate: func(c *Config) error {
+			if err := checkDeepChessInput(c); err != nil {
+				return err
+			}
+			if c.Loss != LossMSE {
+				return fmt.Errorf("autoencoder is trained on its reconstruction error: loss must be mse, not %q", c.Loss)
+			}
+			return c.Model.Settings.(*deepchess.AutoencoderConfig).Validate()
+		},
+		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
+			m, err := deepchess.NewAutoencoder(*c.Model.Settings.(*deepchess.AutoencoderConfig))
+			if err != nil {
+				return nil, err
+			}
+			return &autoencoderObjective{m: m, cfg: c, filter: newPositionFilter(c.Data)}, nil
+		},
+		Accuracy: AccuracyNone,
+		Metrics: []MetricInfo{
+			{"train_loss, val_loss", "the layer's reconstruction error: mean squared error per value of its input"},
+			{"stage", "the Pos2Vec layer (1-based) the epoch trained"},
+		},
+	})
+}
+
+// deepChessDefaults is the paper's setup on the 773 bits, from positions
+// of decisive games after the first five moves whose played move is not a
+// capture, at batch 256 with patience 10.
+func deepChessDefaults(c *Config) {
+	c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
+		ShuffleBuffer: 10000, ValMax: 20000, MinPly: 10, SkipCaptures: true}
+	c.BatchSize, c.Patience = 256, 10
+}
+
+// checkDeepChessInput: both DeepChess families read the 773 bits as they are.
+func checkDeepChessInput(c *Config) error {
+	if c.Data.Encoding != nn.EncodingBits || c.Data.InputMin != -1 || c.Data.InputMax != 1 {
+		return fmt.Errorf("%s reads DeepChess's 773 bits unscaled: data.encoding must be bits, input_min -1 and input_max 1", c.Model.Family)
+	}
+	return nil
+}

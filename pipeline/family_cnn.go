@@ -1,0 +1,20 @@
+package pipeline
+
+import (
+	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/search"
+)
+
+// The thesis CNN (seed 004): an evaluator trained on Stockfish's win
+// probabilities, played through alpha-beta.
+func init() {
+	mustRegister(evaluatorFamily(cnn.Family,
+		"the thesis CNN: board planes -> convolutions and pooling -> win probability (seed 004)",
+		func() any { c := cnn.DefaultConfig(); return &c },
+		func(c *Config) (Model, error) {
+			cfg := *c.Model.Settings.(*cnn.Config)
+			cfg.Input = c.input()
+			return cnn.NewModel(cfg)
+		},
+		func(path string) (search.Evaluator, error) { return cnn.Load(path) }))
+}
