@@ -61,8 +61,10 @@ type DataConfig struct {
 	MirrorPairs bool `yaml:"mirror_pairs"`
 }
 
-// OptimizerConfig configures Adam.
+// OptimizerConfig configures Adam or AdamW and the learning rate's schedule.
 type OptimizerConfig struct {
+	// Name is adam, or adamw for decoupled weight decay (Loshchilov and
+	// Hutter), as PyTorch's AdamW applies it.
 	Name  string  `yaml:"name"`
 	LR    float64 `yaml:"lr"`
 	Beta1 float64 `yaml:"beta1"`
@@ -72,6 +74,37 @@ type OptimizerConfig struct {
 	LRDecay float64 `yaml:"lr_decay"`
 	// ClipNorm rescales the gradients when their global L2 norm exceeds it (0: off).
 	ClipNorm float64 `yaml:"clip_norm"`
+	// WeightDecay is AdamW's decoupled decay: each step multiplies every
+	// weight by 1 - lr·weight_decay before the Adam update (adamw only).
+	WeightDecay float64 `yaml:"weight_decay"`
+	// Schedule is constant (lr, times lr_decay per epoch) or cosine: after
+	// WarmupSteps of linear warm-up from 0, the rate falls from lr to
+	// lr·min_lr_ratio along half a cosine over DecaySteps steps, then stays.
+	Schedule    string  `yaml:"schedule"`
+	WarmupSteps int64   `yaml:"warmup_steps"`
+	DecaySteps  int64   `yaml:"decay_steps"`
+	MinLRRatio  float64 `yaml:"min_lr_ratio"`
+}
+
+// Optimizers and learning-rate schedules the loop knows.
+const (
+	OptimizerAdam    = "adam"
+	OptimizerAdamW   = "adamw"
+	ScheduleConstant = "constant"
+	ScheduleCosine   = "cosine"
+)
+
+// rate is the learning rate of the step after step steps of a stage,
+// epochs epochs into it.
+func (o OptimizerConfig) rate(step int64, epochs int) float64 {
+	if o.Schedule != ScheduleCosine {
+		return o.LR * math.Pow(o.LRDecay, float64(epochs))
+	}
+	if step < o.WarmupSteps {
+		return o.LR * float64(step+1) / float64(o.WarmupSteps)
+	}
+	progress := min(float64(step-o.WarmupSteps)/float64(o.DecaySteps), 1)
+	return o.LR * (o.MinLRRatio + (1-o.MinLRRatio)*0.5*(1+math.Cos(math.Pi*progress)))
 }
 
 // ModelSection is the config's model section: the family and its own
@@ -164,7 +197,8 @@ func DefaultConfig(family string) (*Config, error) {
 		Model: ModelSection{Family: family, Settings: f.NewSettings()},
 		Data: DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7,
 			ValSplit: "val", ShuffleBuffer: 10000},
-		Optimizer: OptimizerConfig{Name: "adam", LR: 0.001, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1},
+		Optimizer: OptimizerConfig{Name: OptimizerAdam, LR: 0.001, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1,
+			Schedule: ScheduleConstant},
 		Loss:      LossMSE,
 		BatchSize: 256,
 		Epochs:    10,
@@ -262,8 +296,16 @@ func (c *Config) Validate() error {
 	}
 	o := c.Optimizer
 	switch {
-	case o.Name != "adam":
-		return fmt.Errorf("config: optimizer %q is not supported (want adam)", o.Name)
+	case o.Name != OptimizerAdam && o.Name != OptimizerAdamW:
+		return fmt.Errorf("config: optimizer %q is not supported (want adam or adamw)", o.Name)
+	case o.WeightDecay < 0 || o.WeightDecay >= 1 || (o.WeightDecay > 0 && o.Name != OptimizerAdamW):
+		return fmt.Errorf("config: optimizer.weight_decay %g must be in [0, 1) and needs name: adamw", o.WeightDecay)
+	case o.Schedule != ScheduleConstant && o.Schedule != ScheduleCosine:
+		return fmt.Errorf("config: optimizer.schedule %q must be constant or cosine", o.Schedule)
+	case o.Schedule == ScheduleCosine && (o.DecaySteps < 1 || o.LRDecay != 1):
+		return fmt.Errorf("config: optimizer.schedule cosine needs decay_steps of at least 1 and lr_decay 1")
+	case o.WarmupSteps < 0 || o.MinLRRatio < 0 || o.MinLRRatio > 1:
+		return fmt.Errorf("config: optimizer.warmup_steps must not be negative and min_lr_ratio must be in [0, 1]")
 	case !(o.LR > 0) || math.IsInf(o.LR, 0):
 		return fmt.Errorf("config: optimizer.lr %g must be positive", o.LR)
 	case o.Beta1 < 0 || o.Beta1 >= 1 || o.Beta2 < 0 || o.Beta2 >= 1:

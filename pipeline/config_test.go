@@ -63,6 +63,9 @@ func TestConfigErrors(t *testing.T) {
 		"pool too big":         {"model:\n  conv:\n    - {filters: 2, kernel: 3, pad: 0, pool: 7, pool_stride: 1}\n", "cnn", "does not fit"},
 		"empty range":          {"data:\n  input_min: 1\n  input_max: 1\n", "ann", "empty"},
 		"no family":            {"epochs: 2\n", "", "no model family"},
+		"decay without adamw":  {"optimizer:\n  weight_decay: 0.1\n", "ann", "needs name: adamw"},
+		"cosine without steps": {"optimizer:\n  schedule: cosine\n", "policy", "decay_steps"},
+		"unknown schedule":     {"optimizer:\n  schedule: step\n", "ann", "constant or cosine"},
 	}
 	for name, c := range cases {
 		_, err := ParseConfig([]byte(c.yaml), c.family)

@@ -250,7 +250,7 @@ func (t *trainer) restore(ck *checkpoint) error {
 // lr is the learning rate of the epoch in progress; it decays from the
 // start of each stage, as if each layer of Pos2Vec had its own run.
 func (t *trainer) lr() float64 {
-	return t.cfg.Optimizer.LR * math.Pow(t.cfg.Optimizer.LRDecay, float64(t.state.Epoch-t.state.StageEpoch))
+	return t.cfg.Optimizer.rate(t.opt.t, t.state.Epoch-t.state.StageEpoch)
 }
 
 // stageDone says the stage in progress has had its epochs or stopped early.

@@ -4,8 +4,8 @@ import (
 	"math"
 )
 
-// adam is Adam as PyTorch computes it, with optional global-norm gradient
-// clipping. It is written here rather than taken from Gorgonia because
+// adam is Adam (or AdamW, with weight_decay) as PyTorch computes it, with
+// optional global-norm gradient clipping. It is written here rather than taken from Gorgonia because
 // exact resume needs its moments saved and restored, which Gorgonia's
 // AdamSolver keeps private.
 type adam struct {
@@ -56,13 +56,14 @@ func (a *adam) step(weights, grads [][]float32, index []int, lr float64) float64
 	stepSize := float32(lr / bc1)
 	bc2Sqrt := float32(math.Sqrt(bc2))
 	eps := float32(a.cfg.Eps)
+	keep := float32(1 - lr*a.cfg.WeightDecay) // 1 for adam
 	for i, w := range weights {
 		g, m, v := grads[i][:len(w)], a.m[index[i]][:len(w)], a.v[index[i]][:len(w)]
 		for j := range w {
 			gj := g[j] * scale
 			m[j] = b1*m[j] + (1-b1)*gj
 			v[j] = b2*v[j] + (1-b2)*gj*gj
-			w[j] -= stepSize * m[j] / (float32(math.Sqrt(float64(v[j])))/bc2Sqrt + eps)
+			w[j] = keep*w[j] - stepSize*m[j]/(float32(math.Sqrt(float64(v[j])))/bc2Sqrt+eps)
 			g[j] = 0
 		}
 	}
