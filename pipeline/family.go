@@ -167,7 +167,7 @@ func FamilyHelp() string {
 	var b strings.Builder
 	for _, name := range TrainableFamilies() {
 		f, _ := LookupFamily(name)
-		fmt.Fprintf(&b, "  %-12s %s\n", name, f.Description)
+		fmt.Fprintf(&b, "  %-12s %s\n  %-12s trains on %s\n", name, f.Description, "", f.Data)
 	}
 	return b.String()
 }

@@ -189,7 +189,7 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	if t.arch, err = t.obj.arch(); err != nil {
 		return nil, err
 	}
-	if t.ds, err = dataset.Open(opts.Data); err != nil {
+	if t.ds, err = dataset.OpenList(opts.Data); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	if err := os.MkdirAll(filepath.Join(opts.RunDir, CheckpointDir), 0o755); err != nil {

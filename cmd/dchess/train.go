@@ -50,7 +50,8 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
   dchess train --model autoencoder --data data/games --out runs/pos2vec
   dchess train --model siamese --data data/games --init runs/pos2vec --out runs/siamese
   dchess train --model diffusion --data data/pv4 --out runs/diffusion
-  dchess train --model policy --data data/pv4 --out runs/policy`,
+  dchess train --model policy --data data/pv4 --out runs/policy
+  dchess train --model cnn --data data/chunk-1,data/chunk-2 --out runs/cnn-2chunks`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.seedSet = cmd.Flags().Changed("seed")
@@ -59,7 +60,7 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(pipeline.TrainableFamilies(), ", "))
-	f.StringVar(&opts.Data, "data", "", "dataset folder (labelled for ann and cnn; with PVs for diffusion and policy; games with results for autoencoder and siamese)")
+	f.StringVar(&opts.Data, "data", "", "dataset folder, or several as one: A,B,C split alike (what each family needs: see the list above)")
 	f.StringVar(&opts.Config, "config", "", "YAML config (default: the built-in configs/<model>.yaml)")
 	f.StringVar(&opts.Out, "out", "", "run folder (default runs/<model>-<timestamp>)")
 	f.BoolVar(&opts.Resume, "resume", false, "continue the run in --out from its newest checkpoint")
