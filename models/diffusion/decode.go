@@ -45,6 +45,22 @@ func NewDecoder(net *Net) *Decoder {
 // Net returns the decoder's network.
 func (d *Decoder) Net() *Net { return d.net }
 
+// Horizon is the length of the sequences the decoder imagines.
+func (d *Decoder) Horizon() int { return d.net.cfg.Horizon }
+
+// SequenceDecoder is what players and evaluation read from a decoder of
+// action-state-action sequences, this package's or models/flow's: the
+// ranked legal moves, a decode in a given number of steps (a_i restricted
+// to the legal moves, the unrestricted one reported, the imagined future
+// in Tokens for CompareImagined) and the horizon.
+type SequenceDecoder interface {
+	Propose(b *board.Board) ([]board.Move, []float64, error)
+	DecodeSteps(b *board.Board, steps int) (*Decoded, error)
+	Horizon() int
+}
+
+var _ SequenceDecoder = (*Decoder)(nil)
+
 // Decoded is a decoded sequence.
 type Decoded struct {
 	// Tokens holds the whole sequence (states first, then actions, see

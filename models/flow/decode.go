@@ -69,6 +69,17 @@ func newDecoder(c Config, p predictor) *Decoder {
 	return d
 }
 
+var _ diffusion.SequenceDecoder = (*Decoder)(nil)
+
+// SetSampler chooses the sampler by name: stochastic or deterministic.
+func (d *Decoder) SetSampler(name string) error {
+	if name != SamplerStochastic && name != SamplerDeterministic {
+		return fmt.Errorf("flow: sampler %q must be stochastic or deterministic", name)
+	}
+	d.Sampler = name
+	return nil
+}
+
 // Net returns the decoder's network.
 func (d *Decoder) Net() *Net { return d.net }
 
@@ -100,8 +111,8 @@ func (d *Decoder) Decode(b *board.Board) (*diffusion.Decoded, error) {
 // DecodeSteps samples a sequence from b in the given number of Euler
 // steps (at least one), so one decoder serves a sweep over the count.
 func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*diffusion.Decoded, error) {
-	if d.Sampler != SamplerStochastic && d.Sampler != SamplerDeterministic {
-		return nil, fmt.Errorf("flow: sampler %q must be stochastic or deterministic", d.Sampler)
+	if err := d.SetSampler(d.Sampler); err != nil {
+		return nil, err
 	}
 	c := d.net.cfg
 	moves, legal, err := diffusion.LegalActions(b)

@@ -533,19 +533,14 @@ func TestTinyRunLowersTheLoss(t *testing.T) {
 	}
 }
 
-// biasWeights are flow weights whose predictions are the output biases
-// alone (as diffusion.BiasOnlyWeights).
+// biasWeights is a net that predicts by its output biases alone.
 func biasWeights(t *testing.T, c Config, actionBias map[string]float32, stateWord int) *Net {
 	t.Helper()
-	dc := diffusion.DefaultConfig()
-	dc.Horizon, dc.Dim, dc.Heads, dc.Layers, dc.MLP = c.Horizon, c.Dim, c.Heads, c.Layers, c.MLP
-	f, err := diffusion.BiasOnlyWeights(dc, actionBias, stateWord)
+	f, err := BiasOnlyWeights(c, actionBias, stateWord)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := NewModel(c)
-	arch, _ := m.Arch()
-	net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: f.Tensors})
+	net, err := NewNet(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -560,7 +555,9 @@ func TestDecodeRestrictsAiAndReportsTheUnrestrictedMove(t *testing.T) {
 			// a1a8 is the favourite but illegal from the start, where e2e4
 			// is the only likely legal move; with a lone rook on a1 it is legal.
 			dec := NewDecoder(biasWeights(t, c, map[string]float32{"a1a8": 60, "e2e4": 40}, encode.TokenEmpty))
-			dec.Sampler = sampler
+			if err := dec.SetSampler(sampler); err != nil {
+				t.Fatal(err)
+			}
 			for _, tc := range []struct {
 				fen, best string
 				legal     bool
@@ -626,6 +623,9 @@ func TestStochasticSamplerRepeatsForASeedAndVariesAcrossSeeds(t *testing.T) {
 			t.Fatal(err)
 		}
 		return r.Tokens
+	}
+	if err := dec.SetSampler("greedy"); err == nil {
+		t.Error("sampler greedy accepted")
 	}
 	if !slices.Equal(decode(1), decode(1)) {
 		t.Error("the same seed decoded two sequences")
