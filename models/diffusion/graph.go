@@ -455,13 +455,7 @@ func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 	if err != nil {
 		return fail(err)
 	}
-	ones := make([]float32, L)
-	for i := range ones {
-		ones[i] = 1
-	}
-	sumCol := G.NewMatrix(g, tensor.Float32, G.WithShape(L, 1), G.WithName("sum.slots"),
-		G.WithValue(tensor.New(tensor.WithShape(L, 1), tensor.WithBacking(ones))))
-	perRow, err := G.Mul(weighted, sumCol)
+	perRow, err := G.Mul(weighted, onesColumn(g, L, "sum.slots"))
 	if err != nil {
 		return fail(err)
 	}
@@ -501,17 +495,21 @@ func (c Transformer) addStay(g *G.ExprGraph, perRow, stateLogits, words, weights
 	if err != nil {
 		return nil, err
 	}
-	ones := make([]float32, ss)
-	for i := range ones {
-		ones[i] = 1
-	}
-	sumCol := G.NewMatrix(g, tensor.Float32, G.WithShape(ss, 1), G.WithName("sum.stay"),
-		G.WithValue(tensor.New(tensor.WithShape(ss, 1), tensor.WithBacking(ones))))
-	stay, err := G.Mul(leave, sumCol)
+	stay, err := G.Mul(leave, onesColumn(g, ss, "sum.stay"))
 	if err != nil {
 		return nil, err
 	}
 	return G.Add(perRow, stay)
+}
+
+// onesColumn is an n × 1 constant of ones: a product with it sums rows.
+func onesColumn(g *G.ExprGraph, n int, name string) *G.Node {
+	ones := make([]float32, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	return G.NewMatrix(g, tensor.Float32, G.WithShape(n, 1), G.WithName(name),
+		G.WithValue(tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(ones))))
 }
 
 // noTarget marks a slot without a target in the target inputs.
