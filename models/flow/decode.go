@@ -51,17 +51,14 @@ type Decoder struct {
 
 // NewDecoder samples from net with the trained number of steps,
 // stochastically, with seed 0.
-func NewDecoder(net *Net) *Decoder {
-	d := newDecoder(net.cfg, net)
-	d.net = net
-	return d
-}
+func NewDecoder(net *Net) *Decoder { return newDecoder(net, net) }
 
-func newDecoder(c Config, p predictor) *Decoder {
+// newDecoder samples from p with net's config (tests: an oracle's p).
+func newDecoder(net *Net, p predictor) *Decoder {
+	c := net.cfg
 	L := c.SeqLen()
-	d := &Decoder{Steps: c.Steps, Sampler: SamplerStochastic, predict: p,
+	d := &Decoder{net: net, Steps: c.Steps, Sampler: SamplerStochastic, predict: p,
 		in: make([]int16, L), src: make([]int16, L), decided: make([]bool, L)}
-	d.net = &Net{cfg: c}
 	for i := encode.StateLen; i < L; i++ {
 		d.slots = append(d.slots, i)
 		d.out = append(d.out, make([]float32, slotSize(c, i)))

@@ -119,7 +119,7 @@ func TestBoardSourceStartsEachFutureStateAsSI(t *testing.T) {
 		t.Errorf("%d tokens of s_{i+1} differ from s_i, want 3", changed)
 	}
 	// The decoder starts from the same x_0.
-	dec := newDecoder(c, oracle{c, seq})
+	dec := newDecoder(&Net{cfg: c}, oracle{c, seq})
 	dec.trace = func(k int, tokens []int16) {
 		if k == 0 && !slices.Equal(tokens, src) {
 			t.Errorf("the sampler does not start from the board source")
@@ -254,7 +254,7 @@ func TestOracleSamplerRecoversTheLineInOneAndTwentySteps(t *testing.T) {
 				seq := sequence(t, c.Horizon, opening...)
 				src := make([]int16, len(seq))
 				c.SourceTokens(seq, src)
-				dec := newDecoder(c, oracle{c, seq})
+				dec := newDecoder(&Net{cfg: c}, oracle{c, seq})
 				dec.Sampler = sampler
 				// Halfway through 20 steps the path is under way: some of
 				// the tokens that differ from their source have moved, not all.
@@ -299,7 +299,7 @@ func TestSamplerFollowsKappa(t *testing.T) {
 	masked := make([]int, steps+1)
 	for _, sampler := range []string{SamplerStochastic, SamplerDeterministic} {
 		clear(masked)
-		dec := newDecoder(c, oracle{c, seq})
+		dec := newDecoder(&Net{cfg: c}, oracle{c, seq})
 		dec.Sampler = sampler
 		dec.trace = func(k int, tokens []int16) {
 			for _, tok := range tokens[encode.StateLen:] {
