@@ -21,7 +21,17 @@ func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*d
 	if err != nil {
 		return nil, err
 	}
-	params := m.InitParams(3)
+	params, err := c.Transformer().BiasOnlyTensors(actionBias, stateWord)
+	if err != nil {
+		return nil, err
+	}
+	return &dcw.File{Family: c.Family, Arch: arch, Tensors: params}, nil
+}
+
+// BiasOnlyTensors are the weights of BiasOnlyWeights, for any family of
+// the transformer.
+func (t Transformer) BiasOnlyTensors(actionBias map[string]float32, stateWord int) ([]dcw.Tensor, error) {
+	params := t.InitParams(3)
 	for i := range params {
 		p := &params[i]
 		switch p.Name {
@@ -42,5 +52,5 @@ func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*d
 			p.Data[idx] = logit
 		}
 	}
-	return &dcw.File{Family: c.Family, Arch: arch, Tensors: params}, nil
+	return params, nil
 }

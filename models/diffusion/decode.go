@@ -45,6 +45,22 @@ func NewDecoder(net *Net) *Decoder {
 // Net returns the decoder's network.
 func (d *Decoder) Net() *Net { return d.net }
 
+// Horizon is the length of the sequences the decoder imagines.
+func (d *Decoder) Horizon() int { return d.net.cfg.Horizon }
+
+// SequenceDecoder is what players and evaluation read from a decoder of
+// action-state-action sequences, this package's or models/flow's: the
+// ranked legal moves, a decode in a given number of steps (a_i restricted
+// to the legal moves, the unrestricted one reported, the imagined future
+// in Tokens for CompareImagined) and the horizon.
+type SequenceDecoder interface {
+	Propose(b *board.Board) ([]board.Move, []float64, error)
+	DecodeSteps(b *board.Board, steps int) (*Decoded, error)
+	Horizon() int
+}
+
+var _ SequenceDecoder = (*Decoder)(nil)
+
 // Decoded is a decoded sequence.
 type Decoded struct {
 	// Tokens holds the whole sequence (states first, then actions, see
@@ -80,17 +96,9 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) { return d.DecodeStep
 // steps (at least one), so one decoder serves a sweep over T.
 func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 	c := d.net.cfg
-	moves := b.LegalMoves()
-	if len(moves) == 0 {
-		return nil, errors.New("no legal move")
-	}
-	legal := make([]int, len(moves))
-	for i, m := range moves {
-		idx, ok := encode.ActionIndex(m)
-		if !ok {
-			return nil, errors.New("a legal move is outside the action vocabulary")
-		}
-		legal[i] = idx
+	moves, legal, err := LegalActions(b)
+	if err != nil {
+		return nil, err
 	}
 	ss := c.StateSlots()
 	a0 := ss // the slot of a_i
@@ -167,17 +175,48 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 	return res, nil
 }
 
-// decideAction records the legal moves' renormalised log-probabilities
-// and the unrestricted argmax, and whether it was legal.
+// decideAction restricts a_i to the legal moves and counts whether its
+// unrestricted argmax was legal.
 func (d *Decoder) decideAction(res *Decoded, lp []float32, legal []int) {
+	RestrictAction(res, lp, legal)
+	d.Decoded++
+	if res.UnrestrictedLegal {
+		d.Legal++
+	}
+}
+
+// LegalActions returns b's legal moves and their indices in the action
+// vocabulary, in the same order; it fails when b has no legal move.
+func LegalActions(b *board.Board) ([]board.Move, []int, error) {
+	moves := b.LegalMoves()
+	if len(moves) == 0 {
+		return nil, nil, errors.New("no legal move")
+	}
+	legal := make([]int, len(moves))
+	for i, m := range moves {
+		idx, ok := encode.ActionIndex(m)
+		if !ok {
+			return nil, nil, errors.New("a legal move is outside the action vocabulary")
+		}
+		legal[i] = idx
+	}
+	return moves, legal, nil
+}
+
+// RestrictAction decides a_i from lp, the log-probabilities of its slot
+// over the whole action vocabulary: it records the unrestricted argmax
+// and whether it is legal, the legal moves' log-probabilities
+// renormalised over them (res.Scores, parallel to res.Moves, which legal
+// indexes) and the most probable legal move as res.Best.
+func RestrictAction(res *Decoded, lp []float32, legal []int) {
 	best := 0
 	for j, v := range lp {
 		if v > lp[best] {
 			best = j
 		}
 	}
-	d.Decoded++
 	res.UnrestrictedAction = best
+	res.UnrestrictedLegal = false
 	var sum float64
 	for _, idx := range legal {
 		if idx == best {
@@ -185,10 +224,10 @@ func (d *Decoder) decideAction(res *Decoded, lp []float32, legal []int) {
 		}
 		sum += math.Exp(float64(lp[idx]))
 	}
-	if res.UnrestrictedLegal {
-		d.Legal++
-	}
 	logSum := math.Log(sum)
+	if len(res.Scores) != len(legal) {
+		res.Scores = make([]float64, len(legal))
+	}
 	top := 0
 	for j, idx := range legal {
 		res.Scores[j] = float64(lp[idx]) - logSum

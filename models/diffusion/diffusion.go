@@ -73,15 +73,13 @@ func DefaultPolicyConfig() Config {
 
 // Validate reports a configuration that cannot be built.
 func (c Config) Validate() error {
-	switch {
-	case c.Family != Family && c.Family != PolicyFamily:
+	if c.Family != Family && c.Family != PolicyFamily {
 		return fmt.Errorf("diffusion: family %q is not diffusion or policy", c.Family)
-	case c.Horizon < 1 || c.Horizon > 16:
-		return fmt.Errorf("%s: horizon %d must be in 1..16", c.Family, c.Horizon)
-	case c.Dim < 1 || c.Heads < 1 || c.Dim%c.Heads != 0 || c.Dim > 4096:
-		return fmt.Errorf("%s: dim %d must be a positive multiple of heads %d (at most 4096)", c.Family, c.Dim, c.Heads)
-	case c.Layers < 1 || c.Layers > 64 || c.MLP < 1 || c.MLP > 1<<14:
-		return fmt.Errorf("%s: layers (1..64) and mlp (1..16384) must be positive", c.Family)
+	}
+	if err := c.Transformer().Validate(c.Family); err != nil {
+		return err
+	}
+	switch {
 	case c.Steps < 1 || c.Steps > 1000:
 		return fmt.Errorf("%s: steps %d must be in 1..1000", c.Family, c.Steps)
 	}
@@ -106,11 +104,16 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// Transformer is the network the config builds.
+func (c Config) Transformer() Transformer {
+	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP}
+}
+
 // SeqLen is the number of tokens the transformer reads.
-func (c Config) SeqLen() int { return encode.SequenceLen(c.Horizon) }
+func (c Config) SeqLen() int { return c.Transformer().SeqLen() }
 
 // StateSlots is the number of state tokens (the first SeqLen positions).
-func (c Config) StateSlots() int { return c.Horizon * encode.StateLen }
+func (c Config) StateSlots() int { return c.Transformer().StateSlots() }
 
 // Alpha is α_t, the probability that a token is still unmasked at step t
 // (α_0 = 1, α_T = 0).
@@ -193,47 +196,4 @@ func (c Config) CorruptAt(rng *rand.Rand, t int, seq, in []int16, weight []float
 }
 
 // ParamCount is the number of weights the config builds.
-func (c Config) ParamCount() int {
-	n := 0
-	for _, p := range c.paramShapes() {
-		size := 1
-		for _, d := range p.shape {
-			size *= d
-		}
-		n += size
-	}
-	return n
-}
-
-type paramShape struct {
-	name  string
-	shape []int
-}
-
-// paramShapes lists every tensor in a fixed order: the embeddings, each
-// block, the final norm and the two output heads.
-func (c Config) paramShapes() []paramShape {
-	d, dk := c.Dim, c.Dim/c.Heads
-	out := []paramShape{
-		{"embed.state", []int{encode.StateVocab + 1, d}},
-		{"embed.action", []int{encode.ActionVocab + 1, d}},
-		{"embed.pos", []int{c.SeqLen(), d}},
-	}
-	for l := 0; l < c.Layers; l++ {
-		p := fmt.Sprintf("block%d.", l)
-		out = append(out, paramShape{p + "ln1.g", []int{d}}, paramShape{p + "ln1.b", []int{d}})
-		for h := 0; h < c.Heads; h++ {
-			hp := fmt.Sprintf("%shead%d.", p, h)
-			out = append(out, paramShape{hp + "q", []int{d, dk}}, paramShape{hp + "k", []int{d, dk}}, paramShape{hp + "v", []int{d, dk}})
-		}
-		out = append(out,
-			paramShape{p + "attn.w", []int{d, d}}, paramShape{p + "attn.b", []int{d}},
-			paramShape{p + "ln2.g", []int{d}}, paramShape{p + "ln2.b", []int{d}},
-			paramShape{p + "mlp.in.w", []int{d, c.MLP}}, paramShape{p + "mlp.in.b", []int{c.MLP}},
-			paramShape{p + "mlp.out.w", []int{c.MLP, d}}, paramShape{p + "mlp.out.b", []int{d}})
-	}
-	return append(out,
-		paramShape{"ln.g", []int{d}}, paramShape{"ln.b", []int{d}},
-		paramShape{"head.state.w", []int{d, encode.StateVocab}}, paramShape{"head.state.b", []int{encode.StateVocab}},
-		paramShape{"head.action.w", []int{d, encode.ActionVocab}}, paramShape{"head.action.b", []int{encode.ActionVocab}})
-}
+func (c Config) ParamCount() int { return c.Transformer().ParamCount() }

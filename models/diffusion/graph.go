@@ -38,10 +38,13 @@ const layerNormEps = 1e-5
 // InitParams draws fresh weights from seed: embeddings N-like uniform of
 // scale 0.02·√3 (std 0.02, as GPT-2), projections Glorot-uniform, norms
 // gain 1 and bias 0, biases 0.
-func (m *Model) InitParams(seed int64) []dcw.Tensor {
+func (m *Model) InitParams(seed int64) []dcw.Tensor { return m.cfg.Transformer().InitParams(seed) }
+
+// InitParams draws fresh weights from seed, as Model.InitParams.
+func (t Transformer) InitParams(seed int64) []dcw.Tensor {
 	rng := nn.NewRand(seed)
 	var out []dcw.Tensor
-	for _, p := range m.cfg.paramShapes() {
+	for _, p := range t.paramShapes() {
 		switch {
 		case len(p.shape) == 1 && strings.HasSuffix(p.name, ".g"):
 			t := nn.Zeros(p.name, p.shape...)
@@ -65,9 +68,19 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor {
 // (MaskAction included), the state targets, the action targets (-1 for a
 // slot without one), each slot's loss weight and the vocabulary index of
 // a_i. The graph does not read the last: it is a_i's target for scoring.
-func (m *Model) InputShapes(batch int) [][]int {
-	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
-	return [][]int{{batch, ss}, {batch, h}, {batch, ss}, {batch, h}, {batch, m.cfg.SeqLen()}, {batch, 1}}
+func (m *Model) InputShapes(batch int) [][]int { return m.cfg.Transformer().InputShapes(batch) }
+
+// InputShapes are Model.InputShapes.
+func (t Transformer) InputShapes(batch int) [][]int {
+	ss, h := t.StateSlots(), t.Horizon
+	return [][]int{{batch, ss}, {batch, h}, {batch, ss}, {batch, h}, {batch, t.SeqLen()}, {batch, 1}}
+}
+
+// StayInputShapes are the two inputs Build reads after InputShapes' for
+// the stay term: each state slot's current word (-1 for none) and its
+// weight.
+func (t Transformer) StayInputShapes(batch int) [][]int {
+	return [][]int{{batch, t.StateSlots()}, {batch, t.StateSlots()}}
 }
 
 // graphBuilder holds what the layers of one graph share.
@@ -261,7 +274,20 @@ type Outputs struct {
 
 // Build adds the transformer and its loss on the inputs of InputShapes.
 func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
-	c := m.cfg
+	out, err := m.cfg.Transformer().Build(g, inputs, params)
+	if err != nil {
+		return Outputs{}, fmt.Errorf("%s graph: %w", m.cfg.Family, err)
+	}
+	return out, nil
+}
+
+// Build adds the transformer and its loss on the inputs of InputShapes:
+// each row's loss is the weighted cross-entropy of its targets. With the
+// two inputs of StayInputShapes after them, it also adds, for each state
+// slot of weight w_stay and current word z, w_stay·(1 - p(z)), where p(z)
+// is the probability the slot's prediction gives its own word: the rate
+// of leaving z in a generalised-KL flow-matching loss (models/flow).
+func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
 	batch := inputs[0].Shape()[0]
 	d, dk, ss, h, L := c.Dim, c.Dim/c.Heads, c.StateSlots(), c.Horizon, c.SeqLen()
 	meanData := make([]float32, d)
@@ -279,7 +305,7 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 			G.WithValue(tensor.New(tensor.WithShape(1, d), tensor.WithBacking(onesData)))),
 		eps: G.NewScalar(g, tensor.Float32, G.WithName("ln.eps"), G.WithValue(float32(layerNormEps))),
 	}
-	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("%s graph: %w", c.Family, err) }
+	fail := func(err error) (Outputs, error) { return Outputs{}, err }
 
 	// Embeddings: each position's word row plus its position row, as two
 	// gathers and an add. The state and action tables are joined into one
@@ -429,17 +455,61 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
-	ones := make([]float32, L)
-	for i := range ones {
-		ones[i] = 1
-	}
-	sumCol := G.NewMatrix(g, tensor.Float32, G.WithShape(L, 1), G.WithName("sum.slots"),
-		G.WithValue(tensor.New(tensor.WithShape(L, 1), tensor.WithBacking(ones))))
-	perRow, err := G.Mul(weighted, sumCol)
+	perRow, err := G.Mul(weighted, onesColumn(g, L, "sum.slots"))
 	if err != nil {
 		return fail(err)
 	}
+	if len(inputs) > 6 {
+		if perRow, err = c.addStay(g, perRow, stateLogits, inputs[6], inputs[7]); err != nil {
+			return fail(err)
+		}
+	}
 	return Outputs{PerRow: perRow, ActionLogits: actionLogits, Learnables: b.learnables}, nil
+}
+
+// addStay adds each row's Σ w·(1 - p(z)) over its state slots to perRow
+// (see Build): p(z) = exp(-cross-entropy of z), 1 for a slot without a
+// word, whose term is then 0 whatever its weight.
+func (c Transformer) addStay(g *G.ExprGraph, perRow, stateLogits, words, weights *G.Node) (*G.Node, error) {
+	batch, ss := words.Shape()[0], c.StateSlots()
+	ce, err := ops.SoftmaxCrossEntropy(stateLogits, words)
+	if err != nil {
+		return nil, err
+	}
+	if ce, err = G.Reshape(ce, tensor.Shape{batch, ss}); err != nil {
+		return nil, err
+	}
+	negated, err := G.Neg(ce)
+	if err != nil {
+		return nil, err
+	}
+	p, err := G.Exp(negated)
+	if err != nil {
+		return nil, err
+	}
+	kept, err := G.HadamardProd(p, weights)
+	if err != nil {
+		return nil, err
+	}
+	leave, err := G.Sub(weights, kept)
+	if err != nil {
+		return nil, err
+	}
+	stay, err := G.Mul(leave, onesColumn(g, ss, "sum.stay"))
+	if err != nil {
+		return nil, err
+	}
+	return G.Add(perRow, stay)
+}
+
+// onesColumn is an n × 1 constant of ones: a product with it sums rows.
+func onesColumn(g *G.ExprGraph, n int, name string) *G.Node {
+	ones := make([]float32, n)
+	for i := range ones {
+		ones[i] = 1
+	}
+	return G.NewMatrix(g, tensor.Float32, G.WithShape(n, 1), G.WithName(name),
+		G.WithValue(tensor.New(tensor.WithShape(n, 1), tensor.WithBacking(ones))))
 }
 
 // noTarget marks a slot without a target in the target inputs.
@@ -450,7 +520,12 @@ const noTarget = -1
 // NoToken slots have none) and the slots' loss weights, into one row of
 // each of the inputs of InputShapes.
 func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
-	ss, h := m.cfg.StateSlots(), m.cfg.Horizon
+	m.cfg.Transformer().Encode(in, seq, weight, rows)
+}
+
+// Encode is Model.Encode.
+func (c Transformer) Encode(in, seq []int16, weight []float32, rows [][]float32) {
+	ss, h := c.StateSlots(), c.Horizon
 	for i := 0; i < ss; i++ {
 		rows[0][i] = float32(in[i])
 		rows[2][i] = noTarget

@@ -19,8 +19,9 @@ var gemm gonum.Implementation
 // Net is the transformer in plain Go, for play. Forward reuses the Net's
 // buffers, so a Net is not safe for concurrent use: Clone one per goroutine.
 type Net struct {
-	cfg Config
-	w   map[string][]float32
+	cfg  Config // the diffusion or policy config; zero for another family's net
+	arch Transformer
+	w    map[string][]float32
 	// scratch, one row per position
 	x, n, q, k, v, o, att, hid, scores []float32
 }
@@ -42,11 +43,26 @@ func NewNet(f *dcw.File) (*Net, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	n := &Net{cfg: cfg, w: map[string][]float32{}}
-	for _, p := range cfg.paramShapes() {
+	n, err := NewTransformerNet(cfg.Transformer(), f)
+	if err != nil {
+		return nil, err
+	}
+	n.cfg = cfg
+	return n, nil
+}
+
+// NewTransformerNet builds a Net of architecture arch from f's tensors,
+// for a family that shares the transformer and keeps its own config in
+// f.Arch (models/flow); its Config is zero.
+func NewTransformerNet(arch Transformer, f *dcw.File) (*Net, error) {
+	if err := arch.Validate(f.Family); err != nil {
+		return nil, err
+	}
+	n := &Net{arch: arch, w: map[string][]float32{}}
+	for _, p := range arch.paramShapes() {
 		data, err := f.Tensor(p.name, p.shape...)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cfg.Family, err)
+			return nil, fmt.Errorf("%s: %w", f.Family, err)
 		}
 		n.w[p.name] = data
 	}
@@ -68,24 +84,27 @@ func Load(path string) (*Net, error) {
 }
 
 func (n *Net) allocate() {
-	L, d := n.cfg.SeqLen(), n.cfg.Dim
+	L, d := n.arch.SeqLen(), n.arch.Dim
 	n.x = make([]float32, L*d)
 	n.n = make([]float32, L*d)
-	n.q = make([]float32, L*d/n.cfg.Heads)
+	n.q = make([]float32, L*d/n.arch.Heads)
 	n.k = make([]float32, len(n.q))
 	n.v = make([]float32, len(n.q))
 	n.o = make([]float32, L*d)
 	n.att = make([]float32, L*d)
-	n.hid = make([]float32, L*n.cfg.MLP)
+	n.hid = make([]float32, L*n.arch.MLP)
 	n.scores = make([]float32, L*L)
 }
 
 // Config returns the architecture the weights were trained with.
 func (n *Net) Config() Config { return n.cfg }
 
+// Transformer returns the network's architecture.
+func (n *Net) Transformer() Transformer { return n.arch }
+
 // Clone returns a Net sharing the weights with its own buffers.
 func (n *Net) Clone() *Net {
-	c := &Net{cfg: n.cfg, w: n.w}
+	c := &Net{cfg: n.cfg, arch: n.arch, w: n.w}
 	c.allocate()
 	return c
 }
@@ -128,7 +147,7 @@ func layerNorm(out, x []float32, rows, d int, gain, bias []float32) {
 // the state slots, action words or MaskAction in the action slots) and
 // leaves the final normalised rows in n.n.
 func (n *Net) hidden(in []int16) {
-	c := n.cfg
+	c := n.arch
 	L, d, dk, ss := c.SeqLen(), c.Dim, c.Dim/c.Heads, c.StateSlots()
 	es, ea, pos := n.w["embed.state"], n.w["embed.action"], n.w["embed.pos"]
 	for i := 0; i < L; i++ {
@@ -217,7 +236,7 @@ func logSoftmax(v []float32) {
 // values for a state slot, ActionVocab for an action slot).
 func (n *Net) Forward(in []int16, slots []int, out [][]float32) {
 	n.hidden(in)
-	d, ss := n.cfg.Dim, n.cfg.StateSlots()
+	d, ss := n.arch.Dim, n.arch.StateSlots()
 	for i, slot := range slots {
 		row := n.n[slot*d : (slot+1)*d]
 		if slot < ss {

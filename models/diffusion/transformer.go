@@ -1,0 +1,82 @@
+package diffusion
+
+import (
+	"fmt"
+
+	"github.com/dchess/dchess/dataset/encode"
+)
+
+// Transformer is the network of the sequence families (diffusion, policy
+// and models/flow): a bidirectional transformer over the tokens of an
+// action-state-action sequence of horizon Horizon (encode.SequenceLen),
+// with a state head and an action head. Its weights and their order in
+// model.dcw depend on these fields alone.
+type Transformer struct {
+	Horizon, Dim, Heads, Layers, MLP int
+}
+
+// Validate reports an architecture that cannot be built; family prefixes
+// the message.
+func (c Transformer) Validate(family string) error {
+	switch {
+	case c.Horizon < 1 || c.Horizon > 16:
+		return fmt.Errorf("%s: horizon %d must be in 1..16", family, c.Horizon)
+	case c.Dim < 1 || c.Heads < 1 || c.Dim%c.Heads != 0 || c.Dim > 4096:
+		return fmt.Errorf("%s: dim %d must be a positive multiple of heads %d (at most 4096)", family, c.Dim, c.Heads)
+	case c.Layers < 1 || c.Layers > 64 || c.MLP < 1 || c.MLP > 1<<14:
+		return fmt.Errorf("%s: layers (1..64) and mlp (1..16384) must be positive", family)
+	}
+	return nil
+}
+
+// SeqLen is the number of tokens the transformer reads.
+func (c Transformer) SeqLen() int { return encode.SequenceLen(c.Horizon) }
+
+// StateSlots is the number of state tokens (the first SeqLen positions).
+func (c Transformer) StateSlots() int { return c.Horizon * encode.StateLen }
+
+// ParamCount is the number of weights the transformer has.
+func (c Transformer) ParamCount() int {
+	n := 0
+	for _, p := range c.paramShapes() {
+		size := 1
+		for _, d := range p.shape {
+			size *= d
+		}
+		n += size
+	}
+	return n
+}
+
+type paramShape struct {
+	name  string
+	shape []int
+}
+
+// paramShapes lists every tensor in a fixed order: the embeddings, each
+// block, the final norm and the two output heads.
+func (c Transformer) paramShapes() []paramShape {
+	d, dk := c.Dim, c.Dim/c.Heads
+	out := []paramShape{
+		{"embed.state", []int{encode.StateVocab + 1, d}},
+		{"embed.action", []int{encode.ActionVocab + 1, d}},
+		{"embed.pos", []int{c.SeqLen(), d}},
+	}
+	for l := 0; l < c.Layers; l++ {
+		p := fmt.Sprintf("block%d.", l)
+		out = append(out, paramShape{p + "ln1.g", []int{d}}, paramShape{p + "ln1.b", []int{d}})
+		for h := 0; h < c.Heads; h++ {
+			hp := fmt.Sprintf("%shead%d.", p, h)
+			out = append(out, paramShape{hp + "q", []int{d, dk}}, paramShape{hp + "k", []int{d, dk}}, paramShape{hp + "v", []int{d, dk}})
+		}
+		out = append(out,
+			paramShape{p + "attn.w", []int{d, d}}, paramShape{p + "attn.b", []int{d}},
+			paramShape{p + "ln2.g", []int{d}}, paramShape{p + "ln2.b", []int{d}},
+			paramShape{p + "mlp.in.w", []int{d, c.MLP}}, paramShape{p + "mlp.in.b", []int{c.MLP}},
+			paramShape{p + "mlp.out.w", []int{c.MLP, d}}, paramShape{p + "mlp.out.b", []int{d}})
+	}
+	return append(out,
+		paramShape{"ln.g", []int{d}}, paramShape{"ln.b", []int{d}},
+		paramShape{"head.state.w", []int{d, encode.StateVocab}}, paramShape{"head.state.b", []int{encode.StateVocab}},
+		paramShape{"head.action.w", []int{d, encode.ActionVocab}}, paramShape{"head.action.b", []int{encode.ActionVocab}})
+}
