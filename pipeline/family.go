@@ -41,6 +41,10 @@ type Family struct {
 	// Player makes the family's player from a SPEC with a weights path;
 	// nil for a family that does not play (the autoencoder).
 	Player player.Factory
+	// Decoder opens a sequence family's decoder from a SPEC with a weights
+	// path, with the player's settings (nil for other families); `dchess
+	// eval` decodes with it.
+	Decoder func(spec player.Spec) (*Decoding, error)
 	// Evaluations are the `dchess eval --data` figures the family supports.
 	Evaluations Evaluations
 	// SetInit starts a new run from another run's weights (--init), for the
@@ -88,8 +92,10 @@ const (
 	// EvalPairs: DeepChess pair accuracy on the test split.
 	EvalPairs
 	// EvalActions: action accuracy, legal rate and the imagined future of
-	// a sequence model, with a decoding-steps sweep.
+	// a sequence model.
 	EvalActions
+	// EvalStepsSweep: the same figures for each number of decoding steps.
+	EvalStepsSweep
 )
 
 var (

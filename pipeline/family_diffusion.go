@@ -1,8 +1,8 @@
 package pipeline
 
 import (
-	"context"
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn"
@@ -14,12 +14,14 @@ import (
 // by the same training objective, decoder and player.
 func init() {
 	mustRegister(sequenceFamily(diffusion.Family,
-		"discrete diffusion over action-state-action sequences, ELBO-weighted (seed 000)", diffusion.DefaultConfig))
+		"discrete diffusion over action-state-action sequences, ELBO-weighted (seed 000)", diffusion.DefaultConfig,
+		EvalActions|EvalStepsSweep))
 	mustRegister(sequenceFamily(diffusion.PolicyFamily,
-		"the one-step policy the diffusion model is compared with: a_i from s_i", diffusion.DefaultPolicyConfig))
+		"the one-step policy the diffusion model is compared with: a_i from s_i", diffusion.DefaultPolicyConfig,
+		EvalActions))
 }
 
-func sequenceFamily(name, description string, defaults func() diffusion.Config) Family {
+func sequenceFamily(name, description string, defaults func() diffusion.Config, evals Evaluations) Family {
 	return Family{
 		Name:        name,
 		Description: description,
@@ -34,14 +36,15 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config) 
 			dc.Family = c.Model.Family
 			return dc.Validate()
 		},
-		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) { return newSequenceObjective(c) },
+		Objective: newDiffusionObjective,
 		Accuracy:  AccuracyAction,
 		Metrics: []MetricInfo{
 			{"train_loss, val_loss", "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default)"},
 			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i masked whose argmax over all moves is the target move"},
 		},
-		Player:      newSequencePlayer,
-		Evaluations: EvalActions,
+		Player:      sequencePlayer(diffusionDecoder),
+		Decoder:     diffusionDecoder,
+		Evaluations: evals,
 	}
 }
 
@@ -55,23 +58,13 @@ func sequenceDefaults(c *Config) {
 	c.Loss, c.BatchSize, c.Patience = LossCrossEntropy, 32, 3
 }
 
-// newSequencePlayer makes the diffusion or policy player: it plays the
-// first action of the sequence it decodes, without search.
-func newSequencePlayer(_ context.Context, spec player.Spec) (player.Player, error) {
-	dec, err := SequenceDecoder(spec)
-	if err != nil {
-		return nil, err
-	}
-	return player.ProposerPlayer(spec.DisplayName(), dec), nil
-}
-
-// MaxDecodingSteps bounds the diffusion decoder's T.
+// MaxDecodingSteps bounds a sequence decoder's steps.
 const MaxDecodingSteps = 1000
 
-// SequenceDecoder loads the decoder a diffusion or policy spec names (its
+// diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
 // T (default: as trained).
-func SequenceDecoder(spec player.Spec) (*diffusion.Decoder, error) {
+func diffusionDecoder(spec player.Spec) (*Decoding, error) {
 	settings := []string{}
 	if spec.Family == diffusion.Family {
 		settings = append(settings, "steps")
@@ -87,13 +80,47 @@ func SequenceDecoder(spec player.Spec) (*diffusion.Decoder, error) {
 		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
 	}
 	dec := diffusion.NewDecoder(net)
-	steps, err := spec.Int("steps", int64(dec.Steps))
+	if dec.Steps, err = decodingSteps(spec, dec.Steps); err != nil {
+		return nil, err
+	}
+	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
+}
+
+// decodingSteps reads a spec's steps= (default def) within 1..MaxDecodingSteps.
+func decodingSteps(spec player.Spec, def int) (int, error) {
+	steps, err := spec.Int("steps", int64(def))
+	if err != nil {
+		return 0, err
+	}
+	if steps < 1 || steps > MaxDecodingSteps {
+		return 0, fmt.Errorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
+	}
+	return int(steps), nil
+}
+
+// diffusionModel is diffusion's (and the policy's) sequence model.
+type diffusionModel struct {
+	*diffusion.Model
+	in     []int16
+	weight []float32
+}
+
+func (m *diffusionModel) transformer() diffusion.Transformer { return m.Config().Transformer() }
+func (m *diffusionModel) target() string                     { return m.Config().Target }
+func (m *diffusionModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
+	if m.in == nil {
+		m.in, m.weight = make([]int16, len(seq)), make([]float32, len(seq))
+	}
+	m.Config().Corrupt(rng, seq, m.in, m.weight)
+	m.Encode(m.in, seq, m.weight, rows)
+}
+
+func newDiffusionObjective(cfg *Config, _ ObjectiveEnv) (objective, error) {
+	dc := *cfg.Model.Settings.(*diffusion.Config)
+	dc.Family = cfg.Model.Family
+	m, err := diffusion.NewModel(dc)
 	if err != nil {
 		return nil, err
 	}
-	if steps < 1 || steps > MaxDecodingSteps {
-		return nil, fmt.Errorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
-	}
-	dec.Steps = int(steps)
-	return dec, nil
+	return &sequenceObjective{m: &diffusionModel{Model: m}, cfg: cfg}, nil
 }

@@ -85,7 +85,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
 			b.ReportMetric(samples, "samples/s")
 			if seq, ok := o.(*sequenceObjective); ok {
-				b.ReportMetric(samples*float64(seq.m.Config().SeqLen()), "tokens/s")
+				b.ReportMetric(samples*float64(seq.m.transformer().SeqLen()), "tokens/s")
 			}
 		})
 	}
@@ -122,10 +122,8 @@ func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
 // fillSequenceBatch encodes a batch of random positions' lines (random
 // legal moves), each corrupted at a random step as training does.
 func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *rand.Rand) {
-	c := o.m.Config()
+	c := o.m.transformer()
 	seq := make([]int16, c.SeqLen())
-	in := make([]int16, c.SeqLen())
-	weight := make([]float32, c.SeqLen())
 	rows := make([][]float32, len(tg.bufs))
 	for r, pos := range nntest.RandomBoards(tg.batch, 3) {
 		var line []string
@@ -144,10 +142,9 @@ func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *
 		if _, err := encode.Sequence(pos, line, c.Horizon, seq); err != nil {
 			b.Fatal(err)
 		}
-		c.Corrupt(rng, seq, in, weight)
 		for k, buf := range tg.bufs {
 			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
 		}
-		o.m.Encode(in, seq, weight, rows)
+		o.m.corrupt(rng, seq, rows)
 	}
 }

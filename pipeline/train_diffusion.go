@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	G "gorgonia.org/gorgonia"
@@ -11,26 +12,31 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/player"
 )
 
-// sequenceObjective trains the diffusion model (or the one-step policy,
-// its horizon-1 case) on action-state-action sequences: each record's line
-// (Stockfish's PV or the game's moves) is encoded, corrupted by the forward
-// process at a random step t, and the loss is the λ_t-weighted
-// cross-entropy of the masked tokens (see diffusion.Config.Corrupt).
+// sequenceObjective trains a sequence family (diffusion, its one-step
+// policy, flow) on action-state-action sequences: each record's line
+// (Stockfish's PV or the game's moves) is encoded, corrupted as the
+// family's process does at a random time, and the loss is the family's
+// weighted cross-entropy of the corrupted tokens.
 type sequenceObjective struct {
-	m   *diffusion.Model
+	m   sequenceModel
 	cfg *Config
 }
 
-func newSequenceObjective(cfg *Config) (*sequenceObjective, error) {
-	dc := *cfg.Model.Settings.(*diffusion.Config)
-	dc.Family = cfg.Model.Family
-	m, err := diffusion.NewModel(dc)
-	if err != nil {
-		return nil, err
-	}
-	return &sequenceObjective{m: m, cfg: cfg}, nil
+// sequenceModel is what the objective needs of a sequence family's
+// network: the transformer's training graph, and how one sequence is
+// corrupted and written into a row of the batch buffers.
+type sequenceModel interface {
+	Arch() ([]byte, error)
+	InitParams(seed int64) []dcw.Tensor
+	InputShapes(batch int) [][]int
+	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (diffusion.Outputs, error)
+	transformer() diffusion.Transformer
+	target() string
+	// corrupt draws the corruption of seq and writes the row.
+	corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
 }
 
 func (o *sequenceObjective) family() string        { return o.cfg.Model.Family }
@@ -48,6 +54,35 @@ func (o *sequenceObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.
 		return netParts{}, err
 	}
 	return netParts{perRow: out.PerRow, output: out.ActionLogits, learnables: out.Learnables}, nil
+}
+
+// Decoding is a sequence family's decoder as its player decodes: the
+// decoder and the steps it takes by default.
+type Decoding struct {
+	Decoder diffusion.SequenceDecoder
+	Steps   int
+}
+
+// SequenceDecoder opens the decoder of a sequence family's SPEC (its path
+// resolved), with the player's settings.
+func SequenceDecoder(spec player.Spec) (*Decoding, error) {
+	f, err := LookupFamily(spec.Family)
+	if err != nil || f.Decoder == nil {
+		return nil, fmt.Errorf("player %s is not a sequence model", spec.Family)
+	}
+	return f.Decoder(spec)
+}
+
+// sequencePlayer makes a sequence family's player: it plays the first
+// action of the sequence its decoder decodes, without search.
+func sequencePlayer(open func(player.Spec) (*Decoding, error)) player.Factory {
+	return func(_ context.Context, spec player.Spec) (player.Player, error) {
+		d, err := open(spec)
+		if err != nil {
+			return nil, err
+		}
+		return player.ProposerPlayer(spec.DisplayName(), d.Decoder), nil
+	}
 }
 
 // RecordLine is the line a record's sequence follows: Stockfish's
@@ -77,7 +112,7 @@ func RecordLine(r *dataset.Record, target string) []string {
 const maskSeed = 0x6d61736b
 
 func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	c := o.m.Config()
+	tr := o.m.transformer()
 	epoch := order.epoch
 	if !order.shuffled {
 		epoch = validationEpoch // the same masks every validation
@@ -85,11 +120,9 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 	// One generator per epoch, drawn once per streamed example: a resumed
 	// epoch replays the skipped examples' draws and masks the rest alike.
 	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
-	seq := make([]int16, c.SeqLen())
-	in := make([]int16, c.SeqLen())
-	weight := make([]float32, c.SeqLen())
+	seq := make([]int16, tr.SeqLen())
 	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		line := RecordLine(r, c.Target)
+		line := RecordLine(r, o.m.target())
 		if len(line) == 0 {
 			return nil
 		}
@@ -98,13 +131,12 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 			sink.reject()
 			return nil
 		}
-		if _, err := encode.Sequence(b, line, c.Horizon, seq); err != nil {
+		if _, err := encode.Sequence(b, line, tr.Horizon, seq); err != nil {
 			sink.reject()
 			return nil
 		}
-		c.Corrupt(rng, seq, in, weight)
 		rows, _ := sink.row()
-		o.m.Encode(in, seq, weight, rows)
+		o.m.corrupt(rng, seq, rows)
 		return sink.add()
 	})
 }
@@ -113,7 +145,7 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 // whole vocabulary) is 1 when it is the target move, so the sign
 // agreement the loop reports is the action accuracy on those rows.
 func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
-	c := o.m.Config()
+	c := o.m.transformer()
 	logits := tg.outputs()
 	losses := tg.rowLosses()
 	weights, targets := tg.bufs[4], tg.bufs[5]

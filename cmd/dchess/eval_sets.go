@@ -168,11 +168,11 @@ func newBar(s *IOStreams, total int64, what string) *progressbar.ProgressBar {
 // isSequenceFamily tells the players eval --data scores through their
 // decoder, for the numbers a move alone does not show.
 func isSequenceFamily(family string) bool {
-	return family == diffusion.Family || family == diffusion.PolicyFamily
+	return pipeline.Supports(family, pipeline.EvalActions)
 }
 
 func evalData(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
-	if len(opts.Steps) > 0 && spec.Family != diffusion.Family {
+	if len(opts.Steps) > 0 && !pipeline.Supports(spec.Family, pipeline.EvalStepsSweep) {
 		return usagef("--steps sweeps a diffusion player's decoding steps, not %s's", spec.Family)
 	}
 	if spec.Family == deepchess.SiameseFamily && spec.Path == "" {
@@ -292,7 +292,7 @@ func scorePlayer(ctx context.Context, opts *evalOptions, spec player.Spec, lim p
 
 // sequenceDecoder opens the decoder a diffusion or policy SPEC names, as
 // the player does; a bare name is the newest weights under runs/.
-func sequenceDecoder(ctx context.Context, spec player.Spec) (*diffusion.Decoder, error) {
+func sequenceDecoder(ctx context.Context, spec player.Spec) (*pipeline.Decoding, error) {
 	if spec.Path == "" {
 		path, err := newestWeights(ctx, spec.Family)
 		if err != nil {
@@ -315,7 +315,7 @@ func scoreSequencePlayer(ctx context.Context, opts *evalOptions, spec player.Spe
 		return err
 	}
 	rep.Player = spec.DisplayName()
-	cfg := dec.Net().Config()
+	horizon := dec.Decoder.Horizon()
 	// The player's T first, then the sweep's; a T in both decodes once.
 	row := map[int]int{}
 	var reports []*decodingReport
@@ -323,26 +323,26 @@ func scoreSequencePlayer(ctx context.Context, opts *evalOptions, spec player.Spe
 		if _, seen := row[steps]; !seen {
 			row[steps] = len(reports)
 			reports = append(reports, &decodingReport{Steps: steps})
-			if cfg.Horizon >= 2 {
+			if horizon >= 2 {
 				reports[len(reports)-1].Imagined = &imaginedReport{}
 			}
 		}
 	}
-	truth := make([]int16, cfg.SeqLen())
+	truth := make([]int16, encode.SequenceLen(horizon))
 	err = scanBestMoves(ctx, opts, ds, split, s, func(r *dataset.Record) error {
 		b, err := board.FromFEN(r.FEN)
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.FEN, err)
 		}
 		line := pipeline.RecordLine(r, diffusion.TargetPV)
-		if cfg.Horizon >= 2 {
+		if horizon >= 2 {
 			// A line with an illegal move is scored up to that move:
 			// Sequence leaves the slots after it NoToken.
-			encode.Sequence(b, line, cfg.Horizon, truth)
+			encode.Sequence(b, line, horizon, truth)
 		}
 		for _, d := range reports {
 			began := time.Now()
-			res, err := dec.DecodeSteps(b, d.Steps)
+			res, err := dec.Decoder.DecodeSteps(b, d.Steps)
 			d.thinking += time.Since(began)
 			if err != nil {
 				return fmt.Errorf("%s: %w", r.FEN, err)
@@ -356,7 +356,7 @@ func scoreSequencePlayer(ctx context.Context, opts *evalOptions, spec player.Spe
 				d.UnrestrictedLegal++
 			}
 			if d.Imagined != nil {
-				m, err := diffusion.CompareImagined(cfg.Horizon, res.Tokens, truth)
+				m, err := diffusion.CompareImagined(horizon, res.Tokens, truth)
 				if err != nil {
 					return err
 				}

@@ -1,0 +1,90 @@
+package pipeline
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/search/player"
+)
+
+// Discrete flow matching over action-state-action sequences (seed 000,
+// section 3.2; docs/flow.md): the diffusion model's transformer learns
+// p_{1|t} on a mixture path from a mask or board source and plays by Euler
+// steps of the CTMC.
+func init() {
+	mustRegister(Family{
+		Name:        flow.Family,
+		Description: "discrete flow matching over action-state-action sequences, mask or board source (seed 000, 3.2)",
+		Data:        "positions labelled with principal variations (label --pv H) or games' next moves (ingest --horizon)",
+		NewSettings: func() any { c := flow.DefaultConfig(); return &c },
+		Defaults:    sequenceDefaults,
+		Validate: func(c *Config) error {
+			if c.Loss != LossCrossEntropy {
+				return fmt.Errorf("flow is trained on a cross-entropy of its tokens (model.objective chooses which): loss must be cross_entropy, not %q", c.Loss)
+			}
+			fc := c.Model.Settings.(*flow.Config)
+			fc.Family = c.Model.Family
+			return fc.Validate()
+		},
+		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
+			m, err := flow.NewModel(*c.Model.Settings.(*flow.Config))
+			if err != nil {
+				return nil, err
+			}
+			return &sequenceObjective{m: &flowModel{Model: m}, cfg: c}, nil
+		},
+		Accuracy: AccuracyAction,
+		Metrics: []MetricInfo{
+			{"train_loss, val_loss", "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy"},
+			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i at its source whose argmax over all moves is the target move"},
+		},
+		Player:      sequencePlayer(flowDecoder),
+		Decoder:     flowDecoder,
+		Evaluations: EvalActions | EvalStepsSweep,
+	})
+}
+
+// flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
+// trained), sampler=stochastic|deterministic, seed= the stochastic draws'.
+func flowDecoder(spec player.Spec) (*Decoding, error) {
+	if err := spec.CheckSettings("steps", "sampler", "seed"); err != nil {
+		return nil, err
+	}
+	net, err := flow.Load(spec.Path)
+	if err != nil {
+		return nil, fmt.Errorf("player flow: %w", err)
+	}
+	dec := flow.NewDecoder(net)
+	if dec.Steps, err = decodingSteps(spec, dec.Steps); err != nil {
+		return nil, err
+	}
+	if err := dec.SetSampler(spec.Get("sampler", dec.Sampler)); err != nil {
+		return nil, fmt.Errorf("player flow: %w", err)
+	}
+	seed, err := spec.Int("seed", 0)
+	if err != nil {
+		return nil, err
+	}
+	dec.Seed = uint64(seed)
+	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
+}
+
+// flowModel is flow's sequence model: the path's corruption also gives the
+// board source's stay inputs.
+type flowModel struct {
+	*flow.Model
+	in           []int16
+	weight, stay []float32
+}
+
+func (m *flowModel) transformer() diffusion.Transformer { return m.Config().Transformer() }
+func (m *flowModel) target() string                     { return m.Config().Target }
+func (m *flowModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
+	if m.in == nil {
+		m.in, m.weight, m.stay = make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
+	}
+	m.Config().Corrupt(rng, seq, m.in, m.weight, m.stay)
+	m.Encode(m.in, seq, m.weight, m.stay, rows)
+}
