@@ -106,6 +106,18 @@ func TestMatchBadInput(t *testing.T) {
 	if err := runMatch(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), `unknown player "nosuch"`) {
 		t.Errorf("unknown player: %v", err)
 	}
+	// A misspelt family is a usage error found before the header is printed.
+	opts = base()
+	opts.A = "heurstic:depth=2"
+	s, _, errOut := playStreams("")
+	err := runMatch(context.Background(), opts, s)
+	var usage *usageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), `--a: unknown player "heurstic"`) || !strings.Contains(err.Error(), "did you mean heuristic?") {
+		t.Errorf("misspelt family: %v", err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("printed before failing: %q", errOut)
+	}
 }
 
 func TestMatchHelpHasExample(t *testing.T) {
