@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -151,6 +152,15 @@ func (f *gameFlags) limitText(cfg match.Config) string {
 		parts = append(parts, fmt.Sprintf("%v/move", cfg.MoveTime))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// endProgress closes a progress report: done, or stopped by err.
+func endProgress(bar progress.Reporter, err error) {
+	if err != nil {
+		bar.Abort()
+		return
+	}
+	bar.Finish()
 }
 
 // openPGN creates the --pgn file; close flushes it.
@@ -310,7 +320,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		}
 	}
 	rep, runErr := match.Run(ctx, cfg)
-	bar.Finish()
+	endProgress(bar, runErr)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -358,7 +368,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	cfg.OnGame = func(match.GameResult, *match.Report) { bar.Add(1) }
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
 		Settings: settings, Inputs: inputs})
-	bar.Finish()
+	endProgress(bar, err)
 	if err != nil {
 		return err
 	}

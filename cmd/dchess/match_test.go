@@ -162,3 +162,28 @@ func TestUCICommand(t *testing.T) {
 		t.Error("a bad player spec started the engine")
 	}
 }
+
+func TestMatchProgressLinesInALog(t *testing.T) {
+	opts := &matchOptions{A: "random:seed=1", B: "random:seed=2", Games: 4, gameFlags: gameFlags{Concurrency: 1,
+		OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}
+	// Not a terminal: a line per interval (here every game) names the count.
+	s, _, errOut := playStreams("")
+	s.ProgressInterval = time.Nanosecond
+	if err := runMatch(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"match: 1/4 games (25 %)", "match: 4/4 games (100 %)", "match: done, 4/4 games (100 %) in "} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// --quiet silences them.
+	s, _, errOut = playStreams("")
+	s.ProgressInterval, s.Quiet = time.Nanosecond, true
+	if err := runMatch(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut.String(), "match:") {
+		t.Errorf("--quiet printed progress:\n%s", errOut)
+	}
+}
