@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -150,16 +148,8 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 
 // benchRun runs search.Bench with the heuristic evaluator and a progress bar.
 func benchRun(ctx context.Context, s *IOStreams, algo search.Algorithm, hashMB, depth int, what string) (search.BenchResult, error) {
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(len(search.BenchPositions), progressbar.OptionSetWriter(s.ErrOut),
-			progressbar.OptionSetDescription(what), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
+	bar := s.Progress(what, int64(len(search.BenchPositions)), "positions")
+	defer bar.Finish()
 	return search.Bench(ctx, heuristic.New(), search.Options{HashMB: hashMB, Algorithm: algo}, depth,
-		func(int, search.Result) {
-			if bar != nil {
-				bar.Add(1)
-			}
-		})
+		func(int, search.Result) { bar.Add(1) })
 }

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/schollz/progressbar/v3"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -48,20 +48,6 @@ func datasetArg(cmd *cobra.Command, args []string) error {
 		return usagef("%s needs exactly one DATASET folder, got %d arguments", cmd.CommandPath(), len(args))
 	}
 	return nil
-}
-
-// datasetProgress returns a progress bar on ErrOut, or nil when bars are off.
-func datasetProgress(s *IOStreams, total int64, what string) *progressbar.ProgressBar {
-	if !s.ShowProgress() {
-		return nil
-	}
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(s.ErrOut),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish())
 }
 
 // ---- info ----
@@ -477,12 +463,12 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	if split != dataset.AllSplits && m.Split != nil {
 		total = m.Split.Records.Of(split)
 	}
-	bar := datasetProgress(s, total, "export")
+	bar := s.Progress("export", total, "records")
 	var count int64
 	tick := func() {
 		count++
-		if bar != nil && count%4096 == 0 {
-			bar.Add64(4096)
+		if count%4096 == 0 {
+			bar.Add(4096)
 		}
 	}
 
@@ -506,9 +492,7 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 			err = cw.Error()
 		}
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -568,7 +552,7 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		return err
 	}
 	m := d.Manifest()
-	bar := datasetProgress(s, int64(len(m.Shards)), "verify")
+	bar := s.Progress("verify", int64(len(m.Shards)), "shards")
 	damaged := []datasetDamageJSON{}
 	var total int64
 	for _, sh := range m.Shards {
@@ -579,13 +563,9 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 			damaged = append(damaged, datasetDamageJSON{File: filepath.Join(opts.Dir, sh.File), Error: err.Error()})
 		}
 		total += sh.Records
-		if bar != nil {
-			bar.Add(1)
-		}
+		bar.Add(1)
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	var problems []string
 	if total != m.Counts.Records {
 		problems = append(problems, fmt.Sprintf("the shards list %d records but the manifest counts %d", total, m.Counts.Records))
@@ -665,15 +645,13 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 	if opts.Output == "" {
 		return usagef("dataset merge needs an output dataset (-o)")
 	}
-	var bar *progressbar.ProgressBar
+	var bar progress.Reporter
 	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command,
 		Progress: func(done, total int64) {
 			if bar == nil {
-				bar = datasetProgress(s, total, "merge")
+				bar = s.Progress("merge", total, "records")
 			}
-			if bar != nil {
-				bar.Set64(done)
-			}
+			bar.Set(done)
 		}})
 	if bar != nil {
 		bar.Finish()

@@ -8,9 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/ingest"
@@ -91,12 +89,7 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		return err
 	}
 	defer db.Close()
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(s.ErrOut), progressbar.OptionSetDescription("importing"),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("games"),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
+	bar := s.Progress("experience", -1, "games")
 	var total experience.ImportSummary
 	for _, in := range inputs {
 		r, closeIn, err := openPGNInput(in, s.In)
@@ -105,9 +98,7 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		}
 		done := total.Games
 		sum, err := experience.Import(ctx, db, r, filepath.Base(in), func(p experience.ImportSummary) {
-			if bar != nil {
-				bar.Set64(done + p.Games)
-			}
+			bar.Set(done + p.Games)
 		})
 		closeIn()
 		total.Games += sum.Games
@@ -121,16 +112,11 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 			}
 		}
 		if err != nil {
-			if bar != nil {
-				bar.Exit()
-				fmt.Fprintln(s.ErrOut)
-			}
+			bar.Abort()
 			return fmt.Errorf("%w (%d games of %s were added before)", err, sum.Games, in)
 		}
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	for _, e := range total.FirstErrors {
 		fmt.Fprintln(s.ErrOut, e)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
-	"github.com/schollz/progressbar/v3"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -129,7 +129,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		iopts.Progress = func(p ingest.Progress) {
 			rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
 			bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
-			bar.Set64(p.Bytes)
+			bar.Set(p.Bytes)
 		}
 	}
 	// Ingest allocates many short-lived strings while its live heap stays
@@ -171,7 +171,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if format == ingest.FormatPGN && skipped > 0 {
 		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out)", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
 	}
-	fmt.Fprintf(s.Out, "\n%d positions written, %d duplicates dropped, %d stored in %s\n", sum.Positions, sum.Duplicates, st.Records, opts.Out)
+	fmt.Fprintf(s.Out, "\n%d positions taken from the kept %s, %d dropped as repeats of an earlier one, %d unique positions stored in %s\n", sum.Positions, unit, sum.Duplicates, st.Records, opts.Out)
 	if sum.StoppedAtMaxGames {
 		fmt.Fprintf(s.Out, "stopped after --max-games %d\n", opts.MaxGames)
 	}
@@ -185,10 +185,10 @@ type ingestJSON struct {
 	Stored  int64  `json:"positions_stored"`
 }
 
-// ingestProgress draws input bytes read, with games/s and skips in the
-// description; nil when bars are off. Stdin has no known size: a spinner.
-func ingestProgress(s *IOStreams, sources []dataset.Source) *progressbar.ProgressBar {
-	if !s.ShowProgress() {
+// ingestProgress shows input bytes read, with games/s and skips in the
+// description; nil with --quiet. Stdin has no known size.
+func ingestProgress(s *IOStreams, sources []dataset.Source) progress.Reporter {
+	if s.Quiet {
 		return nil
 	}
 	total := int64(0)
@@ -199,10 +199,5 @@ func ingestProgress(s *IOStreams, sources []dataset.Source) *progressbar.Progres
 		}
 		total += src.Bytes
 	}
-	return progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(s.ErrOut),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionSetDescription("ingest"),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionClearOnFinish())
+	return s.Progress("ingest", total, "bytes")
 }

@@ -66,8 +66,8 @@ func TestIngestStdinReportsBadGameAndDedupes(t *testing.T) {
 	if got := errOut.String(); got != "game 2 (line 11): illegal SAN \"Nf9\"\n" {
 		t.Errorf("stderr %q", got)
 	}
-	// 6 + 4 positions written; game two repeats the first two of game one.
-	if !strings.Contains(out.String(), "read 3 games") || !strings.Contains(out.String(), "10 positions written, 2 duplicates dropped, 8 stored") {
+	// 6 + 4 positions taken; game two repeats the first two of game one.
+	if !strings.Contains(out.String(), "read 3 games") || !strings.Contains(out.String(), "10 positions taken from the kept games, 2 dropped as repeats of an earlier one, 8 unique positions stored in ") {
 		t.Errorf("summary %q", out.String())
 	}
 	recs := scanAll(t, dir)

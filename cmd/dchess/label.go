@@ -9,7 +9,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/dataset/shard"
-	"github.com/schollz/progressbar/v3"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/spf13/cobra"
 )
 
@@ -118,26 +118,19 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		output = shard.Name(opts.Output, spec)
 	}
 
-	var bar *progressbar.ProgressBar
-	progress := func(p label.Progress) {
-		if !s.ShowProgress() {
+	var bar progress.Reporter
+	onProgress := func(p label.Progress) {
+		if s.Quiet {
 			return
 		}
 		if bar == nil {
-			bar = progressbar.NewOptions64(p.Total-p.Resumed,
-				progressbar.OptionSetWriter(s.ErrOut),
-				progressbar.OptionShowCount(),
-				progressbar.OptionShowIts(),
-				progressbar.OptionSetItsString("pos"),
-				progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(200*time.Millisecond),
-				progressbar.OptionClearOnFinish())
+			bar = s.Progress("label", p.Total-p.Resumed, "pos")
 			if p.Resumed > 0 {
 				s.Infof("resuming: %d of %d positions were labelled before\n", p.Resumed, p.Total)
 			}
 		}
 		bar.Describe(fmt.Sprintf("labelling (%d failed)", p.Failed))
-		bar.Set64(p.Done - p.Resumed)
+		bar.Set(p.Done - p.Resumed)
 	}
 	sum, err := label.Run(ctx, label.Options{
 		Stockfish: opts.Stockfish,
@@ -153,14 +146,12 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		Timeout:   opts.Timeout,
 		Command:   opts.Command,
 		Shard:     spec,
-	}, progress)
+	}, onProgress)
 	if bar != nil {
 		if err == nil {
 			bar.Finish()
 		} else {
-			// Keep the bar's last state and start the error on a new line.
-			bar.Exit()
-			fmt.Fprintln(s.ErrOut)
+			bar.Abort()
 		}
 	}
 	if err != nil {

@@ -4,8 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -20,16 +18,9 @@ func main() {
 		stop()
 	}()
 	streams := SystemStreams()
-	root := newRootCmd(streams)
-	err := root.ExecuteContext(ctx)
+	cmd, err := newRootCmd(streams).ExecuteContextC(ctx)
 	stop()
-	if err != nil {
-		var usage *usageError
-		if errors.As(err, &usage) {
-			fmt.Fprintf(streams.ErrOut, "dchess: %v\n", err)
-			os.Exit(2)
-		}
-		fmt.Fprintf(streams.ErrOut, "dchess: %v\n", err)
-		os.Exit(1)
+	if code := reportError(streams.ErrOut, cmd, err); code != 0 {
+		os.Exit(code)
 	}
 }

@@ -7,13 +7,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -153,6 +154,15 @@ func (f *gameFlags) limitText(cfg match.Config) string {
 	return strings.Join(parts, ", ")
 }
 
+// endProgress closes a progress report: done, or stopped by err.
+func endProgress(bar progress.Reporter, err error) {
+	if err != nil {
+		bar.Abort()
+		return
+	}
+	bar.Finish()
+}
+
 // openPGN creates the --pgn file; close flushes it.
 func openPGN(path string) (w *bufio.Writer, closeFn func() error, err error) {
 	if path == "" {
@@ -180,6 +190,14 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	s, err := player.ParseSpec(spec)
 	if err != nil {
 		return match.Entrant{}, usagef("--%s: %v", flag, err)
+	}
+	// A misspelt family fails here, before any header or game.
+	if families := player.Families(); !slices.Contains(families, s.Family) {
+		msg := fmt.Sprintf("--%s: unknown player %q (known: %s)", flag, s.Family, strings.Join(families, ", "))
+		if best := closest(s.Family, families); best != "" {
+			msg += "; did you mean " + best + "?"
+		}
+		return match.Entrant{}, usagef("%s", msg)
 	}
 	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
 }
@@ -290,30 +308,19 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		cfg.PGN = pgn
 	}
 
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(opts.Games, progressbar.OptionSetWriter(s.ErrOut),
-			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
 	s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, opts.Games, opts.gameFlags.limitText(cfg))
+	bar := s.Progress("match", int64(opts.Games), "games")
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
-		if bar != nil {
-			bar.Add(1)
-		}
+		bar.Add(1)
 		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
-			if bar != nil {
-				bar.Clear()
-			}
+			bar.Clear()
 			for _, line := range rep.InterimLines() {
 				fmt.Fprintln(s.ErrOut, line)
 			}
 		}
 	}
 	rep, runErr := match.Run(ctx, cfg)
-	if bar != nil {
-		bar.Finish()
-	}
+	endProgress(bar, runErr)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -355,24 +362,13 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 		return err
 	}
 	numbers := match.ShardGameNumbers(cfg.Games, spec, settings)
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(len(numbers), progressbar.OptionSetWriter(s.ErrOut),
-			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
 	out := shard.Name(opts.Output, spec)
 	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, opts.gameFlags.limitText(cfg), out)
-	cfg.OnGame = func(match.GameResult, *match.Report) {
-		if bar != nil {
-			bar.Add(1)
-		}
-	}
+	bar := s.Progress("match", int64(len(numbers)), "games")
+	cfg.OnGame = func(match.GameResult, *match.Report) { bar.Add(1) }
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
 		Settings: settings, Inputs: inputs})
-	if bar != nil {
-		bar.Finish()
-	}
+	endProgress(bar, err)
 	if err != nil {
 		return err
 	}

@@ -106,6 +106,18 @@ func TestMatchBadInput(t *testing.T) {
 	if err := runMatch(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), `unknown player "nosuch"`) {
 		t.Errorf("unknown player: %v", err)
 	}
+	// A misspelt family is a usage error found before the header is printed.
+	opts = base()
+	opts.A = "heurstic:depth=2"
+	s, _, errOut := playStreams("")
+	err := runMatch(context.Background(), opts, s)
+	var usage *usageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), `--a: unknown player "heurstic"`) || !strings.Contains(err.Error(), "did you mean heuristic?") {
+		t.Errorf("misspelt family: %v", err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("printed before failing: %q", errOut)
+	}
 }
 
 func TestMatchHelpHasExample(t *testing.T) {
@@ -148,5 +160,30 @@ func TestUCICommand(t *testing.T) {
 	s, _, _ = playStreams("")
 	if err := runUCI(context.Background(), &uciOptions{Player: "heuristic:depth=x"}, s); err == nil {
 		t.Error("a bad player spec started the engine")
+	}
+}
+
+func TestMatchProgressLinesInALog(t *testing.T) {
+	opts := &matchOptions{A: "random:seed=1", B: "random:seed=2", Games: 4, gameFlags: gameFlags{Concurrency: 1,
+		OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}
+	// Not a terminal: a line per interval (here every game) names the count.
+	s, _, errOut := playStreams("")
+	s.ProgressInterval = time.Nanosecond
+	if err := runMatch(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"match: 1/4 games (25 %)", "match: 4/4 games (100 %)", "match: done, 4/4 games (100 %) in "} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// --quiet silences them.
+	s, _, errOut = playStreams("")
+	s.ProgressInterval, s.Quiet = time.Nanosecond, true
+	if err := runMatch(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut.String(), "match:") {
+		t.Errorf("--quiet printed progress:\n%s", errOut)
 	}
 }

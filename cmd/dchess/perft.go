@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/search/board"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -159,20 +158,14 @@ func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error 
 		return fmt.Errorf("%s: %w", opts.Suite, err)
 	}
 	res := perftSuiteJSON{Suite: opts.Suite, Positions: len(cases), Failures: []perftFailure{}}
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(len(cases), progressbar.OptionSetWriter(s.ErrOut),
-			progressbar.OptionSetDescription("perft"), progressbar.OptionShowCount(),
-			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
+	bar := s.Progress("perft", int64(len(cases)), "positions")
+	defer bar.Finish()
 	start := time.Now()
 	for _, c := range cases {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if bar != nil {
-			bar.Add(1)
-		}
+		bar.Add(1)
 		d := suiteDepth(c, opts.MaxDepth, opts.MaxNodes)
 		if d == 0 {
 			res.Skipped++

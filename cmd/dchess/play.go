@@ -9,8 +9,10 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/match"
@@ -28,6 +30,8 @@ type playOptions struct {
 	MoveTimeMS int
 	Seed       uint64
 	Name       string
+	Pieces     string
+	Width      int
 }
 
 func newPlayCmd(s *IOStreams) *cobra.Command {
@@ -35,8 +39,10 @@ func newPlayCmd(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "play --player SPEC [--color white|black]",
 		Short: "Play a game against any player in the terminal",
-		Long: `play is seed 002's player-versus-computer mode. The board is drawn with Unicode pieces
-from your side; type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).
+		Long: `play is seed 002's player-versus-computer mode. The board is drawn from your side,
+White's pieces as capitals (K Q R B N P) and Black's in lower case, which reads the same
+on dark and light terminals (--pieces unicode draws chess glyphs instead; each side is
+labelled either way). Type moves in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q).
 Illegal input is answered with the legal moves. Commands: moves (list the legal moves),
 undo (take back your last move and the reply), resign, quit.
 
@@ -56,6 +62,8 @@ When the game ends it is appended to --pgn. With an experience player that learn
 	f.IntVar(&opts.Depth, "depth", 0, "search depth of the opponent's moves (default: its own)")
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per opponent move")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of a random opponent (default: from the clock)")
+	f.StringVar(&opts.Pieces, "pieces", "letters", "how pieces are drawn: letters (White capitals, Black lower case) or unicode")
+	f.IntVar(&opts.Width, "width", 0, "columns the legal-move list wraps at (default: the terminal's width, else 80)")
 	f.StringVar(&opts.Name, "name", "You", "your name in the PGN")
 	return cmd
 }
@@ -66,9 +74,12 @@ type playGame struct {
 	start  string
 	moves  []match.PlayedMove
 	human  board.Color
+	name   string // the human's
 	opp    player.Player
 	out    io.Writer
 	limits player.Limits
+	pieces *[2][7]string
+	width  int // columns the move lists wrap at
 }
 
 func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
@@ -87,8 +98,20 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	default:
 		return usagef("--color must be white or black, got %q", opts.Color)
 	}
-	if opts.Depth < 0 || opts.MoveTimeMS < 0 {
-		return usagef("--depth and --movetime must not be negative")
+	if opts.Depth < 0 || opts.MoveTimeMS < 0 || opts.Width < 0 {
+		return usagef("--depth, --movetime and --width must not be negative")
+	}
+	pieces := &letterPieces
+	switch strings.ToLower(opts.Pieces) {
+	case "letters", "":
+	case "unicode":
+		pieces = &unicodePieces
+	default:
+		return usagef("--pieces must be letters or unicode, got %q", opts.Pieces)
+	}
+	width := opts.Width
+	if width == 0 {
+		width = terminalWidth(s.Out)
 	}
 	spec, err := player.ParseSpec(opts.Player)
 	if err != nil {
@@ -120,7 +143,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if err := opp.NewGame(ctx); err != nil {
 		return err
 	}
-	g := &playGame{b: b, start: b.FEN(), human: human, opp: opp, out: s.Out,
+	g := &playGame{b: b, start: b.FEN(), human: human, name: opts.Name, opp: opp, out: s.Out, pieces: pieces, width: width,
 		limits: player.Limits{Depth: opts.Depth, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
 	fmt.Fprintf(s.Out, "You play %s against %s. Type a move (e4, Nf3, g1f3), moves, undo, resign or quit.\n", human, opp.Name())
 
@@ -152,7 +175,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 			result = "*"
 			continue
 		case "moves", "help", "?":
-			fmt.Fprintf(s.Out, "Legal moves: %s\n", strings.Join(g.legalSAN(), " "))
+			fmt.Fprint(s.Out, wrapMoves("Legal moves: ", g.legalSAN(), g.width))
 			continue
 		case "undo":
 			g.undo()
@@ -163,7 +186,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 		}
 		m, ok := g.parse(text)
 		if !ok {
-			fmt.Fprintf(s.Out, "%q is not a legal move here. Legal moves: %s\n", text, strings.Join(g.legalSAN(), " "))
+			fmt.Fprint(s.Out, wrapMoves(fmt.Sprintf("%q is not a legal move here. Legal moves: ", text), g.legalSAN(), g.width))
 			continue
 		}
 		g.make(m, player.MoveInfo{Move: board.UCI(m)})
@@ -265,16 +288,43 @@ func (g *playGame) legalSAN() []string {
 	return out
 }
 
-// unicodePieces are the glyphs of [colour][piece].
+// letterPieces are FEN's letters of [colour][piece]: capitals for White.
+var letterPieces = [2][7]string{
+	board.White: {board.Pawn: "P", board.Knight: "N", board.Bishop: "B", board.Rook: "R", board.Queen: "Q", board.King: "K"},
+	board.Black: {board.Pawn: "p", board.Knight: "n", board.Bishop: "b", board.Rook: "r", board.Queen: "q", board.King: "k"},
+}
+
+// unicodePieces are the glyphs of [colour][piece]. On a dark terminal the
+// outlined "white" glyphs look darker than the filled "black" ones, so the
+// board labels each side.
 var unicodePieces = [2][7]string{
 	board.White: {board.Pawn: "♙", board.Knight: "♘", board.Bishop: "♗", board.Rook: "♖", board.Queen: "♕", board.King: "♔"},
 	board.Black: {board.Pawn: "♟", board.Knight: "♞", board.Bishop: "♝", board.Rook: "♜", board.Queen: "♛", board.King: "♚"},
 }
 
-// draw prints the board from the human's side, with the last move.
+// sideLabel names a side and how its pieces are drawn:
+// "White (capitals): You", "Black (♚ ♛ ♜): heuristic".
+func (g *playGame) sideLabel(c board.Color) string {
+	who := g.opp.Name()
+	if c == g.human {
+		who = g.name
+	}
+	look := "capitals"
+	switch {
+	case g.pieces == &unicodePieces:
+		look = strings.Join([]string{g.pieces[c][board.King], g.pieces[c][board.Queen], g.pieces[c][board.Rook]}, " ")
+	case c == board.Black:
+		look = "lower case"
+	}
+	return fmt.Sprintf("  %s (%s): %s\n", colorWord(c), look, who)
+}
+
+// draw prints the board from the human's side, each side labelled, with
+// the last move.
 func (g *playGame) draw() {
 	var sb strings.Builder
 	sb.WriteByte('\n')
+	sb.WriteString(g.sideLabel(g.human.Other()))
 	for row := range 8 {
 		rank := 7 - row
 		if g.human == board.Black {
@@ -290,7 +340,7 @@ func (g *playGame) draw() {
 			if p == board.NoPiece {
 				sb.WriteString("·")
 			} else {
-				sb.WriteString(unicodePieces[c][p])
+				sb.WriteString(g.pieces[c][p])
 			}
 			sb.WriteByte(' ')
 		}
@@ -301,6 +351,7 @@ func (g *playGame) draw() {
 	} else {
 		sb.WriteString("  h g f e d c b a\n")
 	}
+	sb.WriteString(g.sideLabel(g.human))
 	if n := len(g.moves); n > 0 {
 		fmt.Fprintf(&sb, "Last move: %s\n", g.moves[n-1].SAN)
 	}
@@ -308,6 +359,37 @@ func (g *playGame) draw() {
 		sb.WriteString("Check!\n")
 	}
 	io.WriteString(g.out, sb.String())
+}
+
+// wrapMoves writes prefix and the moves separated by spaces, breaking lines
+// only between moves so that none is longer than width columns (a move
+// longer than a line gets a line of its own); continuation lines are
+// indented by two spaces.
+func wrapMoves(prefix string, moves []string, width int) string {
+	var sb strings.Builder
+	sb.WriteString(prefix)
+	column := utf8.RuneCountInString(prefix)
+	for i, m := range moves {
+		n, gap := utf8.RuneCountInString(m), min(i, 1)
+		if column > 2 && column+gap+n > width {
+			sb.WriteString("\n  ")
+			column, gap = 2, 0
+		}
+		sb.WriteString(" "[:gap] + m)
+		column += gap + n
+	}
+	sb.WriteByte('\n')
+	return sb.String()
+}
+
+// terminalWidth is w's width in columns when it is a terminal, else 80.
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return width
+		}
+	}
+	return 80
 }
 
 // gameEnd names the result of a game the rules ended.

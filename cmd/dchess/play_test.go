@@ -19,8 +19,9 @@ func TestPlayThroughStdin(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"♜ ♞ ♝ ♛ ♚ ♝ ♞ ♜", // Black's back rank at the top
-		"♖ ♘ ♗ ♕ ♔ ♗ ♘ ♖",
+		// Black's back rank at the top in lower case, each side labelled.
+		"  Black (lower case): heuristic:depth=1\n8 r n b q k b n r",
+		"1 R N B Q K B N R \n  a b c d e f g h\n  White (capitals): Tester\n",
 		`"Ke4" is not a legal move here. Legal moves: a3 `,
 		"Took back 2 plies.",
 		"Nothing to take back.",
@@ -94,5 +95,65 @@ func TestPlayBadInput(t *testing.T) {
 		if err := runPlay(context.Background(), opts, s); err == nil || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: want a one-line error, got %v", opts, err)
 		}
+	}
+}
+
+func TestWrapMovesBreaksBetweenMoves(t *testing.T) {
+	moves := []string{"a3", "Nf3", "exd8=Q+", "O-O-O", "Qxe7#", "b4"}
+	got := wrapMoves("Legal moves: ", moves, 20)
+	want := "Legal moves: a3 Nf3\n  exd8=Q+ O-O-O\n  Qxe7# b4\n"
+	if got != want {
+		t.Errorf("width 20:\n%s\nwant:\n%s", got, want)
+	}
+	// A prefix longer than the width starts the moves on the next line, and
+	// a move longer than a line still stays whole.
+	got = wrapMoves("a long prefix of many words: ", []string{"exd8=Q+", "b4"}, 6)
+	if got != "a long prefix of many words: \n  exd8=Q+\n  b4\n" {
+		t.Errorf("width 6: %q", got)
+	}
+	for width := 8; width <= 40; width++ {
+		text := wrapMoves("Legal moves: ", moves, width)
+		var seen []string
+		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if i > 0 && len(line) > width && len(strings.Fields(line)) > 1 {
+				t.Errorf("width %d: line %q is too long", width, line)
+			}
+			fields := strings.Fields(line)
+			if i == 0 {
+				fields = fields[2:]
+			}
+			seen = append(seen, fields...)
+		}
+		if strings.Join(seen, " ") != strings.Join(moves, " ") {
+			t.Errorf("width %d: a move was split or lost:\n%s", width, text)
+		}
+	}
+}
+
+func TestPlayUnicodeBoardAndNarrowMoveList(t *testing.T) {
+	s, out, _ := playStreams("moves\nquit\n")
+	opts := &playOptions{Player: "random", Color: "black", PGN: filepath.Join(t.TempDir(), "p.pgn"), Name: "Tester",
+		Seed: 3, Pieces: "unicode", Width: 24}
+	if err := runPlay(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"  White (♔ ♕ ♖): random\n", "  Black (♚ ♛ ♜): Tester\n", "Legal moves: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	i := strings.Index(text, "Legal moves: ")
+	for _, line := range strings.Split(text[i:], "\n") {
+		if line == "" { // the board drawn again
+			break
+		}
+		if len(line) > 24 {
+			t.Errorf("move list line %q passes --width 24", line)
+		}
+	}
+	s, _, _ = playStreams("")
+	if err := runPlay(context.Background(), &playOptions{Player: "random", Color: "white", Pieces: "emoji"}, s); err == nil || !strings.Contains(err.Error(), "--pieces") {
+		t.Errorf("--pieces emoji: %v", err)
 	}
 }

@@ -1,13 +1,26 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
+
+// Exit codes, one rule for every command (README, "Exit codes"): 0 when
+// the command did its work, 2 when it was called wrongly (an unknown
+// command or flag, a missing or malformed argument: nothing was done), 1
+// when it failed while working.
+const (
+	exitFailure = 1
+	exitUsage   = 2
+)
 
 // usageError marks errors in how a command was called; main exits 2 on them.
 type usageError struct{ msg string }
@@ -18,28 +31,132 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// isUsageError reports whether err is about how dchess was called. Cobra
+// reports an unknown command at the root as a plain error, recognised here
+// by its wording.
+func isUsageError(err error) bool {
+	var usage *usageError
+	return errors.As(err, &usage) || strings.HasPrefix(err.Error(), "unknown command ")
+}
+
+// reportError prints err for the command that was run and returns the exit
+// code: usage errors get the command's usage line and exit 2, other
+// failures exit 1.
+func reportError(w io.Writer, cmd *cobra.Command, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(w, "dchess: %s\n", strings.TrimRight(err.Error(), "\n"))
+	if !isUsageError(err) {
+		return exitFailure
+	}
+	if cmd != nil {
+		fmt.Fprintf(w, "\nUsage: %s\nRun '%s --help' for the flags and examples.\n", usageLine(cmd), cmd.CommandPath())
+	}
+	return exitUsage
+}
+
+// usageLine is the command's synopsis; a group of commands shows COMMAND.
+func usageLine(cmd *cobra.Command) string {
+	if !cmd.Runnable() && cmd.HasAvailableSubCommands() {
+		return cmd.CommandPath() + " COMMAND [flags]"
+	}
+	return cmd.UseLine()
+}
+
 func newRootCmd(s *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "dchess",
 		Short: "Datasets, training and engine matches for learned chess evaluation",
 		Long: `dchess turns PGN dumps and Stockfish labels into datasets, trains learned
-chess evaluators with Gorgonia, and measures them in engine matches with Elo reports.`,
+chess evaluators with Gorgonia, and measures them in engine matches with Elo reports.
+
+Exit codes: 0 done, 1 failed while working, 2 called wrongly (unknown command or
+flag, bad argument; nothing was done).`,
 		Example: `  dchess ingest games.pgn -o data/games
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --depth 8`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       version,
 	}
-	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars or informational messages")
+	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars, progress lines or informational messages")
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{msg: err.Error()} })
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newVersionCmd(s))
 	for _, add := range commandRegistry {
 		root.AddCommand(add(s))
 	}
+	markArgErrorsAsUsage(root)
 	return root
+}
+
+// flagError makes a flag error a usage error, and suggests the closest
+// flag for an unknown one, as cobra suggests the closest command.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		var names []string
+		visit := func(f *pflag.Flag) { names = append(names, f.Name) }
+		cmd.Flags().VisitAll(visit)
+		cmd.InheritedFlags().VisitAll(visit)
+		if best := closest(name, names); best != "" {
+			msg += "\n\nDid you mean this?\n\t--" + best
+		}
+	}
+	return &usageError{msg: msg}
+}
+
+// markArgErrorsAsUsage wraps every command's argument check so a wrong
+// argument count exits 2 like any other usage error.
+func markArgErrorsAsUsage(cmd *cobra.Command) {
+	if check := cmd.Args; check != nil {
+		cmd.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return &usageError{msg: err.Error()}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		markArgErrorsAsUsage(sub)
+	}
+}
+
+// closest is the candidate nearest to word, as cobra chooses commands: at
+// most two edits away, or starting with word; "" when none is.
+func closest(word string, candidates []string) string {
+	best, bestDistance := "", 3
+	for _, c := range candidates {
+		d := editDistance(strings.ToLower(word), strings.ToLower(c))
+		if d < bestDistance || (best == "" && len(word) > 1 && strings.HasPrefix(c, word)) {
+			best, bestDistance = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	previous := make([]int, len(rb)+1)
+	for j := range previous {
+		previous[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		current := make([]int, len(rb)+1)
+		current[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
+		}
+		previous = current
+	}
+	return previous[len(rb)]
 }
 
 // commandRegistry lets each command file register itself in init, so adding

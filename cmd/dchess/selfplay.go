@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/shard"
@@ -132,12 +130,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if opts.pairs != nil {
 		games = min(2*len(opts.pairs), opts.Games)
 	}
-	var bar *progressbar.ProgressBar
-	if s.ShowProgress() {
-		bar = progressbar.NewOptions(games, progressbar.OptionSetWriter(s.ErrOut),
-			progressbar.OptionSetDescription("selfplay"), progressbar.OptionShowCount(), progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("games"), progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish())
-	}
+	bar := s.Progress("selfplay", int64(games), "games")
 	b := opts.B
 	if b == "" {
 		b = opts.A

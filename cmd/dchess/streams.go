@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"golang.org/x/term"
+
+	"github.com/dchess/dchess/internal/progress"
 )
 
 // IOStreams are the streams a command reads and writes. Tests pass buffers;
@@ -20,6 +23,9 @@ type IOStreams struct {
 	ErrIsTerminal bool
 	// Quiet suppresses progress bars and informational messages.
 	Quiet bool
+	// ProgressInterval is how often progress lines are written when ErrOut
+	// is not a terminal; progress.DefaultInterval when 0.
+	ProgressInterval time.Duration
 }
 
 // SystemStreams returns the process's standard streams.
@@ -34,6 +40,13 @@ func SystemStreams() *IOStreams {
 
 // ShowProgress says whether a progress bar should be drawn on ErrOut.
 func (s *IOStreams) ShowProgress() bool { return s.ErrIsTerminal && !s.Quiet }
+
+// Progress reports a long job's progress on ErrOut: a bar on a terminal, a
+// line every progress.DefaultInterval in a log, nothing with --quiet.
+// total is -1 when unknown; unit names what is counted ("games", "bytes").
+func (s *IOStreams) Progress(name string, total int64, unit string) progress.Reporter {
+	return progress.New(s.ErrOut, progress.Options{Name: name, Total: total, Unit: unit, Terminal: s.ErrIsTerminal, Quiet: s.Quiet, Interval: s.ProgressInterval})
+}
 
 // Infof writes an informational line to ErrOut unless Quiet is set.
 func (s *IOStreams) Infof(format string, args ...any) {

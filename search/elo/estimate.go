@@ -4,7 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mathext"
 )
+
+// oneSidedAlpha is the error rate of the one-sided 95 % bounds.
+const oneSidedAlpha = 0.05
 
 // z95 is the two-sided 95 % quantile of the standard normal distribution
 // (cutechess uses the same exact value rather than 1.96).
@@ -36,7 +41,8 @@ func ScoreFromElo(elo float64) float64 {
 //     is known), LOS 0.5, DrawRatio 0;
 //   - all wins or all losses: Elo ±Inf and ErrorMargin +Inf;
 //   - a 95 % interval that reaches a score of 0 or 1: ErrorMargin +Inf (the
-//     interval is unbounded on that side);
+//     interval is unbounded on that side); reports then print a one-sided
+//     bound, LowerBound or UpperBound, which is finite (see FormatDiff);
 //   - every game (or pair) with the same result: the sample variance is 0, so
 //     the normal approximation says nothing about LOS; LOS then falls back to
 //     cutechess's 0.5·(1 + erf((W−L)/√(2(W+L)))) over games (or pairs) won
@@ -64,6 +70,13 @@ type Estimate struct {
 	// FromPentanomial the fraction of pairs that scored exactly one half
 	// (two draws, or a win and a loss), as a fraction (0..1).
 	DrawRatio float64
+	// LowerBound and UpperBound are one-sided 95 % bounds on the Elo from
+	// the exact (Clopper-Pearson) interval on the points: the Elo is above
+	// LowerBound with 95 % confidence, and below UpperBound with 95 %
+	// confidence (see exactBounds). LowerBound is finite unless the score is
+	// 0 and UpperBound unless it is 1, so a 100 % score still has a finite
+	// lower bound.
+	LowerBound, UpperBound float64
 }
 
 // FromWDL estimates the Elo difference from wins, losses and draws counted
@@ -85,6 +98,7 @@ func FromWDL(w, l, d int) Estimate {
 		float64(l)*score*score) / fn
 	e := fromScoreVariance(n, score, variance, w, l)
 	e.DrawRatio = float64(d) / fn
+	e.LowerBound, e.UpperBound = exactBounds(float64(w)+float64(d)/2, n)
 	return e
 }
 
@@ -109,11 +123,11 @@ func FromPentanomial(counts [5]int) Estimate {
 		return noGames()
 	}
 	fn := float64(pairs)
-	score := 0.0
+	points := 0.0 // pair points halved: exact, since they are quarters
 	for k, c := range counts {
-		score += float64(c) * pairScores[k]
+		points += float64(c) * pairScores[k]
 	}
-	score /= fn
+	score := points / fn
 	variance := 0.0
 	for k, c := range counts {
 		dev := pairScores[k] - score
@@ -122,11 +136,37 @@ func FromPentanomial(counts [5]int) Estimate {
 	variance /= fn
 	e := fromScoreVariance(pairs, score, variance, counts[3]+counts[4], counts[0]+counts[1])
 	e.DrawRatio = float64(counts[2]) / fn
+	e.LowerBound, e.UpperBound = exactBounds(points, pairs)
 	return e
 }
 
 func noGames() Estimate {
-	return Estimate{Score: 0.5, ScoreStdErr: math.Inf(1), ErrorMargin: math.Inf(1), LOS: 0.5}
+	return Estimate{Score: 0.5, ScoreStdErr: math.Inf(1), ErrorMargin: math.Inf(1), LOS: 0.5,
+		LowerBound: math.Inf(-1), UpperBound: math.Inf(1)}
+}
+
+// exactBounds are the one-sided 95 % Clopper-Pearson bounds, as Elo, for
+// points scored in n trials (games, or pairs for the pentanomial).
+//
+// Each trial is treated as one Bernoulli trial worth its points: a draw
+// counts half a point, a pair the mean of its two games. The lower bound on
+// the score is the p at which scoring the observed points or more has
+// probability 5 %, I_p(x, n−x+1) = 0.05 with x the points; the upper bound
+// mirrors it, I_p(x+1, n−x) = 0.95. For whole points this is the binomial
+// tail exactly; half points use the same beta form, its continuous
+// extension. A draw varies less than a win-or-loss coin, so with draws the
+// bounds are conservative (wider than the data need). At 100 % (x = n) the
+// lower bound is 0.05^(1/n): 0.861, +316.6 Elo, after 20 straight wins.
+func exactBounds(x float64, n int) (lower, upper float64) {
+	fn := float64(n)
+	lower, upper = math.Inf(-1), math.Inf(1)
+	if x > 0 {
+		lower = EloFromScore(mathext.InvRegIncBeta(x, fn-x+1, oneSidedAlpha))
+	}
+	if x < fn {
+		upper = EloFromScore(mathext.InvRegIncBeta(x+1, fn-x, 1-oneSidedAlpha))
+	}
+	return lower, upper
 }
 
 // fromScoreVariance fills an Estimate from n samples with mean score and
@@ -202,6 +242,8 @@ type estimateJSON struct {
 	ErrorMargin Float `json:"error_margin"`
 	LOS         Float `json:"los"`
 	DrawRatio   Float `json:"draw_ratio"`
+	LowerBound  Float `json:"elo_lower_bound"`
+	UpperBound  Float `json:"elo_upper_bound"`
 }
 
 // MarshalJSON writes finite values as numbers and ±Inf as "+inf"/"-inf".
@@ -210,6 +252,7 @@ func (e Estimate) MarshalJSON() ([]byte, error) {
 		Games: e.Games, Score: Float(e.Score), ScoreStdErr: Float(e.ScoreStdErr),
 		Elo: Float(e.Elo), ErrorMargin: Float(e.ErrorMargin),
 		LOS: Float(e.LOS), DrawRatio: Float(e.DrawRatio),
+		LowerBound: Float(e.LowerBound), UpperBound: Float(e.UpperBound),
 	})
 }
 
@@ -223,6 +266,7 @@ func (e *Estimate) UnmarshalJSON(data []byte) error {
 		Games: w.Games, Score: float64(w.Score), ScoreStdErr: float64(w.ScoreStdErr),
 		Elo: float64(w.Elo), ErrorMargin: float64(w.ErrorMargin),
 		LOS: float64(w.LOS), DrawRatio: float64(w.DrawRatio),
+		LowerBound: float64(w.LowerBound), UpperBound: float64(w.UpperBound),
 	}
 	return nil
 }

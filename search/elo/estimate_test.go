@@ -109,7 +109,7 @@ func TestFromWDLEdgeCases(t *testing.T) {
 
 // noNaN reports whether every field a report prints is free of NaN.
 func noNaN(e elo.Estimate) bool {
-	for _, v := range []float64{e.Score, e.ScoreStdErr, e.Elo, e.ErrorMargin, e.LOS, e.DrawRatio} {
+	for _, v := range []float64{e.Score, e.ScoreStdErr, e.Elo, e.ErrorMargin, e.LOS, e.DrawRatio, e.LowerBound, e.UpperBound} {
 		if math.IsNaN(v) {
 			return false
 		}
@@ -278,6 +278,9 @@ func TestEstimateJSON(t *testing.T) {
 	if fields["elo"] != "+inf" || fields["error_margin"] != "+inf" || fields["score"] != 1.0 || fields["games"] != 3.0 {
 		t.Errorf("all wins JSON = %s", data)
 	}
+	if fields["elo_lower_bound"].(float64) >= 0 || fields["elo_upper_bound"] != "+inf" {
+		t.Errorf("all wins JSON bounds = %s", data)
+	}
 	for _, e := range []elo.Estimate{elo.FromWDL(136, 96, 111), elo.FromWDL(0, 4, 0), elo.FromWDL(0, 0, 0)} {
 		data, err := json.Marshal(e)
 		if err != nil {
@@ -308,7 +311,7 @@ func FuzzEstimatesStayFinite(f *testing.F) {
 			elo.FromWDL(int(w), int(l), int(d)),
 			elo.FromPentanomial([5]int{int(w), int(l), int(d), int(extra), int(w ^ extra)}),
 		} {
-			if !noNaN(e) || e.LOS < 0 || e.LOS > 1 || e.ErrorMargin < 0 {
+			if !noNaN(e) || e.LOS < 0 || e.LOS > 1 || e.ErrorMargin < 0 || e.LowerBound > e.Elo || e.UpperBound < e.Elo {
 				t.Fatalf("W%d L%d D%d (extra %d): %+v", w, l, d, extra, e)
 			}
 			if _, err := json.Marshal(e); err != nil {
@@ -320,4 +323,43 @@ func FuzzEstimatesStayFinite(f *testing.F) {
 			t.Fatalf("W%d L%d D%d: LLR %v", w, l, d, llr)
 		}
 	})
+}
+
+// TestExactBoundVectors checks the one-sided 95 % bounds against values
+// computed independently with search/elo/testdata/clopper_pearson.py
+// (bisection on the binomial tail in 50-digit mpmath arithmetic, and on
+// mpmath's incomplete beta for half points).
+func TestExactBoundVectors(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name         string
+		e            elo.Estimate
+		lower, upper float64
+	}{
+		{"20 wins", elo.FromWDL(20, 0, 0), 316.638132, inf},
+		{"1 win", elo.FromWDL(1, 0, 0), -511.5014404, inf},
+		{"10 wins", elo.FromWDL(10, 0, 0), 182.7290963, inf},
+		{"100 wins", elo.FromWDL(100, 0, 0), 606.7902449, inf},
+		{"20 losses", elo.FromWDL(0, 20, 0), -inf, -316.638132},
+		{"19 wins 1 loss", elo.FromWDL(19, 1, 0), 223.8360378, 1036.164949},
+		{"5 wins 1 draw", elo.FromWDL(5, 0, 1), 3.795018641, 1401.023721},
+		{"reference match", elo.FromWDL(136, 96, 111), 8.685931971, 72.87668128},
+		{"1 win 1 loss", elo.FromWDL(1, 1, 0), -634.1553606, 634.1553606},
+		// Ten WW pairs are ten trials scoring 1: the same bound as 10 wins.
+		{"10 WW pairs", elo.FromPentanomial([5]int{0, 0, 0, 0, 10}), 182.7290963, inf},
+		// Pairs score their half points halved: two LL and one WD are 0.75 of 3.
+		{"LL LL WD", elo.FromPentanomial([5]int{2, 0, 0, 1, 0}), -909.5872612, 261.2164508},
+		{"ten pairs", elo.FromPentanomial([5]int{0, 2, 1, 3, 4}), -57.99558479, 440.6536452},
+	} {
+		same := func(what string, got, want float64) {
+			if math.IsInf(want, 0) && got == want {
+				return
+			}
+			if math.IsNaN(got) || math.Abs(got-want) > 1e-5 {
+				t.Errorf("%s: %s = %.7f, want %.7f", c.name, what, got, want)
+			}
+		}
+		same("LowerBound", c.e.LowerBound, c.lower)
+		same("UpperBound", c.e.UpperBound, c.upper)
+	}
 }

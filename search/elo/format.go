@@ -13,6 +13,41 @@ func FormatElo(elo, margin float64) string {
 	return signedNumber(elo) + " +/- " + number(margin)
 }
 
+// FormatDiff is how every dchess report prints an Elo difference, from the
+// first player's side:
+//   - "+40.7 ± 30.4", the estimate and the ± of its 95 % interval, when that
+//     interval is bounded;
+//   - "> +316" or "< -316", a one-sided 95 % bound from the exact interval
+//     (Estimate.LowerBound or UpperBound, rounded outwards to whole Elo),
+//     when the interval reaches a score of 0 or 1 (always at 100 % or 0 %);
+//     the lower bound for scores of one half or more, else the upper;
+//   - "no games" without games.
+//
+// It never prints an infinity.
+func FormatDiff(e Estimate) string {
+	switch {
+	case e.Games == 0:
+		return "no games"
+	case !math.IsInf(e.ErrorMargin, 0) && !math.IsInf(e.Elo, 0):
+		return signedFixed(e.Elo, 1) + " ± " + strconv.FormatFloat(e.ErrorMargin, 'f', 1, 64)
+	case e.Score >= 0.5:
+		return "> " + signedFixed(math.Floor(e.LowerBound), 0)
+	}
+	return "< " + signedFixed(math.Ceil(e.UpperBound), 0)
+}
+
+// signedFixed prints v with its sign and the given decimals, never "-0".
+func signedFixed(v float64, decimals int) string {
+	s := strconv.FormatFloat(v, 'f', decimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s
+}
+
 // ScoreLine is cutechess's score line, counts from a's side:
 // "Score of a vs b: 136 - 96 - 111 [0.558] 343".
 // With no games the score prints as 0.500, as Estimate reports it.
@@ -26,9 +61,15 @@ func ScoreLine(a, b string, w, l, d int) string {
 
 // EloLine is cutechess's Elo line:
 // "Elo difference: 40.70 +/- 30.43, LOS: 99.60 %, DrawRatio: 32.36 %".
+// Where cutechess would print "inf" (the 95 % interval reaches a score of 0
+// or 1) it prints FormatDiff's one-sided bound instead:
+// "Elo difference: > +316 (one-sided 95 %), LOS: ...".
 func EloLine(e Estimate) string {
-	return fmt.Sprintf("Elo difference: %s +/- %s, LOS: %.2f %%, DrawRatio: %.2f %%",
-		number(e.Elo), number(e.ErrorMargin), 100*e.LOS, 100*e.DrawRatio)
+	diff := number(e.Elo) + " +/- " + number(e.ErrorMargin)
+	if e.Games > 0 && (math.IsInf(e.ErrorMargin, 0) || math.IsInf(e.Elo, 0)) {
+		diff = FormatDiff(e) + " (one-sided 95 %)"
+	}
+	return fmt.Sprintf("Elo difference: %s, LOS: %.2f %%, DrawRatio: %.2f %%", diff, 100*e.LOS, 100*e.DrawRatio)
 }
 
 // PentanomialLine lists pair counts from LL to WW: "Ptnml(0-2): [34, 54, 63, 64, 75]".

@@ -303,3 +303,90 @@ func BenchmarkFitRatings20Players(b *testing.B) {
 		}
 	}
 }
+
+func TestFitWithPriorAlwaysAppliesIt(t *testing.T) {
+	games := []elo.PairResult{{A: 0, B: 1, Wins: 136, Losses: 96, Draws: 111}}
+	// The default prior adds one draw even where the data alone are finite:
+	// 136 + 112/2 = 192 points of 344 games.
+	ratings, err := elo.FitRatingsWithPrior(games, 2, 1, 0, elo.DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "W136 L96 D111 with the prior", ratings[0].Elo, 40.58305630351081, 1e-6)
+	within(t, "same", ratings[0].Elo, elo.EloFromScore(192.0/344), 1e-6)
+	// No prior: the pure maximum likelihood, the trinomial Elo.
+	mle, err := elo.FitRatingsWithPrior(games, 2, 1, 0, elo.Prior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "no prior", mle[0].Elo, elo.FromWDL(136, 96, 111).Elo, 1e-6)
+	// A stronger prior pulls harder towards equality.
+	strong, err := elo.FitRatingsWithPrior(games, 2, 1, 0, elo.Prior{VirtualDraws: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	within(t, "40 virtual draws", strong[0].Elo, elo.EloFromScore((136+151.0/2)/383), 1e-6)
+}
+
+func TestFitWithPriorKeepsEveryRatingFinite(t *testing.T) {
+	// Player 0 won everything, player 3 lost everything; the ratings stay
+	// finite, ordered, and the anchor only moves the origin.
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 10}, {A: 0, B: 2, Wins: 10}, {A: 0, B: 3, Wins: 10},
+		{A: 1, B: 2, Wins: 12, Losses: 8, Draws: 10}, {A: 1, B: 3, Wins: 10}, {A: 2, B: 3, Wins: 10},
+	}
+	if _, err := elo.FitRatingsWithPrior(games, 4, 0, 0, elo.Prior{}); err == nil || !strings.Contains(err.Error(), "no finite fit without a prior") {
+		t.Errorf("no prior on all wins: error %v", err)
+	}
+	base, err := elo.FitRatingsWithPrior(games, 4, 0, 0, elo.DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, r := range base {
+		if math.IsNaN(r.Elo) || math.IsInf(r.Elo, 0) || math.IsNaN(r.Error) || math.IsInf(r.Error, 0) {
+			t.Fatalf("player %d: %+v", p, r)
+		}
+	}
+	if !(base[0].Elo > base[1].Elo && base[1].Elo > base[2].Elo && base[2].Elo > base[3].Elo) {
+		t.Errorf("ratings out of order: %+v", base)
+	}
+	for anchor := range base {
+		ratings, err := elo.FitRatingsWithPrior(games, 4, anchor, 1500, elo.DefaultPrior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ratings[anchor] != (elo.Rating{Elo: 1500}) {
+			t.Errorf("anchor %d: %+v", anchor, ratings[anchor])
+		}
+		for p := range ratings {
+			within(t, "shifted Elo", ratings[p].Elo, base[p].Elo-base[anchor].Elo+1500, 1e-6)
+		}
+	}
+	again, _ := elo.FitRatingsWithPrior(games, 4, 0, 0, elo.DefaultPrior)
+	for p := range again {
+		if again[p] != base[p] {
+			t.Errorf("player %d: %+v then %+v: not deterministic", p, base[p], again[p])
+		}
+	}
+}
+
+func TestPriorValidationAndString(t *testing.T) {
+	games := []elo.PairResult{{A: 0, B: 1, Wins: 2, Losses: 1}}
+	for _, bad := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := elo.FitRatingsWithPrior(games, 2, 0, 0, elo.Prior{VirtualDraws: bad}); err == nil || !strings.Contains(err.Error(), "virtual draws") {
+			t.Errorf("prior %v: error %v", bad, err)
+		}
+	}
+	for _, c := range []struct {
+		p    elo.Prior
+		want string
+	}{
+		{elo.DefaultPrior, "1 virtual draw per pair of players that met"},
+		{elo.Prior{VirtualDraws: 2}, "2 virtual draws per pair of players that met"},
+		{elo.Prior{}, "no prior (maximum likelihood)"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v.String() = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

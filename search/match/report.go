@@ -32,6 +32,11 @@ type Report struct {
 	EloError  elo.Float `json:"elo_error"`
 	LOS       elo.Float `json:"los"`
 	DrawRatio elo.Float `json:"draw_ratio"`
+	// EloLowerBound and EloUpperBound are the one-sided 95 % bounds of the
+	// exact interval (elo.Estimate), which the text prints when the
+	// ± interval is unbounded.
+	EloLowerBound elo.Float `json:"elo_lower_bound"`
+	EloUpperBound elo.Float `json:"elo_upper_bound"`
 	// Pentanomial counts finished game pairs by A's points: LL, LD, WL+DD,
 	// WD, WW; PentanomialElo is the estimate over pairs.
 	Pentanomial         [5]int    `json:"pentanomial"`
@@ -85,6 +90,7 @@ func (r *Report) add(g GameResult) {
 func (r *Report) update() {
 	tri := elo.FromWDL(r.Wins, r.Losses, r.Draws)
 	r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio = elo.Float(tri.Score), elo.Float(tri.Elo), elo.Float(tri.ErrorMargin), elo.Float(tri.LOS), elo.Float(tri.DrawRatio)
+	r.EloLowerBound, r.EloUpperBound = elo.Float(tri.LowerBound), elo.Float(tri.UpperBound)
 	penta := elo.FromPentanomial(r.Pentanomial)
 	r.PentanomialElo, r.PentanomialEloError = elo.Float(penta.Elo), elo.Float(penta.ErrorMargin)
 	if r.sprt != nil {
@@ -109,10 +115,8 @@ func (r *Report) InterimLines() []string {
 	return lines
 }
 
-func (r *Report) estimate() elo.Estimate {
-	return elo.Estimate{Games: r.Games, Score: float64(r.Score), Elo: float64(r.Elo),
-		ErrorMargin: float64(r.EloError), LOS: float64(r.LOS), DrawRatio: float64(r.DrawRatio)}
-}
+// estimate is the trinomial estimate the report's Elo fields come from.
+func (r *Report) estimate() elo.Estimate { return elo.FromWDL(r.Wins, r.Losses, r.Draws) }
 
 // Text is the final report, cutechess-style.
 func (r *Report) Text() string {
@@ -120,7 +124,7 @@ func (r *Report) Text() string {
 	b.WriteString(elo.ScoreLine(r.A, r.B, r.Wins, r.Losses, r.Draws) + "\n")
 	b.WriteString(elo.EloLine(r.estimate()) + "\n")
 	fmt.Fprintf(&b, "%s, Elo (pairs): %s\n", elo.PentanomialLine(r.Pentanomial),
-		elo.FormatElo(float64(r.PentanomialElo), float64(r.PentanomialEloError)))
+		elo.FormatDiff(elo.FromPentanomial(r.Pentanomial)))
 	if r.SPRT != nil {
 		b.WriteString(elo.SPRTLine(r.sprtStatus()) + "\n")
 	}
