@@ -195,8 +195,8 @@ type RunOptions struct {
 	Tournament Tournament
 	// Log receives a line per stage and the stages' own summaries.
 	Log io.Writer
-	// Progress, when set, receives training's progress bar.
-	Progress io.Writer
+	// Progress, when set, makes the progress reporters of training and labelling.
+	Progress ProgressFunc
 	// Command is recorded in the datasets' manifests.
 	Command []string
 }

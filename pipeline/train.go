@@ -4,17 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/models/dcw"
 )
+
+// ProgressFunc makes a progress reporter for a job of total units.
+type ProgressFunc func(name string, total int64, unit string) progress.Reporter
 
 // TrainOptions say what to train, on what, and where the run goes.
 type TrainOptions struct {
@@ -29,8 +30,9 @@ type TrainOptions struct {
 	// extend a resumed run.
 	Epochs   int
 	MaxSteps int64
-	// Progress, when set, gets a progress bar.
-	Progress io.Writer
+	// Progress, when set, makes the run's progress reporter (a bar on a
+	// terminal, a line now and then in a log).
+	Progress ProgressFunc
 	// Infof, when set, gets informational lines.
 	Infof func(format string, args ...any)
 	// RunsDir is where a new siamese run looks for the newest autoencoder
@@ -108,7 +110,7 @@ type trainer struct {
 	opt     *adam
 	state   trainState
 	metrics *metricsLog
-	bar     *progressbar.ProgressBar
+	bar     progress.Reporter
 	arch    []byte
 
 	// This session's training time and samples, for samples/s.
@@ -454,7 +456,7 @@ func (t *trainer) step(rows int) error {
 	}
 	if t.bar != nil {
 		t.bar.Describe(fmt.Sprintf("epoch %d/%d step %d loss %.4f", t.state.Epoch+1, t.cfg.Epochs, t.state.Step, loss))
-		t.bar.Add(rows)
+		t.bar.Add(int64(rows))
 	}
 	return nil
 }
@@ -642,17 +644,8 @@ func (t *trainer) startProgress() {
 	if t.cfg.MaxSteps > 0 {
 		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
 	}
-	t.bar = progressbar.NewOptions64(total,
-		progressbar.OptionSetWriter(t.opts.Progress),
-		progressbar.OptionSetDescription("training"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("samples"),
-		progressbar.OptionThrottle(200*time.Millisecond),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionClearOnFinish(),
-	)
-	t.bar.Set64(min(t.state.Samples, total))
+	t.bar = t.opts.Progress("train", total, "samples")
+	t.bar.Set(min(t.state.Samples, total))
 }
 
 func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {

@@ -82,8 +82,8 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	if !s.Quiet {
 		ropts.Log = s.ErrOut
 	}
-	if s.ShowProgress() {
-		ropts.Progress = s.ErrOut
+	if !s.Quiet {
+		ropts.Progress = s.Progress
 	}
 	stages, err := pipeline.Run(ctx, cfg, ropts)
 	if err != nil {

@@ -122,8 +122,8 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			topts.RunDir = pipeline.DefaultRunDir(pipeline.DefaultRunsDir, opts.Model, now())
 		}
 	}
-	if s.ShowProgress() {
-		topts.Progress = s.ErrOut
+	if !s.Quiet {
+		topts.Progress = s.Progress
 	}
 	topts.Infof = s.Infof
 	res, err := pipeline.Train(ctx, topts)
