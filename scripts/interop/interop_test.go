@@ -79,18 +79,24 @@ func pgnExtract(t *testing.T) string {
 	return testenv.Program(t, "pgn-extract", "apt-get install pgn-extract", "/usr/games/pgn-extract")
 }
 
-// run runs a program with a time limit and returns its standard output;
-// anything on standard error fails the test when strict.
-func run(t *testing.T, strict bool, name string, args ...string) []byte {
-	t.Helper()
+// output runs a program with a time limit.
+func output(name string, args ...string) (stdout, stderr []byte, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil || (strict && stderr.Len() > 0) {
-		t.Fatalf("%s %s: %v\n%s%s", filepath.Base(name), strings.Join(args, " "), err, stderr.Bytes(), out)
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	stdout, err = cmd.Output()
+	return stdout, errBuf.Bytes(), err
+}
+
+// run runs a program and returns its standard output; a failure or
+// anything on standard error fails the test.
+func run(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	out, stderr, err := output(name, args...)
+	if err != nil || len(stderr) > 0 {
+		t.Fatalf("%s %s: %v\n%s%s", filepath.Base(name), strings.Join(args, " "), err, stderr, out)
 	}
 	return out
 }
@@ -179,13 +185,13 @@ func findReaders(t *testing.T) pgnReaders {
 // found; both must read every one of want games without an error.
 func (r pgnReaders) read(t *testing.T, file string, want int) map[string][]game {
 	t.Helper()
-	// -r reports errors (illegal moves, a result that contradicts a mate)
-	// and prints nothing else; pgn-extract's exit status is 0 either way.
-	if out := run(t, false, r.pgnExtract, "-r", file); len(bytes.TrimSpace(out)) > 0 {
-		t.Errorf("pgn-extract -r %s:\n%s", file, out)
+	// -r -s reports errors (illegal moves, a result that contradicts a
+	// mate) on standard error and nothing else; the exit status is 0 either way.
+	if out := run(t, r.pgnExtract, "-r", "-s", file); len(out) > 0 {
+		t.Errorf("pgn-extract -r -s %s:\n%s", file, out)
 	}
 	extracted := filepath.Join(t.TempDir(), "extracted.pgn")
-	run(t, true, r.pgnExtract, "-s", "-C", "-N", "-V", "--nomovenumbers", "-w", "100000", "-o", extracted, file)
+	run(t, r.pgnExtract, "-s", "-C", "-N", "-V", "--nomovenumbers", "-w", "100000", "-o", extracted, file)
 	out, err := os.ReadFile(extracted)
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +199,7 @@ func (r pgnReaders) read(t *testing.T, file string, want int) map[string][]game 
 	found := map[string][]game{"pgn-extract": parseGames(t, out)}
 
 	var checked struct{ Games []game }
-	if err := json.Unmarshal(run(t, true, r.node, "check-pgn.js", file), &checked); err != nil {
+	if err := json.Unmarshal(run(t, r.node, "check-pgn.js", file), &checked); err != nil {
 		t.Fatal(err)
 	}
 	found["chess.js"] = checked.Games
@@ -300,7 +306,7 @@ func TestNodeUCIDrivesDchess(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	out := run(t, true, nodeBin, "uci-client.js", wrapper, "12")
+	out := run(t, nodeBin, "uci-client.js", wrapper, "12")
 	var res struct {
 		Plies    int
 		Searches map[string]int
@@ -312,4 +318,37 @@ func TestNodeUCIDrivesDchess(t *testing.T) {
 		t.Errorf("uci-client: %s", out)
 	}
 	t.Logf("%s", out)
+}
+
+// The readers' checks can fail: an illegal move and a result that
+// contradicts the mate on the board are reported by both.
+func TestReadersRejectBadGames(t *testing.T) {
+	readers := findReaders(t)
+	for name, c := range map[string]struct {
+		movetext string
+		plies    int
+	}{
+		"illegal move":         {"1. e4 e5 2. Ke3 1-0", 3},
+		"result against mate":  {"1. f3 e5 2. g4 Qh4# 1-0", 4},
+		"result against board": {"1. e4 e5 1-0", 2},
+	} {
+		file := filepath.Join(t.TempDir(), "bad.pgn")
+		pgn := fmt.Sprintf("[Event \"bad\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[Termination \"normal\"]\n"+
+			"[PlyCount \"%d\"]\n\n%s\n\n", c.plies, c.movetext)
+		if err := os.WriteFile(file, []byte(pgn), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// pgn-extract knows nothing of Termination: a game that stops
+		// without a mate is legal PGN for it.
+		if name != "result against board" {
+			if _, stderr, _ := output(readers.pgnExtract, "-r", "-s", file); len(stderr) == 0 {
+				t.Errorf("%s: pgn-extract -r -s reported nothing", name)
+			}
+		}
+		if _, stderr, err := output(readers.node, "check-pgn.js", file); err == nil {
+			t.Errorf("%s: check-pgn.js passed it", name)
+		} else {
+			t.Logf("%s: %s", name, bytes.TrimSpace(stderr))
+		}
+	}
 }
