@@ -200,6 +200,32 @@ EOF
 }
 run() { timeout "$wait_limit" "$@" || die "$* failed or timed out"; }
 
+# cancel_and_resubmit WHAT JOBFILE TASK_OUTPUT JOURNAL RESUMED MERGE...: submits
+# JOBFILE as 4 tasks, cancels task $cancelled once JOURNAL has work in it, checks
+# that MERGE fails naming TASK_OUTPUT (the task's folder), resubmits the task
+# alone and checks that its log has RESUMED (an extended regexp).
+cancel_and_resubmit() {
+	local what=$1 file=$2 out=$3 journal=$4 resumed=$5 jid log
+	shift 5
+	log=$work/submit/dchess-$what-$cancelled.log # the job files' --output
+	jid=$(submit "$file" --array=0-3)
+	say "$what: job $jid, 4 tasks; cancelling task $cancelled once it has journalled work"
+	wait_for "$what task $cancelled to run and journal" running_with_journal "$jid" "$cancelled" "$journal"
+	scancel "${jid}_$cancelled"
+	wait_for "$what job $jid to end" job_over "$jid"
+	check_states "$jid" COMPLETED CANCELLED COMPLETED COMPLETED
+	[ ! -e "$out/manifest.json" ] || die "the cancelled $what task finished before it was cancelled"
+	if "$@" >/dev/null 2>"$work/merge.err"; then
+		die "$* succeeded with task $cancelled missing"
+	fi
+	grep -qF "$(basename "$out")" "$work/merge.err" || die "$* did not name the missing task: $(cat "$work/merge.err")"
+	say "$what: the merge refused: $(head -n 1 "$work/merge.err")"
+	jid=$(submit "$file" --array="$cancelled")
+	wait_for "$what job $jid to end" job_over "$jid"
+	[ "$(task_state "$jid" "$cancelled")" = COMPLETED ] || die "resubmitted $what task: $(task_state "$jid" "$cancelled")"
+	grep -Eq "$resumed" "$log" || die "the resubmitted $what task did not continue from its journal: $(cat "$log")"
+}
+
 data=$work/data
 cancelled=1
 
@@ -209,24 +235,9 @@ run dchess -q ingest "$data/games.pgn" -o "$data/games" --positions-per-game 8 >
 run dchess -q label --stockfish "$stockfish" -i "$data/games" -o "$data/whole" --depth 4 --workers 1 --shard 0/1 >/dev/null
 slow_sf=$(slow slow-stockfish 0.2 "$stockfish")
 export TASKS=4 DATA=$data DEPTH=4 STOCKFISH=$slow_sf
-jid=$(submit "$repo/scripts/cluster/slurm-label.sh" --array=0-3)
-say "label: job $jid, 4 tasks; cancelling task $cancelled once it has labels in its journal"
-wait_for "label task $cancelled to run and journal" running_with_journal "$jid" "$cancelled" \
-	"$data/labels-000$cancelled-of-0004.partial/labels.journal"
-scancel "${jid}_$cancelled"
-wait_for "label job $jid to end" job_over "$jid"
-check_states "$jid" COMPLETED CANCELLED COMPLETED COMPLETED
-[ ! -e "$data/labels-000$cancelled-of-0004" ] || die "the cancelled label task finished before it was cancelled"
-if dchess -q dataset merge "$data/labels" -o "$data/labels-all" 2>"$work/merge.err"; then
-	die "dataset merge succeeded with task $cancelled missing"
-fi
-grep -q "labels-000$cancelled-of-0004" "$work/merge.err" || die "dataset merge did not name the missing task: $(cat "$work/merge.err")"
-say "label: dataset merge refused: $(head -n 1 "$work/merge.err")"
-jid2=$(submit "$repo/scripts/cluster/slurm-label.sh" --array=$cancelled)
-wait_for "label job $jid2 to end" job_over "$jid2"
-[ "$(task_state "$jid2" "$cancelled")" = COMPLETED ] || die "resubmitted label task: $(task_state "$jid2" "$cancelled")"
-grep -Eq '"resumed": [1-9]' "$work/submit/dchess-label-$cancelled.log" ||
-	die "the resubmitted label task did not continue from its journal: $(cat "$work/submit/dchess-label-$cancelled.log")"
+out=$data/labels-000$cancelled-of-0004
+cancel_and_resubmit label "$repo/scripts/cluster/slurm-label.sh" "$out" "$out.partial/labels.journal" '"resumed": [1-9]' \
+	dchess -q dataset merge "$data/labels" -o "$data/labels-all"
 run dchess -q dataset merge "$data/labels" -o "$data/labels-all" >/dev/null
 want=$(cd "$data/whole-0000-of-0001" && ls ./*.rec)
 got=$(cd "$data/labels-all" && ls ./*.rec)
@@ -234,7 +245,7 @@ got=$(cd "$data/labels-all" && ls ./*.rec)
 for f in $want; do
 	cmp "$data/whole-0000-of-0001/$f" "$data/labels-all/$f" || die "merged labels differ from the unsharded run"
 done
-say "label: resubmitted task continued from its journal; the merge equals the unsharded run, file for file"
+say "label: the resubmitted task continued from its journal; the merge equals the unsharded run, file for file"
 unset TASKS DATA DEPTH STOCKFISH
 
 # --- match: 8 games of a UCI heuristic against random, depth 2
@@ -244,23 +255,10 @@ export TASKS=4 DATA=$data NAME=m GAMES=8 PLAYER_A="uci:$slow_player?name=heurist
 # shellcheck disable=SC2086
 run dchess -q match --a "$PLAYER_A" --b "$PLAYER_B" --games "$GAMES" $LIMITS \
 	--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --concurrency 2 --json >"$work/whole-match.json"
-jid=$(submit "$repo/scripts/cluster/slurm-match.sh" --array=0-3)
-say "match: job $jid, 4 tasks; cancelling task $cancelled once it has a game in its journal"
-wait_for "match task $cancelled to run and journal" running_with_journal "$jid" "$cancelled" "$data/m-000$cancelled-of-0004/journal.jsonl"
-scancel "${jid}_$cancelled"
-wait_for "match job $jid to end" job_over "$jid"
-check_states "$jid" COMPLETED CANCELLED COMPLETED COMPLETED
-if dchess -q match merge "$data/m" 2>"$work/merge.err" >/dev/null; then
-	die "match merge succeeded with task $cancelled missing"
-fi
-grep -q "m-000$cancelled-of-0004" "$work/merge.err" || die "match merge did not name the missing task: $(cat "$work/merge.err")"
-say "match: match merge refused: $(head -n 1 "$work/merge.err")"
-jid2=$(submit "$repo/scripts/cluster/slurm-match.sh" --array=$cancelled)
-wait_for "match job $jid2 to end" job_over "$jid2"
-[ "$(task_state "$jid2" "$cancelled")" = COMPLETED ] || die "resubmitted match task: $(task_state "$jid2" "$cancelled")"
-grep -Eq '\([1-9][0-9]* continued from a stopped run\)' "$work/submit/dchess-match-$cancelled.log" ||
-	die "the resubmitted match task did not continue from its journal: $(cat "$work/submit/dchess-match-$cancelled.log")"
+out=$data/m-000$cancelled-of-0004
+cancel_and_resubmit match "$repo/scripts/cluster/slurm-match.sh" "$out" "$out/journal.jsonl" \
+	'\([1-9][0-9]* continued from a stopped run\)' dchess -q match merge "$data/m"
 run dchess -q match merge "$data/m" --json >"$work/merged-match.json"
 diff "$work/whole-match.json" "$work/merged-match.json" >&2 || die "match merge's report differs from the unsharded run's"
-say "match: resubmitted task continued from its journal; the merged report equals the unsharded run's"
+say "match: the resubmitted task continued from its journal; the merged report equals the unsharded run's"
 say "PASS"
