@@ -359,7 +359,7 @@ func TestSPRTStopsLopsidedMatch(t *testing.T) {
 }
 
 var (
-	dateTag  = regexp.MustCompile(`\[Date "[^"]*"\]`)
+	dateTag = regexp.MustCompile(`\[Date "[^"]*"\]`)
 	// A move's time ends its comment, or is followed by the game's end: "0.012s, White mates}".
 	moveTime = regexp.MustCompile(` \d+\.\d{3}s([,}])`)
 )
