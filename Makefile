@@ -7,7 +7,7 @@ FUZZTIME ?= 100000x
 # (needs a C compiler and Debian's libopenblas0-pthread); the default is pure Go.
 TAGS     ?=
 
-.PHONY: build test unit fuzz bench lint quickstart clean
+.PHONY: build test unit fuzz bench lint quickstart slurm-test clean
 
 build:
 	$(GO) build -tags "$(TAGS)" -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/dchess
@@ -58,6 +58,12 @@ quickstart: build
 		fi; \
 	fi
 	$(BIN) pipeline run configs/quickstart.yaml
+
+# The job-array path on a real, one-machine Slurm (as root; .ci/run calls it):
+# label and match arrays with a task cancelled and resubmitted, merged and
+# compared with unsharded runs. See scripts/cluster/slurm-test.sh.
+slurm-test: build
+	scripts/cluster/slurm-test.sh $(BIN)
 
 clean:
 	rm -rf bin

@@ -1,5 +1,5 @@
 // Package testenv finds what tests need from outside the project: a
-// Stockfish binary and the shared data folder. A test skips when one is
+// Stockfish binary, other programs and the shared data folder. A test skips when one is
 // missing, except under CI=true, where missing is a failure.
 package testenv
 
@@ -35,6 +35,31 @@ func Stockfish(t testing.TB) string {
 		missing(t, "Stockfish not found (set DCHESS_STOCKFISH, put stockfish on PATH or apt-get install stockfish)")
 	}
 	return p
+}
+
+// Program finds a program the tests run, on PATH and then at the given
+// paths (Debian puts some in /usr/games), or skips the test (fails under
+// CI=true) with install as the hint.
+func Program(t testing.TB, name, install string, paths ...string) string {
+	t.Helper()
+	if p, err := exec.LookPath(name); err == nil {
+		return p
+	}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+	}
+	missing(t, name+" not found ("+install+")")
+	return ""
+}
+
+// Require skips the test with msg (fails under CI=true) unless ok.
+func Require(t testing.TB, ok bool, msg string) {
+	t.Helper()
+	if !ok {
+		missing(t, msg)
+	}
 }
 
 // SharedData returns the path of rel inside ../shared/data (found by walking

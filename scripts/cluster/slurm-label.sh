@@ -9,7 +9,10 @@
 #   sbatch --dependency=afterok:$jid --wrap "dchess dataset merge $DATA/labels -o $DATA/labels-all"
 #
 # To rerun failed tasks only: sbatch --array=3,17 scripts/cluster/slurm-label.sh
-# (TASKS stays 64: it is the job's size, not this submission's).
+# (TASKS stays 64: it is the job's size, not this submission's). Another
+# size is set at submission, both together:
+#   TASKS=4 sbatch --array=0-3 scripts/cluster/slurm-label.sh
+# scripts/cluster/slurm-test.sh runs this file so on a one-machine Slurm.
 #SBATCH --job-name=dchess-label
 #SBATCH --array=0-63%16
 #SBATCH --cpus-per-task=2
@@ -18,8 +21,9 @@
 #SBATCH --requeue
 #SBATCH --output=dchess-label-%a.log
 set -euo pipefail
-TASKS=64
+TASKS=${TASKS:-64}
 DATA=${DATA:-/shared/dchess}
 STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
+DEPTH=${DEPTH:-12}
 exec dchess label --stockfish "$STOCKFISH" -i "$DATA/games" -o "$DATA/labels" \
-	--depth 12 --workers "${SLURM_CPUS_PER_TASK:-1}" --shard "auto/$TASKS" --json
+	--depth "$DEPTH" --workers "${SLURM_CPUS_PER_TASK:-1}" --shard "auto/$TASKS" --json

@@ -89,7 +89,7 @@ func pgnTermination(term string) string {
 // TimeControl, SetUp/FEN of the opening and PlyCount, then the moves with
 // each engine's "{+0.35/8 0.250s}" score (its own side's view), depth and
 // time taken, as cutechess-cli writes them, and the reason the game ended
-// as a final comment (when a move was played).
+// in the last move's comment (when a move was played).
 func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 	var b strings.Builder
 	tag := func(name, value string) {
@@ -133,9 +133,16 @@ func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 		side = side.Other()
 	}
 	// notnil/chess cannot read a comment before the first move, so a game
-	// that ended before any move keeps only its Termination tag.
+	// that ended before any move keeps only its Termination tag. chess.js
+	// cannot read two comments in a row, so the reason joins the last
+	// move's score comment, as cutechess-cli writes it: {+M1/1 0.000s, Black mates}.
 	if g.Reason != "" && len(g.Moves) > 0 {
-		tokens = append(tokens, "{"+strings.NewReplacer("{", "(", "}", ")").Replace(g.Reason)+"}")
+		reason := strings.NewReplacer("{", "(", "}", ")").Replace(g.Reason)
+		if last := g.Moves[len(g.Moves)-1]; last.Info.HasScore {
+			tokens[len(tokens)-1] = strings.TrimSuffix(tokens[len(tokens)-1], "}") + ", " + reason + "}"
+		} else {
+			tokens = append(tokens, "{"+reason+"}")
+		}
 	}
 	tokens = append(tokens, g.Result)
 	// Lines stay under 80 characters, as the PGN standard asks.
