@@ -205,8 +205,9 @@ func (d *Dataset) Shuffled(ctx context.Context, split Split, seed int64, epoch i
 }
 
 // Verify reads every shard completely, checking its size, SHA-256, every
-// record's checksum and the record counts against the manifest. It reports
-// every damaged shard (joined *ShardErrors), not only the first.
+// record's checksum, the legality of every label's moves and the record
+// counts against the manifest. It reports every damaged shard (joined
+// *ShardErrors), not only the first.
 func (d *Dataset) Verify(ctx context.Context) error {
 	var errs []error
 	var total int64
@@ -239,7 +240,18 @@ func (d *Dataset) VerifyShard(ctx context.Context, sh ShardInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := d.readFrames(ctx, fr, sh, AllSplits, func(*Record) error { return nil }); err != nil {
+	// A label is only worth its checksum if its moves can be played.
+	start := fr.offset
+	err = d.readFrames(ctx, fr, sh, AllSplits, func(r *Record) error {
+		if r.Label != nil {
+			if err := r.Label.CheckMoves(r.FEN); err != nil {
+				return &ShardError{File: path, Record: fr.index - 1, Offset: start, Err: err}
+			}
+		}
+		start = fr.offset
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	// Bytes after the last frame would have failed as a frame, so reaching

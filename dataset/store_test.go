@@ -16,6 +16,7 @@ import (
 // plain UCI moves with strings that need the raw escape.
 func sampleRecords(n, gameLen int) []*Record {
 	moves := []string{"e2e4", "e7e5", "g1f3", "e7e8q", "a2a1n", "0000", "", "E2E4", "h7h8r"}
+	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "b1c3"}
 	recs := make([]*Record, n)
 	for i := range recs {
 		r := &Record{
@@ -32,8 +33,10 @@ func sampleRecords(n, gameLen int) []*Record {
 			r.Next = moves[:1+i%len(moves)]
 		}
 		if i%3 == 0 {
+			// Label moves are legal (Verify plays them); Move and Next
+			// above exercise the raw escape.
 			l := &Label{Status: LabelOK, CP: int32(i*37%4000 - 2000), Depth: uint16(i % 30), Nodes: uint64(i) * 1_000_003,
-				Engine: "Stockfish 15.1", BestMove: moves[(i+1)%len(moves)], PV: moves[i%4:]}
+				Engine: "Stockfish 15.1", BestMove: line[i%3*2], PV: line[:1+i%4]}
 			switch i % 21 {
 			case 6:
 				l.CP, l.Mate = 0, int32(i%9+1)
@@ -675,5 +678,34 @@ func TestScanStopsOnCallbackErrorAndCancel(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || n >= 5000 {
 		t.Errorf("cancelled Scan returned %v after %d records", err, n)
+	}
+}
+
+func TestVerifyRejectsIllegalLabelMoves(t *testing.T) {
+	const black = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+	cases := map[string]struct {
+		label Label
+		want  string
+	}{
+		"best move":  {Label{Status: LabelOK, BestMove: "e1e8"}, "best move e1e8 is not legal"},
+		"white move": {Label{Status: LabelOK, BestMove: "a2a3"}, "best move a2a3 is not legal"},
+		"pv":         {Label{Status: LabelOK, BestMove: "d7d5", PV: []string{"d7d5", "d7d5"}}, "principal variation move 2 (d7d5)"},
+		"multipv":    {Label{Status: LabelOK, BestMove: "d7d5", MultiPV: []PVLine{{PV: []string{"g8f6", "e1e8"}}}}, "line 2 move 2 (e1e8)"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ds")
+			good := Label{Status: LabelOK, BestMove: "d7d5", PV: []string{"d7d5", "c2c4"}}
+			writeDataset(t, dir, WriteOptions{}, []*Record{{FEN: black, Label: &good}, {FEN: black, GameID: 2, Label: &c.label}})
+			d, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = d.Verify(context.Background())
+			var se *ShardError
+			if !errors.As(err, &se) || se.Record != 1 || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Verify: %v, want record 1: %q", err, c.want)
+			}
+		})
 	}
 }
