@@ -377,7 +377,7 @@ func TestAbortLeavesPreviousDataset(t *testing.T) {
 	writeDataset(t, dir, WriteOptions{Shard: 100}, old)
 
 	for _, dedupe := range []bool{false, true} {
-		w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: dedupe})
+		w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: dedupe, Replace: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -413,7 +413,7 @@ func TestAbortLeavesPreviousDataset(t *testing.T) {
 
 	// A writer that never gets to Close or Abort (its process was killed)
 	// has touched nothing but its own temporary folder.
-	w, err := Create(dir, WriteOptions{Shard: 10})
+	w, err := Create(dir, WriteOptions{Shard: 10, Replace: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +451,7 @@ func TestCloseReplacesDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Create(dir, WriteOptions{Shard: 100})
+	w, err := Create(dir, WriteOptions{Shard: 100, Replace: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -707,5 +707,71 @@ func TestVerifyRejectsIllegalLabelMoves(t *testing.T) {
 				t.Fatalf("Verify: %v, want record 1: %q", err, c.want)
 			}
 		})
+	}
+}
+
+func TestReplacingADatasetNeedsReplaceAndKeepsForeignFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(30, 10))
+	if _, err := Create(dir, WriteOptions{}); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("Create over a dataset without Replace: %v", err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(dir, WriteOptions{Replace: true}); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("Create over a dataset holding a user's file: %v", err)
+	}
+	// The file appearing while the writer works is caught at Close.
+	os.Remove(notes)
+	w, err := Create(dir, WriteOptions{Replace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("Close over a dataset holding a user's file: %v", err)
+	}
+	w.Abort()
+	if data, err := os.ReadFile(notes); err != nil || string(data) != "mine" {
+		t.Fatalf("the user's file: %q, %v", data, err)
+	}
+}
+
+func TestCheckOutputFolder(t *testing.T) {
+	own := func(name string) bool { return name == "mine" }
+	dir := t.TempDir()
+	if err := CheckOutputFolder(filepath.Join(dir, "new"), own); err != nil {
+		t.Fatalf("a new folder: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "mine"), nil, 0o644)
+	if err := CheckOutputFolder(dir, own); err != nil {
+		t.Fatalf("a folder of own files: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
+	if err := CheckOutputFolder(dir, own); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("a folder with a user's file: %v", err)
+	}
+	if err := CheckOutputFolder("/", own); err == nil || !strings.Contains(err.Error(), "root") {
+		t.Fatalf("the root: %v", err)
+	}
+	t.Setenv("HOME", dir)
+	if err := CheckOutputFolder(dir+"/.", func(string) bool { return true }); err == nil || !strings.Contains(err.Error(), "home") {
+		t.Fatalf("the home folder: %v", err)
+	}
+}
+
+func TestCheckOutputFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.csv")
+	if err := CheckOutputFile(path, false); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, nil, 0o644)
+	if err := CheckOutputFile(path, false); !errors.Is(err, ErrExists) {
+		t.Fatalf("an existing file without force: %v", err)
+	}
+	if err := CheckOutputFile(path, true); err != nil {
+		t.Fatal(err)
 	}
 }

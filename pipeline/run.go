@@ -221,6 +221,9 @@ func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, e
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	if err := checkOut(cfg.Out); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}

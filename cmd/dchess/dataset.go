@@ -316,6 +316,7 @@ type datasetExportOptions struct {
 	Format string
 	Output string
 	Split  string
+	Force  bool
 }
 
 func newDatasetExportCmd(s *IOStreams) *cobra.Command {
@@ -328,7 +329,8 @@ field, the label included (null when unlabelled); csv gives the columns
 fen,move,result,ply,cp,mate,win_prob,best_move,pv (pv moves separated by spaces,
 label columns empty when unlabelled). With -o the file appears only when complete.`,
 		Example: `  dchess dataset export data/labelled > all.jsonl
-  dchess dataset export data/labelled --format csv --split test -o test.csv`,
+  dchess dataset export data/labelled --format csv --split test -o test.csv
+  dchess dataset export data/labelled --format csv -o all.csv --force`,
 		Args: datasetArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = args[0]
@@ -338,6 +340,7 @@ label columns empty when unlabelled). With -o the file appears only when complet
 	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "output format: jsonl or csv")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "-", "output file (- for standard output)")
 	cmd.Flags().StringVar(&opts.Split, "split", "all", "records of one split only: train, val, test or all")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	return cmd
 }
 
@@ -452,6 +455,9 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	var out io.Writer = s.Out
 	var file *os.File
 	if opts.Output != "-" && opts.Output != "" {
+		if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
+			return err
+		}
 		// Write beside the target and rename at the end, so an interrupted
 		// export never leaves a file that looks complete.
 		file, err = os.CreateTemp(filepath.Dir(opts.Output), "."+filepath.Base(opts.Output)+".tmp-")
@@ -627,6 +633,7 @@ type datasetMergeOptions struct {
 	Base    string
 	Output  string
 	Input   string
+	Force   bool
 	JSON    bool
 	Command []string
 }
@@ -642,7 +649,8 @@ engine and bench signature; otherwise merge writes nothing and names the missing
 mismatched shard. It reads the input dataset again to put the records back in its order,
 so the result is what one unsharded run writes; --input gives it if it has moved.`,
 		Example: `  dchess dataset merge data/labelled -o data/labelled-all
-  dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json`,
+  dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json
+  dchess dataset merge data/labelled -o data/labelled-all --force`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("dataset merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
@@ -654,6 +662,7 @@ so the result is what one unsharded run writes; --input gives it if it has moved
 	}
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "merged dataset to write")
 	cmd.Flags().StringVar(&opts.Input, "input", "", "the dataset the shards were labelled from (default: the path they recorded)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
 }
@@ -666,7 +675,7 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 		return usagef("dataset merge needs an output dataset (-o)")
 	}
 	var bar *progressbar.ProgressBar
-	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command,
+	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command, Force: opts.Force,
 		Progress: func(done, total int64) {
 			if bar == nil {
 				bar = datasetProgress(s, total, "merge")

@@ -30,6 +30,7 @@ type labelOptions struct {
 	Shard      string
 	// MaxFailures is label.Options.MaxFailures.
 	MaxFailures string
+	Force       bool
 	JSON        bool
 	// Command is the argv recorded in the output manifest.
 	Command []string
@@ -72,7 +73,8 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f := cmd.Flags()
 	f.StringVar(&opts.Stockfish, "stockfish", "", "path of the Stockfish binary (Debian: /usr/games/stockfish)")
 	f.StringVarP(&opts.Input, "input", "i", "", "dataset to label")
-	f.StringVarP(&opts.Output, "output", "o", "", "dataset to write (replaced if it exists)")
+	f.StringVarP(&opts.Output, "output", "o", "", "dataset to write")
+	f.BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	f.IntVar(&opts.Depth, "depth", 0, fmt.Sprintf("search depth (default %d when no limit is given)", label.DefaultDepth))
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position (reproducible labels)")
 	f.Int64Var(&opts.MoveTimeMs, "movetime", 0, "milliseconds per position")
@@ -161,6 +163,7 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		Shard:     spec,
 
 		MaxFailures: opts.MaxFailures,
+		Force:       opts.Force,
 	}, progress)
 	if bar != nil {
 		if err == nil {

@@ -50,6 +50,8 @@ type Options struct {
 	Timeout time.Duration
 	// Command is the argv recorded in the output manifest.
 	Command []string
+	// Force replaces an existing dataset at Output.
+	Force bool
 	// MaxFailures is how many failed labels a run accepts, a count ("20")
 	// or a share of its records ("1%"); "" means DefaultMaxFailures. Past
 	// it no output is written (the journal keeps every label) and Run
@@ -297,7 +299,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 		return Summary{}, err
 	}
 	// Fail now, not after hours of labelling, if the output cannot be written.
-	probe, err := dataset.Create(opts.Output, dataset.WriteOptions{})
+	probe, err := dataset.Create(opts.Output, dataset.WriteOptions{Replace: opts.Force})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -673,7 +675,7 @@ func writeOutput(ctx context.Context, src *source, j *journal, opts Options, eng
 	if info != nil {
 		settings["shard"] = info
 	}
-	w, err := dataset.Create(opts.Output, dataset.WriteOptions{Command: opts.Command, Settings: settings, Sources: m.Sources})
+	w, err := dataset.Create(opts.Output, dataset.WriteOptions{Command: opts.Command, Settings: settings, Sources: m.Sources, Replace: opts.Force})
 	if err != nil {
 		return err
 	}

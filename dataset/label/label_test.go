@@ -172,17 +172,19 @@ func TestBadOptionsFailBeforeLabelling(t *testing.T) {
 	notDataset := filepath.Join(dir, "notes")
 	os.MkdirAll(notDataset, 0o755)
 	os.WriteFile(filepath.Join(notDataset, "keep.txt"), []byte("mine"), 0o644)
+	existing := writeInput(t, filepath.Join(dir, "existing"), []string{board.StartFEN})
 	engine := fakeEngine(t, "normal")
 	cases := map[string]struct {
 		opts Options
 		want string
 	}{
-		"two limits":     {Options{Stockfish: engine, Input: in, Output: dir + "/o", Depth: 5, Nodes: 100}, "at most one of"},
-		"same folder":    {Options{Stockfish: engine, Input: in, Output: in + "/."}, "must differ"},
-		"foreign output": {Options{Stockfish: engine, Input: in, Output: notDataset}, "not a dchess dataset"},
-		"missing input":  {Options{Stockfish: engine, Input: dir + "/nothing", Output: dir + "/o"}, "nothing"},
-		"missing engine": {Options{Stockfish: dir + "/no-engine", Input: in, Output: dir + "/o"}, "no such file"},
-		"negative pv":    {Options{Stockfish: engine, Input: in, Output: dir + "/o", PV: -1}, "must not be negative"},
+		"two limits":      {Options{Stockfish: engine, Input: in, Output: dir + "/o", Depth: 5, Nodes: 100}, "at most one of"},
+		"same folder":     {Options{Stockfish: engine, Input: in, Output: in + "/."}, "must differ"},
+		"foreign output":  {Options{Stockfish: engine, Input: in, Output: notDataset}, "not a dchess dataset"},
+		"existing output": {Options{Stockfish: engine, Input: in, Output: existing}, "pass --force"},
+		"missing input":   {Options{Stockfish: engine, Input: dir + "/nothing", Output: dir + "/o"}, "nothing"},
+		"missing engine":  {Options{Stockfish: dir + "/no-engine", Input: in, Output: dir + "/o"}, "no such file"},
+		"negative pv":     {Options{Stockfish: engine, Input: in, Output: dir + "/o", PV: -1}, "must not be negative"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
