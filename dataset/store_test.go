@@ -775,3 +775,37 @@ func TestCheckOutputFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The reported bug: verify caught a manifest whose count disagreed with its
+// shards, but export and train read it without a word.
+func TestReadersRefuseAManifestThatMiscounts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{Shard: 10}, sampleRecords(30, 10))
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := *d.Manifest()
+	m.Counts.Records = 25
+	if err := writeManifest(dir, &m); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	const want = "the shards list 30 records but the manifest counts 25"
+	read := 0
+	count := func(*Record) error { read++; return nil }
+	for name, err := range map[string]error{
+		"Scan":     d.Scan(context.Background(), AllSplits, count),
+		"Shuffled": d.Shuffled(context.Background(), Train, 1, 0, 8, count),
+		"Verify":   d.Verify(context.Background()),
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	if read != 0 {
+		t.Errorf("%d records were handed out before the count was checked", read)
+	}
+}

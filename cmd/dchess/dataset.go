@@ -593,8 +593,8 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		bar.Finish()
 	}
 	var problems []string
-	if total != m.Counts.Records {
-		problems = append(problems, fmt.Sprintf("the shards list %d records but the manifest counts %d", total, m.Counts.Records))
+	if err := d.CheckCounts(); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if opts.JSON {
 		if err := writeJSON(s.Out, map[string]any{
@@ -619,7 +619,7 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		return fmt.Errorf("dataset %s: %d of %d shards damaged: %s", opts.Dir, len(damaged), len(m.Shards), strings.Join(files, ", "))
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("dataset %s: %s", opts.Dir, problems[0])
+		return errors.New(problems[0])
 	}
 	if !opts.JSON {
 		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", len(m.Shards), datasetCount(total), opts.Dir)
