@@ -60,6 +60,7 @@ type WriteStats struct {
 type Writer struct {
 	dir      string // destination
 	tmp      string // folder being built
+	unlock   func() // releases tmp's lock (see makeLockedTempDir)
 	opts     WriteOptions
 	shardCap int
 
@@ -124,11 +125,15 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	tmp, err := makeTempDir(parent, "."+base+".tmp-")
+	// A killed earlier run (kill -9, a crash) left its temporary folder.
+	if _, err := removeStaleTemps(parent, base); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	tmp, unlock, err := makeLockedTempDir(parent, base)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	w := &Writer{dir: filepath.Clean(dir), tmp: tmp, opts: opts, shardCap: opts.Shard}
+	w := &Writer{dir: filepath.Clean(dir), tmp: tmp, unlock: unlock, opts: opts, shardCap: opts.Shard}
 	if w.shardCap == 0 {
 		w.shardCap = DefaultShardRecords
 	}
@@ -351,7 +356,16 @@ func (w *Writer) Close() error {
 		return w.stickyErr
 	}
 	w.done = true
+	w.releaseTemp()
 	return nil
+}
+
+// releaseTemp gives up the lock on the temporary folder, which is gone.
+func (w *Writer) releaseTemp() {
+	if w.unlock != nil {
+		w.unlock()
+		w.unlock = nil
+	}
 }
 
 func (w *Writer) finish() error {
@@ -472,5 +486,6 @@ func (w *Writer) Abort() error {
 	if err := os.RemoveAll(w.tmp); err != nil {
 		return fmt.Errorf("dataset %s: removing temporary folder: %w", w.dir, err)
 	}
+	w.releaseTemp()
 	return nil
 }
