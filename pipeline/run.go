@@ -457,7 +457,7 @@ func (c *RunConfig) buildExperience(opts RunOptions) func(context.Context) error
 			db.Close()
 			return err
 		}
-		sum, err := experience.Import(ctx, db, f, RunGames, nil)
+		sum, err := experience.Import(ctx, db, f, experience.ImportSource{Name: RunGames}, nil)
 		f.Close()
 		if cerr := db.Close(); err == nil {
 			err = cerr
