@@ -74,6 +74,9 @@ CREATE TABLE IF NOT EXISTS imports (
 type DB struct {
 	sql  *sql.DB
 	path string
+
+	checkOnce sync.Once
+	checkErr  error
 }
 
 // Open opens the database at path, creating it (and its schema) when it
@@ -124,6 +127,38 @@ func (db *DB) init(ctx context.Context) error {
 
 // Path is the database file.
 func (db *DB) Path() string { return db.path }
+
+// Check reads the whole file with SQLite's quick_check, once per open
+// database: a writer must find a damaged page before it adds to the
+// file, since a write next to damage can spread it.
+func (db *DB) Check(ctx context.Context) error {
+	db.checkOnce.Do(func() { db.checkErr = db.check(ctx) })
+	return db.checkErr
+}
+
+func (db *DB) check(ctx context.Context) error {
+	damaged := func(problem string) error {
+		return fmt.Errorf("experience: %s is damaged (%s): restore a copy, or rebuild it with dchess experience build", db.path, problem)
+	}
+	rows, err := db.sql.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil {
+		return damaged(err.Error())
+	}
+	defer rows.Close()
+	var first string
+	if rows.Next() {
+		if err := rows.Scan(&first); err != nil {
+			return damaged(err.Error())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return damaged(err.Error())
+	}
+	if first != "ok" {
+		return damaged(first)
+	}
+	return nil
+}
 
 // Close closes the database; SQLite folds the write-ahead log back into
 // the file, so a closed database is one self-contained file.

@@ -235,7 +235,16 @@ type MoveStats struct {
 }
 
 // Stats reads the database's totals and the moves known from the start.
+// Its errors name the file (a damaged one fails here).
 func (db *DB) Stats(ctx context.Context) (Stats, error) {
+	st, err := db.stats(ctx)
+	if err != nil {
+		return st, fmt.Errorf("experience: %s: %w", db.path, err)
+	}
+	return st, nil
+}
+
+func (db *DB) stats(ctx context.Context) (Stats, error) {
 	st := Stats{Path: db.path}
 	row := db.sql.QueryRowContext(ctx, `SELECT COUNT(*),
   COALESCE(SUM(result = '1-0'), 0), COALESCE(SUM(result = '0-1'), 0), COALESCE(SUM(result = '1/2-1/2'), 0),
