@@ -35,6 +35,8 @@ type MergeOptions struct {
 	// records back in its order; "" takes the path the shards recorded.
 	Input   string
 	Command []string // argv recorded in the merged manifest
+	// Force replaces an existing dataset at Output.
+	Force bool
 	// Progress, if not nil, is called now and then with the input records
 	// merged so far.
 	Progress func(done, total int64)
@@ -148,7 +150,7 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 	delete(settings, "shard")
 	settings["merged"] = map[string]any{"tasks": count, "settings_hash": infos[0].SettingsHash,
 		"settings": infos[0].Settings, "engines": infos[0].Engines, "bench": infos[0].Bench}
-	w, err := Create(opts.Output, WriteOptions{Command: opts.Command, Settings: settings, Sources: first.Sources})
+	w, err := Create(opts.Output, WriteOptions{Command: opts.Command, Settings: settings, Sources: first.Sources, Replace: opts.Force})
 	if err != nil {
 		return sum, err
 	}

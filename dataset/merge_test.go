@@ -19,7 +19,7 @@ func mergeInput(t testing.TB, dir string, n int) []*Record {
 		r.Key = uint64(i+1) * 0x9E3779B97F4A7C15
 		r.Label = nil
 	}
-	writeDataset(t, dir, WriteOptions{Command: []string{"ingest"}, Sources: []Source{{Path: "games.pgn", SHA256: "ab"}}}, recs)
+	writeDataset(t, dir, WriteOptions{Command: []string{"ingest"}, Sources: []Source{{Path: "games.pgn", SHA256: "ab"}}, Replace: true}, recs)
 	return recs
 }
 

@@ -29,6 +29,8 @@ type WriteOptions struct {
 	// Records keep their written order either way.
 	Dedupe bool
 	Shard  int // records per shard file; 0 = DefaultShardRecords
+	// Replace allows writing over an existing dataset (--force).
+	Replace bool
 }
 
 // WriteStats are a Writer's counts. Written is live; the others are final
@@ -58,6 +60,7 @@ type WriteStats struct {
 type Writer struct {
 	dir      string // destination
 	tmp      string // folder being built
+	unlock   func() // releases tmp's lock (see makeLockedTempDir)
 	opts     WriteOptions
 	shardCap int
 
@@ -98,14 +101,15 @@ type spoolFile struct {
 }
 
 // Create starts writing a dataset to dir. Nothing appears at dir until Close;
-// an existing dataset at dir stays readable until then and is replaced
-// atomically. dir must not exist, be empty, or hold a dchess dataset: Create
-// refuses to replace any other folder.
+// an existing dataset at dir (only with opts.Replace) stays readable until
+// then and is replaced atomically. dir must not exist, be empty, or hold a
+// dchess dataset and nothing else: Create refuses to replace any other
+// folder, or files a user put into a dataset's.
 func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if dir == "" {
 		return nil, errors.New("dataset: no output folder given")
 	}
-	if err := checkReplaceable(dir); err != nil {
+	if err := checkReplaceable(dir, opts.Replace); err != nil {
 		return nil, err
 	}
 	if opts.Shard < 0 {
@@ -121,11 +125,15 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	tmp, err := makeTempDir(parent, "."+base+".tmp-")
+	// A killed earlier run (kill -9, a crash) left its temporary folder.
+	if _, err := removeStaleTemps(parent, base); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	tmp, unlock, err := makeLockedTempDir(parent, base)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	w := &Writer{dir: filepath.Clean(dir), tmp: tmp, opts: opts, shardCap: opts.Shard}
+	w := &Writer{dir: filepath.Clean(dir), tmp: tmp, unlock: unlock, opts: opts, shardCap: opts.Shard}
 	if w.shardCap == 0 {
 		w.shardCap = DefaultShardRecords
 	}
@@ -163,9 +171,11 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	return w, nil
 }
 
-// checkReplaceable refuses destinations whose contents Close would destroy
-// and that are not datasets: a typo like "-o ." must not delete a folder.
-func checkReplaceable(dir string) error {
+// checkReplaceable refuses destinations whose contents Close would destroy:
+// a folder that is not a dataset (a typo like "-o ." must not delete a
+// folder), a dataset unless replace, and one holding files dchess did not
+// write there.
+func checkReplaceable(dir string, replace bool) error {
 	st, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -186,6 +196,16 @@ func checkReplaceable(dir string) error {
 	// A damaged or newer dataset is still a dataset; replacing it is what the user asked for.
 	if _, err := readManifest(dir); errors.Is(err, ErrNotDataset) {
 		return fmt.Errorf("dataset %s: refusing to replace a folder that is not a dchess dataset", dir)
+	}
+	foreign, err := foreignEntries(dir, datasetOwns)
+	if err != nil {
+		return fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	if len(foreign) > 0 {
+		return fmt.Errorf("dataset %s holds files dchess did not write (%s): move them elsewhere before replacing it", dir, listNames(foreign))
+	}
+	if !replace {
+		return fmt.Errorf("dataset %s %w: pass --force to replace it", dir, ErrExists)
 	}
 	return nil
 }
@@ -336,7 +356,16 @@ func (w *Writer) Close() error {
 		return w.stickyErr
 	}
 	w.done = true
+	w.releaseTemp()
 	return nil
+}
+
+// releaseTemp gives up the lock on the temporary folder, which is gone.
+func (w *Writer) releaseTemp() {
+	if w.unlock != nil {
+		w.unlock()
+		w.unlock = nil
+	}
 }
 
 func (w *Writer) finish() error {
@@ -364,7 +393,7 @@ func (w *Writer) finish() error {
 		return err
 	}
 	// Check again: the destination may have been created since Create.
-	if err := checkReplaceable(w.dir); err != nil {
+	if err := checkReplaceable(w.dir, w.opts.Replace); err != nil {
 		return err
 	}
 	if err := replaceDir(w.tmp, w.dir); err != nil {
@@ -457,5 +486,6 @@ func (w *Writer) Abort() error {
 	if err := os.RemoveAll(w.tmp); err != nil {
 		return fmt.Errorf("dataset %s: removing temporary folder: %w", w.dir, err)
 	}
+	w.releaseTemp()
 	return nil
 }

@@ -97,10 +97,29 @@ func splitOf(gameID uint64, s *SplitInfo) Split {
 	return Train
 }
 
+// CheckCounts compares the manifest's record count with the counts of its
+// shards, which reading checks each shard against: a reader that trusted
+// one and read the other would work on a dataset the manifest misdescribes.
+func (d *Dataset) CheckCounts() error {
+	var total int64
+	for _, sh := range d.manifest.Shards {
+		total += sh.Records
+	}
+	if total != d.manifest.Counts.Records {
+		return fmt.Errorf("dataset %s: the shards list %d records but the manifest counts %d (run dchess dataset verify %s)",
+			d.dir, total, d.manifest.Counts.Records, d.dir)
+	}
+	return nil
+}
+
 // Scan streams the records of a split (AllSplits for every record) in stored
 // order. fn may keep the record it is given. Scan stops at fn's first error
-// and returns it unchanged; a damaged shard gives a *ShardError naming the file.
+// and returns it unchanged; a damaged shard gives a *ShardError naming the
+// file, a manifest that disagrees with its shards the CheckCounts error.
 func (d *Dataset) Scan(ctx context.Context, split Split, fn func(*Record) error) error {
+	if err := d.CheckCounts(); err != nil {
+		return err
+	}
 	for _, sh := range d.manifest.Shards {
 		if err := d.scanShard(ctx, sh, split, fn); err != nil {
 			return err
@@ -171,6 +190,9 @@ func (d *Dataset) Shuffled(ctx context.Context, split Split, seed int64, epoch i
 	if bufferSize < 1 {
 		bufferSize = 1
 	}
+	if err := d.CheckCounts(); err != nil {
+		return err
+	}
 	rng := rand.New(rand.NewPCG(uint64(seed), mix64(uint64(epoch))))
 	shards := d.manifest.Shards
 	order := rng.Perm(len(shards))
@@ -205,11 +227,11 @@ func (d *Dataset) Shuffled(ctx context.Context, split Split, seed int64, epoch i
 }
 
 // Verify reads every shard completely, checking its size, SHA-256, every
-// record's checksum and the record counts against the manifest. It reports
-// every damaged shard (joined *ShardErrors), not only the first.
+// record's checksum, the legality of every label's moves and the record
+// counts against the manifest. It reports every damaged shard (joined
+// *ShardErrors), not only the first.
 func (d *Dataset) Verify(ctx context.Context) error {
 	var errs []error
-	var total int64
 	for _, sh := range d.manifest.Shards {
 		if err := d.VerifyShard(ctx, sh); err != nil {
 			if ctx.Err() != nil {
@@ -217,11 +239,8 @@ func (d *Dataset) Verify(ctx context.Context) error {
 			}
 			errs = append(errs, err)
 		}
-		total += sh.Records
 	}
-	if total != d.manifest.Counts.Records {
-		errs = append(errs, fmt.Errorf("dataset %s: shards hold %d records, the manifest counts %d", d.dir, total, d.manifest.Counts.Records))
-	}
+	errs = append(errs, d.CheckCounts())
 	return errors.Join(errs...)
 }
 
@@ -239,7 +258,18 @@ func (d *Dataset) VerifyShard(ctx context.Context, sh ShardInfo) error {
 	if err != nil {
 		return err
 	}
-	if err := d.readFrames(ctx, fr, sh, AllSplits, func(*Record) error { return nil }); err != nil {
+	// A label is only worth its checksum if its moves can be played.
+	start := fr.offset
+	err = d.readFrames(ctx, fr, sh, AllSplits, func(r *Record) error {
+		if r.Label != nil {
+			if err := r.Label.CheckMoves(r.FEN); err != nil {
+				return &ShardError{File: path, Record: fr.index - 1, Offset: start, Err: err}
+			}
+		}
+		start = fr.offset
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	// Bytes after the last frame would have failed as a frame, so reaching

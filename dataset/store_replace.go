@@ -52,20 +52,6 @@ func removeOld(old, dir string) error {
 	return nil
 }
 
-// makeTempDir creates a new folder parent/prefix<random> with mode 0777
-// minus the umask. os.MkdirTemp would make it 0700, and a dataset renamed
-// into place must be as readable as any folder the user creates.
-func makeTempDir(parent, prefix string) (string, error) {
-	for range 100 {
-		path := filepath.Join(parent, fmt.Sprintf("%s%08x", prefix, rand.Uint32()))
-		err := os.Mkdir(path, 0o777)
-		if !errors.Is(err, fs.ErrExist) {
-			return path, err
-		}
-	}
-	return "", fmt.Errorf("cannot create a temporary folder in %s", parent)
-}
-
 // createTempFile is os.CreateTemp with mode 0666 minus the umask instead of
 // 0600, for files that are renamed into place.
 func createTempFile(dir, prefix string) (*os.File, error) {

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 )
 
+// splitScratchPrefix names WriteSplit's scratch folder inside the dataset.
+const splitScratchPrefix = ".split-"
+
 // WriteSplit divides the dataset at dir by game into train, val and test
 // (fractions val and test of the games, the rest train) and records the
 // split with its counts in the manifest, replacing the manifest atomically.
@@ -29,7 +32,7 @@ func WriteSplitContext(ctx context.Context, dir string, val, test float64, seed 
 	split := &SplitInfo{Seed: seed, Val: val, Test: test}
 	m.Split = split
 	// The game spill is scratch space beside the manifest; records are only read.
-	scratch, err := os.MkdirTemp(dir, ".split-")
+	scratch, err := os.MkdirTemp(dir, splitScratchPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}

@@ -16,6 +16,7 @@ import (
 // plain UCI moves with strings that need the raw escape.
 func sampleRecords(n, gameLen int) []*Record {
 	moves := []string{"e2e4", "e7e5", "g1f3", "e7e8q", "a2a1n", "0000", "", "E2E4", "h7h8r"}
+	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "b1c3"}
 	recs := make([]*Record, n)
 	for i := range recs {
 		r := &Record{
@@ -32,8 +33,10 @@ func sampleRecords(n, gameLen int) []*Record {
 			r.Next = moves[:1+i%len(moves)]
 		}
 		if i%3 == 0 {
+			// Label moves are legal (Verify plays them); Move and Next
+			// above exercise the raw escape.
 			l := &Label{Status: LabelOK, CP: int32(i*37%4000 - 2000), Depth: uint16(i % 30), Nodes: uint64(i) * 1_000_003,
-				Engine: "Stockfish 15.1", BestMove: moves[(i+1)%len(moves)], PV: moves[i%4:]}
+				Engine: "Stockfish 15.1", BestMove: line[i%3*2], PV: line[:1+i%4]}
 			switch i % 21 {
 			case 6:
 				l.CP, l.Mate = 0, int32(i%9+1)
@@ -374,7 +377,7 @@ func TestAbortLeavesPreviousDataset(t *testing.T) {
 	writeDataset(t, dir, WriteOptions{Shard: 100}, old)
 
 	for _, dedupe := range []bool{false, true} {
-		w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: dedupe})
+		w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: dedupe, Replace: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -410,7 +413,7 @@ func TestAbortLeavesPreviousDataset(t *testing.T) {
 
 	// A writer that never gets to Close or Abort (its process was killed)
 	// has touched nothing but its own temporary folder.
-	w, err := Create(dir, WriteOptions{Shard: 10})
+	w, err := Create(dir, WriteOptions{Shard: 10, Replace: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +451,7 @@ func TestCloseReplacesDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := Create(dir, WriteOptions{Shard: 100})
+	w, err := Create(dir, WriteOptions{Shard: 100, Replace: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -675,5 +678,134 @@ func TestScanStopsOnCallbackErrorAndCancel(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || n >= 5000 {
 		t.Errorf("cancelled Scan returned %v after %d records", err, n)
+	}
+}
+
+func TestVerifyRejectsIllegalLabelMoves(t *testing.T) {
+	const black = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1"
+	cases := map[string]struct {
+		label Label
+		want  string
+	}{
+		"best move":  {Label{Status: LabelOK, BestMove: "e1e8"}, "best move e1e8 is not legal"},
+		"white move": {Label{Status: LabelOK, BestMove: "a2a3"}, "best move a2a3 is not legal"},
+		"pv":         {Label{Status: LabelOK, BestMove: "d7d5", PV: []string{"d7d5", "d7d5"}}, "principal variation move 2 (d7d5)"},
+		"multipv":    {Label{Status: LabelOK, BestMove: "d7d5", MultiPV: []PVLine{{PV: []string{"g8f6", "e1e8"}}}}, "line 2 move 2 (e1e8)"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ds")
+			good := Label{Status: LabelOK, BestMove: "d7d5", PV: []string{"d7d5", "c2c4"}}
+			writeDataset(t, dir, WriteOptions{}, []*Record{{FEN: black, Label: &good}, {FEN: black, GameID: 2, Label: &c.label}})
+			d, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = d.Verify(context.Background())
+			var se *ShardError
+			if !errors.As(err, &se) || se.Record != 1 || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Verify: %v, want record 1: %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestReplacingADatasetNeedsReplaceAndKeepsForeignFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(30, 10))
+	if _, err := Create(dir, WriteOptions{}); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("Create over a dataset without Replace: %v", err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	if err := os.WriteFile(notes, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(dir, WriteOptions{Replace: true}); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("Create over a dataset holding a user's file: %v", err)
+	}
+	// The file appearing while the writer works is caught at Close.
+	os.Remove(notes)
+	w, err := Create(dir, WriteOptions{Replace: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	if err := w.Close(); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("Close over a dataset holding a user's file: %v", err)
+	}
+	w.Abort()
+	if data, err := os.ReadFile(notes); err != nil || string(data) != "mine" {
+		t.Fatalf("the user's file: %q, %v", data, err)
+	}
+}
+
+func TestCheckOutputFolder(t *testing.T) {
+	own := func(name string) bool { return name == "mine" }
+	dir := t.TempDir()
+	if err := CheckOutputFolder(filepath.Join(dir, "new"), own); err != nil {
+		t.Fatalf("a new folder: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "mine"), nil, 0o644)
+	if err := CheckOutputFolder(dir, own); err != nil {
+		t.Fatalf("a folder of own files: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
+	if err := CheckOutputFolder(dir, own); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("a folder with a user's file: %v", err)
+	}
+	if err := CheckOutputFolder("/", own); err == nil || !strings.Contains(err.Error(), "root") {
+		t.Fatalf("the root: %v", err)
+	}
+	t.Setenv("HOME", dir)
+	if err := CheckOutputFolder(dir+"/.", func(string) bool { return true }); err == nil || !strings.Contains(err.Error(), "home") {
+		t.Fatalf("the home folder: %v", err)
+	}
+}
+
+func TestCheckOutputFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.csv")
+	if err := CheckOutputFile(path, false); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, nil, 0o644)
+	if err := CheckOutputFile(path, false); !errors.Is(err, ErrExists) {
+		t.Fatalf("an existing file without force: %v", err)
+	}
+	if err := CheckOutputFile(path, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The reported bug: verify caught a manifest whose count disagreed with its
+// shards, but export and train read it without a word.
+func TestReadersRefuseAManifestThatMiscounts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{Shard: 10}, sampleRecords(30, 10))
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := *d.Manifest()
+	m.Counts.Records = 25
+	if err := writeManifest(dir, &m); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	const want = "the shards list 30 records but the manifest counts 25"
+	read := 0
+	count := func(*Record) error { read++; return nil }
+	for name, err := range map[string]error{
+		"Scan":     d.Scan(context.Background(), AllSplits, count),
+		"Shuffled": d.Shuffled(context.Background(), Train, 1, 0, 8, count),
+		"Verify":   d.Verify(context.Background()),
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	if read != 0 {
+		t.Errorf("%d records were handed out before the count was checked", read)
 	}
 }

@@ -65,6 +65,11 @@ type checkpoint struct {
 	best    []dcw.Tensor // weights of the best validated epoch, nil when none
 	path    string
 	modTime int64
+	// skipped says why each newer checkpoint could not be read, newest
+	// first, and newestStep is the newest one's step: a resume from this
+	// one repeats the steps between.
+	skipped    []string
+	newestStep int64
 }
 
 func checkpointName(step int64) string { return fmt.Sprintf("step-%012d.dcw", step) }
@@ -121,7 +126,10 @@ func checkpointFiles(dir string) ([]string, error) {
 // ErrNoCheckpoint means a run folder holds no checkpoint yet.
 var ErrNoCheckpoint = errors.New("no checkpoint")
 
-// loadNewestCheckpoint reads the run's newest checkpoint.
+// loadNewestCheckpoint reads the run's newest intact checkpoint: a damaged
+// newest one (a crash while the disk was full, a bad sector) costs the
+// steps since the one before, not the run. fallbackNote says what was
+// skipped.
 func loadNewestCheckpoint(runDir string) (*checkpoint, error) {
 	dir := filepath.Join(runDir, CheckpointDir)
 	names, err := checkpointFiles(dir)
@@ -131,7 +139,31 @@ func loadNewestCheckpoint(runDir string) (*checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readCheckpoint(filepath.Join(dir, names[len(names)-1]))
+	var skipped []string
+	for i := len(names) - 1; i >= 0; i-- {
+		ck, err := readCheckpoint(filepath.Join(dir, names[i]))
+		if err != nil {
+			skipped = append(skipped, err.Error())
+			continue
+		}
+		ck.skipped = skipped
+		if _, err := fmt.Sscanf(names[len(names)-1], "step-%d.dcw", &ck.newestStep); err != nil {
+			ck.newestStep = ck.meta.State.Step
+		}
+		return ck, nil
+	}
+	return nil, fmt.Errorf("no intact checkpoint in %s: %s", dir, strings.Join(skipped, "; "))
+}
+
+// fallbackNote says which newer checkpoints were damaged, which one a
+// resume continues from and how many steps it repeats; "" when the newest
+// was read.
+func (ck *checkpoint) fallbackNote() string {
+	if len(ck.skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s; continuing from the newest intact checkpoint %s (step %d): %d steps are repeated",
+		strings.Join(ck.skipped, "; "), ck.path, ck.meta.State.Step, ck.newestStep-ck.meta.State.Step)
 }
 
 func readCheckpoint(path string) (*checkpoint, error) {

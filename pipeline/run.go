@@ -221,6 +221,9 @@ func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, e
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
+	if err := checkOut(cfg.Out); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -455,7 +458,7 @@ func (c *RunConfig) buildExperience(opts RunOptions) func(context.Context) error
 			db.Close()
 			return err
 		}
-		sum, err := experience.Import(ctx, db, f, RunGames, nil)
+		sum, err := experience.Import(ctx, db, f, experience.ImportSource{Name: RunGames}, nil)
 		f.Close()
 		if cerr := db.Close(); err == nil {
 			err = cerr

@@ -154,6 +154,9 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		if ck, err = loadNewestCheckpoint(opts.RunDir); err != nil {
 			return nil, fmt.Errorf("train: cannot resume: %w", err)
 		}
+		if note := ck.fallbackNote(); note != "" {
+			t.infof("%s\n", note)
+		}
 		if t.cfg, err = ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
 			return nil, fmt.Errorf("train: config in %s: %w", ck.path, err)
 		}

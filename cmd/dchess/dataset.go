@@ -302,6 +302,7 @@ type datasetExportOptions struct {
 	Format string
 	Output string
 	Split  string
+	Force  bool
 }
 
 func newDatasetExportCmd(s *IOStreams) *cobra.Command {
@@ -314,7 +315,8 @@ field, the label included (null when unlabelled); csv gives the columns
 fen,move,result,ply,cp,mate,win_prob,best_move,pv (pv moves separated by spaces,
 label columns empty when unlabelled). With -o the file appears only when complete.`,
 		Example: `  dchess dataset export data/labelled > all.jsonl
-  dchess dataset export data/labelled --format csv --split test -o test.csv`,
+  dchess dataset export data/labelled --format csv --split test -o test.csv
+  dchess dataset export data/labelled --format csv -o all.csv --force`,
 		Args: datasetArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = args[0]
@@ -324,6 +326,7 @@ label columns empty when unlabelled). With -o the file appears only when complet
 	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "output format: jsonl or csv")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "-", "output file (- for standard output)")
 	cmd.Flags().StringVar(&opts.Split, "split", "all", "records of one split only: train, val, test or all")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	return cmd
 }
 
@@ -438,6 +441,9 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	var out io.Writer = s.Out
 	var file *os.File
 	if opts.Output != "-" && opts.Output != "" {
+		if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
+			return err
+		}
 		// Write beside the target and rename at the end, so an interrupted
 		// export never leaves a file that looks complete.
 		file, err = os.CreateTemp(filepath.Dir(opts.Output), "."+filepath.Base(opts.Output)+".tmp-")
@@ -567,8 +573,8 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 	}
 	bar.Finish()
 	var problems []string
-	if total != m.Counts.Records {
-		problems = append(problems, fmt.Sprintf("the shards list %d records but the manifest counts %d", total, m.Counts.Records))
+	if err := d.CheckCounts(); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if opts.JSON {
 		if err := writeJSON(s.Out, map[string]any{
@@ -593,7 +599,7 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		return fmt.Errorf("dataset %s: %d of %d shards damaged: %s", opts.Dir, len(damaged), len(m.Shards), strings.Join(files, ", "))
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("dataset %s: %s", opts.Dir, problems[0])
+		return errors.New(problems[0])
 	}
 	if !opts.JSON {
 		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", len(m.Shards), datasetCount(total), opts.Dir)
@@ -607,6 +613,7 @@ type datasetMergeOptions struct {
 	Base    string
 	Output  string
 	Input   string
+	Force   bool
 	JSON    bool
 	Command []string
 }
@@ -622,7 +629,8 @@ engine and bench signature; otherwise merge writes nothing and names the missing
 mismatched shard. It reads the input dataset again to put the records back in its order,
 so the result is what one unsharded run writes; --input gives it if it has moved.`,
 		Example: `  dchess dataset merge data/labelled -o data/labelled-all
-  dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json`,
+  dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json
+  dchess dataset merge data/labelled -o data/labelled-all --force`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("dataset merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
@@ -634,6 +642,7 @@ so the result is what one unsharded run writes; --input gives it if it has moved
 	}
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "merged dataset to write")
 	cmd.Flags().StringVar(&opts.Input, "input", "", "the dataset the shards were labelled from (default: the path they recorded)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
 }
@@ -646,7 +655,7 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 		return usagef("dataset merge needs an output dataset (-o)")
 	}
 	var bar progress.Reporter
-	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command,
+	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command, Force: opts.Force,
 		Progress: func(done, total int64) {
 			if bar == nil {
 				bar = s.Progress("merge", total, "records")

@@ -38,23 +38,25 @@ func makeTestDataset(t *testing.T) (string, []*dataset.Record) {
 	var recs []*dataset.Record
 	for i := 0; i < 200; i++ {
 		r := &dataset.Record{
-			FEN:    fmt.Sprintf("rnbqkbnr/pppppppp/8/8/%d/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", i%8+1),
+			FEN:    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			Move:   "e2e4",
 			Next:   []string{"e7e5", "g1f3"},
 			Result: dataset.WhiteWin,
 			Ply:    uint16(i % 10),
 			GameID: uint64(i/10) + 1000,
 		}
-		r.FEN = strings.Replace(r.FEN, "/8/PPPP", fmt.Sprintf("/%dp%d/PPPP", i%7, 7-i%7), 1)
+		// A black pawn somewhere on the third rank: valid, varied positions.
+		r.FEN = strings.Replace(r.FEN, "/8/PPPP", "/"+strings.TrimPrefix(fmt.Sprintf("%dp%d/PPPP", i%8, 7-i%8), "0"), 1)
+		r.FEN = strings.Replace(r.FEN, "p0/", "p/", 1)
 		r.Key = dataset.PositionKey(r.FEN) + uint64(i)
 		switch i % 6 {
 		case 0:
-			r.Label = &dataset.Label{Status: dataset.LabelOK, CP: int32(i*10 - 1000), BestMove: "d2d4",
-				PV: []string{"d2d4", "d7d5"}, Depth: 8, Nodes: 5000, Engine: "Stockfish 15.1",
-				MultiPV: []dataset.PVLine{{CP: 12, PV: []string{"c2c4"}}}}
+			r.Label = &dataset.Label{Status: dataset.LabelOK, CP: int32(i*10 - 1000), BestMove: "g1f3",
+				PV: []string{"g1f3", "g8f6"}, Depth: 8, Nodes: 5000, Engine: "Stockfish 15.1",
+				MultiPV: []dataset.PVLine{{CP: 12, PV: []string{"b1c3"}}}}
 			r.Label.WinProb = dataset.WinProbability(r.Label.CP, 0)
 		case 2:
-			r.Label = &dataset.Label{Status: dataset.LabelOK, Mate: 3, WinProb: 1, BestMove: "h5f7", PV: []string{"h5f7"}, Engine: "Stockfish 15.1"}
+			r.Label = &dataset.Label{Status: dataset.LabelOK, Mate: 3, WinProb: 1, BestMove: "g1h3", PV: []string{"g1h3"}, Engine: "Stockfish 15.1"}
 		case 4:
 			r.Label = &dataset.Label{Status: dataset.LabelFailed, Error: "no answer"}
 		}
@@ -210,6 +212,14 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 	if out.Len() != 0 {
 		t.Errorf("export -o also wrote to stdout: %q", out)
 	}
+	again := &datasetExportOptions{Dir: dir, Format: "csv", Output: outFile, Split: "test"}
+	if err := runDatasetExport(context.Background(), again, s); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("export over an existing file without --force: %v", err)
+	}
+	again.Force = true
+	if err := runDatasetExport(context.Background(), again, s); err != nil {
+		t.Errorf("export --force: %v", err)
+	}
 	f, err := os.Open(outFile)
 	if err != nil {
 		t.Fatal(err)
@@ -240,10 +250,10 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 			byKind["cp"] = datasetCSVRow(r)
 		}
 	}
-	if row := byKind["mate"]; row[4] != "" || row[5] != "3" || row[6] != "1" || row[7] != "h5f7" {
+	if row := byKind["mate"]; row[4] != "" || row[5] != "3" || row[6] != "1" || row[7] != "g1h3" {
 		t.Errorf("mate row %v", row)
 	}
-	if row := byKind["cp"]; row[4] == "" || row[5] != "" || row[8] != "d2d4 d7d5" {
+	if row := byKind["cp"]; row[4] == "" || row[5] != "" || row[8] != "g1f3 g8f6" {
 		t.Errorf("cp row %v", row)
 	}
 	if row := byKind["failed"]; strings.Join(row[4:], "") != "" {

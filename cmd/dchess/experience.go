@@ -37,6 +37,7 @@ player reads it, and the sqlite3 shell can query it (schema in the README).`,
 type experienceBuildOptions struct {
 	Inputs []string
 	DB     string
+	Again  bool
 	JSON   bool
 }
 
@@ -46,12 +47,17 @@ func newExperienceBuildCmd(s *IOStreams) *cobra.Command {
 		Use:   "build GAMES.pgn... --db FILE",
 		Short: "Add PGN games to an experience tree",
 		Long: `build adds every game with a result (1-0, 0-1, 1/2-1/2) to the tree, creating the file
-if needed; games already in it are counted again, so importing a file twice doubles its
-counts. Inputs are PGN files, globs, or - for stdin (zcat a compressed file into it).
+if needed. Inputs are PGN files, globs, or - for stdin (zcat a compressed file into it).
 Games with "*" or an illegal move are skipped and counted. Games go in 2000 per transaction: an
-interrupted build keeps whole batches, never part of a game.`,
+interrupted build keeps whole batches, never part of a game.
+
+The tree records each input by its content's SHA-256 and how far its import got: the same
+command run again after an interruption adds only the games not yet in, and a file already
+imported completely adds nothing. --again imports such a file once more, counting its games
+a second (third...) time; a file whose content changed is a new input.`,
 		Example: `  dchess experience build games.pgn --db exp.db
-  dchess experience build '../shared/data/pgn/*.pgn' --db masters.db --json`,
+  dchess experience build '../shared/data/pgn/*.pgn' --db masters.db --json
+  dchess experience build games.pgn --db exp.db --again     # count games.pgn twice`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
@@ -59,6 +65,7 @@ interrupted build keeps whole batches, never part of a game.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "experience database file (required; made when missing)")
+	cmd.Flags().BoolVar(&opts.Again, "again", false, "import files already in the tree once more, counting their games again")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
 }
@@ -68,6 +75,13 @@ type experienceBuildJSON struct {
 	experience.ImportSummary
 	DB             string  `json:"db"`
 	GamesPerSecond float64 `json:"games_per_second"`
+	// Inputs says per input what was done with it.
+	Inputs []experienceInputJSON `json:"inputs"`
+}
+
+type experienceInputJSON struct {
+	Input string `json:"input"`
+	experience.ImportSummary
 }
 
 func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
@@ -91,16 +105,30 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 	defer db.Close()
 	bar := s.Progress("experience", -1, "games")
 	var total experience.ImportSummary
+	var perInput []experienceInputJSON
 	for _, in := range inputs {
-		r, closeIn, err := openPGNInput(in, s.In)
+		path, name, cleanup, err := experienceInputFile(in, s.In, filepath.Dir(opts.DB))
 		if err != nil {
 			return err
 		}
+		src, err := ingest.HashSources([]string{path})
+		if err != nil {
+			cleanup()
+			return err
+		}
+		r, closeIn, err := openPGNInput(path)
+		if err != nil {
+			cleanup()
+			return err
+		}
 		done := total.Games
-		sum, err := experience.Import(ctx, db, r, filepath.Base(in), func(p experience.ImportSummary) {
-			bar.Set(done + p.Games)
-		})
+		sum, err := experience.Import(ctx, db, r, experience.ImportSource{Name: name, SHA256: src[0].SHA256, Again: opts.Again},
+			func(p experience.ImportSummary) {
+				bar.Set(done + p.Games)
+			})
 		closeIn()
+		cleanup()
+		perInput = append(perInput, experienceInputJSON{Input: in, ImportSummary: sum})
 		total.Games += sum.Games
 		total.Skipped += sum.Skipped
 		total.NoResult += sum.NoResult
@@ -121,21 +149,26 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		fmt.Fprintln(s.ErrOut, e)
 	}
 	if opts.JSON {
-		return writeJSON(s.Out, experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond()})
+		return writeJSON(s.Out, experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond(), Inputs: perInput})
+	}
+	for _, p := range perInput {
+		switch {
+		case p.AlreadyIn:
+			fmt.Fprintf(s.Out, "%s is in the tree already (same content); nothing added (--again counts its games once more)\n", p.Input)
+		case p.ResumedAt > 0:
+			fmt.Fprintf(s.Out, "%s: an earlier build was interrupted; continued at game %d, the games before it are in the tree once\n", p.Input, p.ResumedAt)
+		}
+		if p.Copy > 1 && !p.AlreadyIn {
+			fmt.Fprintf(s.Out, "%s: imported again as asked; the tree now counts its games %d times\n", p.Input, p.Copy)
+		}
 	}
 	fmt.Fprintf(s.Out, "added %d games (%d plies) to %s in %.1fs (%.0f games/s); skipped %d (%d without a result)\n",
 		total.Games, total.Plies, opts.DB, total.Seconds, total.GamesPerSecond(), total.Skipped, total.NoResult)
 	return nil
 }
 
-// openPGNInput opens a file, or stdin for "-".
-func openPGNInput(name string, stdin io.Reader) (io.Reader, func() error, error) {
-	if name == ingest.Stdin {
-		if stdin == nil {
-			return nil, nil, errors.New("no stdin to read")
-		}
-		return stdin, func() error { return nil }, nil
-	}
+// openPGNInput opens a PGN file for reading.
+func openPGNInput(name string) (io.Reader, func() error, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -207,4 +240,30 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 		}
 	}
 	return nil
+}
+
+// experienceInputFile returns a file to import for input: the file itself,
+// or for stdin a copy in dir, so that its content hash is known before its
+// games are counted. name labels the games' source; cleanup removes a copy.
+func experienceInputFile(input string, stdin io.Reader, dir string) (path, name string, cleanup func(), err error) {
+	if input != ingest.Stdin {
+		return input, filepath.Base(input), func() {}, nil
+	}
+	if stdin == nil {
+		return "", "", nil, errors.New("no stdin to read")
+	}
+	f, err := os.CreateTemp(dir, ".stdin-*.pgn")
+	if err != nil {
+		return "", "", nil, err
+	}
+	cleanup = func() { os.Remove(f.Name()) }
+	_, err = io.Copy(f, stdin)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("copying stdin: %w", err)
+	}
+	return f.Name(), ingest.Stdin, cleanup, nil
 }

@@ -31,6 +31,21 @@ func TestExperienceBuildAndStats(t *testing.T) {
 			t.Errorf("stats lack %q:\n%s", want, out)
 		}
 	}
+	// The same inputs again add nothing and say so; --again counts them twice.
+	s, out, _ = playStreams("[Result \"0-1\"]\n\n1. d4 d5 0-1\n")
+	if err := runCLI(s, "experience", "build", pgnPath, "-", "--db", db, "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(out.String(), "is in the tree already") != 2 || !strings.Contains(out.String(), "added 0 games") {
+		t.Errorf("rebuild said:\n%s", out)
+	}
+	s, out, _ = playStreams("")
+	if err := runCLI(s, "experience", "build", pgnPath, "--db", db, "--again", "-q"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "added 2 games") || !strings.Contains(out.String(), "now counts its games 2 times") {
+		t.Errorf("build --again said:\n%s", out)
+	}
 	s, _, _ = playStreams("")
 	if err := runCLI(s, "experience", "stats", "--db", filepath.Join(dir, "missing.db")); err == nil {
 		t.Error("stats of a missing file succeeded")

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -16,6 +17,7 @@ type exportOptions struct {
 	RunDir string
 	Output string
 	Last   bool
+	Force  bool
 	JSON   bool
 }
 
@@ -28,7 +30,8 @@ func newExportCmd(s *IOStreams) *cobra.Command {
 load (cnn:PATH, ann:PATH). It takes the weights of the best validated epoch, or with
 --last the latest weights. Useful after an interrupted run, or to copy weights elsewhere.`,
 		Example: `  dchess export runs/cnn-20250101-120000
-  dchess export runs/ann-wide -o weights/ann-wide.dcw --last`,
+  dchess export runs/ann-wide -o weights/ann-wide.dcw --last
+  dchess export runs/ann-wide -o weights/ann-wide.dcw --force   # replace it`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RunDir = args[0]
@@ -37,6 +40,7 @@ load (cnn:PATH, ann:PATH). It takes the weights of the best validated epoch, or 
 	}
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "output file (default RUNDIR/model.dcw)")
 	cmd.Flags().BoolVar(&opts.Last, "last", false, "export the latest weights instead of the best validated ones")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists (RUNDIR/model.dcw, the run's own, is always replaced)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the written path as JSON")
 	return cmd
 }
@@ -44,6 +48,11 @@ load (cnn:PATH, ann:PATH). It takes the weights of the best validated epoch, or 
 func runExport(_ context.Context, opts *exportOptions, s *IOStreams) error {
 	if opts.RunDir == "" {
 		return usagef("a run folder is required")
+	}
+	if opts.Output != "" {
+		if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
+			return err
+		}
 	}
 	path, err := pipeline.Export(opts.RunDir, opts.Output, opts.Last)
 	if err != nil {

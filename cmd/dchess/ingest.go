@@ -32,6 +32,7 @@ type ingestOptions struct {
 	MaxGames         int
 	Seed             uint64
 	Strict           bool
+	Force            bool
 	Workers          int
 	JSON             bool
 	// Command is stored in the dataset's manifest.
@@ -57,6 +58,7 @@ turned to the side to move; EPD's ce already is. --score-view overrides that.
 Malformed games and bad lines are skipped, counted and the first ten reported with their
 line; the run still succeeds unless --strict is given.`,
 		Example: `  dchess ingest games.pgn -o data/games
+  dchess ingest more-games.pgn -o data/games --force     # replace data/games
   dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10
   zcat games.pgn.gz | dchess ingest - -o data/games --max-games 10000
   dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000`,
@@ -79,6 +81,7 @@ line; the run still succeeds unless --strict is given.`,
 	f.IntVar(&opts.MaxGames, "max-games", 0, "stop after this many games (or lines) gave positions (0: all)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the per-game position sample")
 	f.BoolVar(&opts.Strict, "strict", false, "fail on the first malformed game or bad line")
+	f.BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	f.IntVar(&opts.Workers, "workers", 0, "decoding goroutines (0: one per CPU)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
@@ -113,7 +116,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		return err
 	}
 	w, err := dataset.Create(opts.Out, dataset.WriteOptions{
-		Command: opts.Command, Sources: sources, Dedupe: true,
+		Command: opts.Command, Sources: sources, Dedupe: true, Replace: opts.Force,
 		Settings: map[string]any{
 			"format": string(format), "score_view": opts.ScoreView, "horizon": opts.Horizon,
 			"min_ply": opts.MinPly, "max_ply": opts.MaxPly, "positions_per_game": opts.PositionsPerGame,

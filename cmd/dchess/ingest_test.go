@@ -197,3 +197,37 @@ func TestIngestDeterministicZstd(t *testing.T) {
 		t.Errorf("the two runs wrote different shards (%d and %d bytes)", len(shards[0]), len(shards[1]))
 	}
 }
+
+// The reported bug: a second ingest into a dataset replaced it silently
+// and took a user's notes with it.
+func TestIngestOverADatasetNeedsForceAndKeepsForeignFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}
+	s, _, _ := ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	s, _, _ = ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("second ingest without --force: %v", err)
+	}
+	notes := filepath.Join(dir, "notes.txt")
+	os.WriteFile(notes, []byte("mine"), 0o644)
+	opts.Force = true
+	s, _, _ = ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "notes.txt") {
+		t.Fatalf("ingest --force over a dataset holding notes.txt: %v", err)
+	}
+	if data, err := os.ReadFile(notes); err != nil || string(data) != "mine" {
+		t.Fatalf("notes.txt: %q, %v", data, err)
+	}
+	os.Remove(notes)
+	s, _, _ = ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), opts, s); err != nil {
+		t.Fatalf("ingest --force: %v", err)
+	}
+	// Nothing of the failed attempts is left beside the dataset.
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Fatalf("left beside the dataset: %v", entries)
+	}
+}

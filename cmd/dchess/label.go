@@ -28,7 +28,10 @@ type labelOptions struct {
 	MultiPV    int
 	Timeout    time.Duration
 	Shard      string
-	JSON       bool
+	// MaxFailures is label.Options.MaxFailures.
+	MaxFailures string
+	Force       bool
+	JSON        bool
 	// Command is the argv recorded in the output manifest.
 	Command []string
 }
@@ -46,7 +49,9 @@ With --nodes the labels are the same on every run.
 Progress is journalled in OUTPUT.partial: after Ctrl-C, a kill or a crash, the same command
 continues where it stopped. The output dataset appears only when every position is labelled.
 An engine that crashes or hangs is restarted; a position that fails 3 times is stored with a
-failed label.
+failed label. An illegal best or PV move, or a shallower depth than asked, is a failure too.
+When more than --max-failures positions fail, no output is written and the command exits 1
+(the journal keeps the labels: rerun with a higher limit to write them).
 
 With --shard i/n the command is task i of a job array of n: it labels the positions whose
 key hashes to it (copies of a position meet in one task) and writes NAME-000i-of-000n
@@ -57,6 +62,7 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 		Example: `  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --depth 8
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --nodes 20000 --workers 2 --pv 12
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/multipv --depth 10 --multipv 3 --json
+  dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --max-failures 20
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --nodes 20000 --workers 1 --shard auto/64`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -67,7 +73,8 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f := cmd.Flags()
 	f.StringVar(&opts.Stockfish, "stockfish", "", "path of the Stockfish binary (Debian: /usr/games/stockfish)")
 	f.StringVarP(&opts.Input, "input", "i", "", "dataset to label")
-	f.StringVarP(&opts.Output, "output", "o", "", "dataset to write (replaced if it exists)")
+	f.StringVarP(&opts.Output, "output", "o", "", "dataset to write")
+	f.BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	f.IntVar(&opts.Depth, "depth", 0, fmt.Sprintf("search depth (default %d when no limit is given)", label.DefaultDepth))
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position (reproducible labels)")
 	f.Int64Var(&opts.MoveTimeMs, "movetime", 0, "milliseconds per position")
@@ -77,6 +84,7 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "restart an engine that takes longer than this on one position (default: derived from the limit)")
 	f.StringVar(&opts.Shard, "shard", "", "label task i of n of a job array (i/n, or auto/n from the batch system's task index) into -o NAME-000i-of-000n")
+	f.StringVar(&opts.MaxFailures, "max-failures", label.DefaultMaxFailures, "fail without output when more positions fail than this count, or percentage (5%)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	return cmd
 }
@@ -146,6 +154,9 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		Timeout:   opts.Timeout,
 		Command:   opts.Command,
 		Shard:     spec,
+
+		MaxFailures: opts.MaxFailures,
+		Force:       opts.Force,
 	}, onProgress)
 	if bar != nil {
 		if err == nil {

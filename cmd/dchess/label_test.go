@@ -103,6 +103,10 @@ func TestLabelCommandWithStockfish(t *testing.T) {
 	// The plain summary is one line on stdout.
 	opts.JSON = false
 	s, stdout, _ = testDatasetStreams()
+	if err := runLabel(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("labelling over the output without --force: %v", err)
+	}
+	opts.Force = true
 	if err := runLabel(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/shard"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/match"
@@ -28,6 +29,7 @@ type selfPlayOptions struct {
 	RandomRate   float64
 	RandomWindow int
 	JSON         bool
+	Force        bool
 	// pairs are the game pairs (0-based) this run plays out of --games;
 	// nil plays them all. A --shard i/n flag fills it with the task's share
 	// (dataset/shard's Spec.Indices), as match's shards do.
@@ -61,6 +63,7 @@ NAME-000i-of-000n/games.pgn with a manifest.json, and a rerun of a finished task
 nothing. The tasks' games together are the games of one unsharded run; ingest reads
 them all with a glob.`,
 		Example: `  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --concurrency 2
+  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --force   # replace games.pgn
   dchess selfplay --a heuristic:depth=2 --b heuristic:depth=3 --games 1000 --random-rate 0.05 -o games.pgn
   dchess selfplay --a cnn --b "experience:exp.db?learn=true" --openings book.epd --games 100 -o learn.pgn --json
   dchess selfplay --a heuristic:depth=3 --games 100000 --random-rate 0.05 --shard auto/64 -o /shared/games
@@ -84,6 +87,7 @@ them all with a glob.`,
 	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
 	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	f.BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives NAME-000i-of-000n/games.pgn")
 	opts.gameFlags.add(cmd)
 	// Self-play openings are longer than a match's by default: more variety.
@@ -113,6 +117,9 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
 	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0:
 		return usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
+	}
+	if err := dataset.CheckOutputFile(opts.Out, opts.Force); err != nil {
+		return err
 	}
 	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
 		if spec == "" {
@@ -214,10 +221,18 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, out)
 		return nil
 	}
+	// The task folder is the run's own; a finished task returned above.
+	own := func(name string) bool {
+		return strings.HasPrefix(name, selfPlayShardPGN) || strings.HasPrefix(name, selfPlayShardManifest) || strings.HasPrefix(name, ".tmp-")
+	}
+	if err := dataset.CheckOutputFolder(out, own); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
 	task := *opts
+	task.Force = true
 	task.pairs = spec.Indices((opts.Games+1)/2, shard.Seed(info.SettingsHash))
 	task.Out = filepath.Join(out, selfPlayShardPGN)
 	if len(task.pairs) == 0 {

@@ -43,6 +43,11 @@ func TestSelfPlayThroughTheCommandLine(t *testing.T) {
 	if !strings.Contains(string(data), " w ") || !strings.Contains(string(data), "[FEN \"") {
 		t.Errorf("no FEN tags:\n%s", data)
 	}
+	s, _, _ = playStreams("")
+	err = runCLI(s, "selfplay", "--a", "heuristic:depth=1", "--games", "2", "--depth", "1", "-o", out, "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("selfplay over an existing file without --force: %v", err)
+	}
 }
 
 func TestSelfPlayBadInput(t *testing.T) {

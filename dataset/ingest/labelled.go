@@ -3,7 +3,9 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -116,7 +118,7 @@ type lichessLine struct {
 func parseLichess(line string) (*parsed, error) {
 	var l lichessLine
 	if err := json.Unmarshal([]byte(line), &l); err != nil {
-		return nil, fmt.Errorf("bad JSON: %v", err)
+		return nil, fmt.Errorf("bad JSON: %s", jsonProblem(err))
 	}
 	if l.FEN == "" {
 		return nil, fmt.Errorf("no fen")
@@ -152,6 +154,61 @@ func parseLichess(line string) (*parsed, error) {
 		p.bestMove = p.pv[0]
 	}
 	return p, nil
+}
+
+// jsonProblem says what is wrong with a line in terms of the JSON the user
+// has, not of the Go types it is decoded into.
+func jsonProblem(err error) string {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Sprintf("%v at byte %d", syntax, syntax.Offset)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the line"
+		}
+		return fmt.Sprintf("%s is %s, want %s", field, jsonValueName(typ.Value), jsonKindName(typ.Type.Kind()))
+	}
+	return err.Error()
+}
+
+// jsonValueName names a JSON value as UnmarshalTypeError.Value gives it:
+// "string", "number", "number 1.5", "object", "array", "bool".
+func jsonValueName(v string) string {
+	if n, ok := strings.CutPrefix(v, "number "); ok {
+		if strings.ContainsAny(n, ".eE") {
+			return n + " (not a whole number)"
+		}
+		return n + " (out of range)"
+	}
+	switch v {
+	case "string":
+		return "text"
+	case "bool":
+		return "true or false"
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	}
+	return "a " + v
+}
+
+func jsonKindName(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.String:
+		return "text"
+	case reflect.Slice, reflect.Array:
+		return "a list"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return k.String()
 }
 
 // uciLine checks a line of UCI moves by playing it, and returns it in
@@ -225,8 +282,8 @@ func parseCSV(line string) (*parsed, error) {
 	}
 	fen := strings.Trim(strings.TrimSpace(line[:comma]), `"`)
 	val := line[comma+1:]
-	if i := strings.IndexByte(val, ','); i >= 0 {
-		val = val[:i] // further columns are ignored
+	if n := strings.Count(val, ","); n > 0 {
+		return nil, fmt.Errorf("%d columns, want 2: FEN,Evaluation", n+2)
 	}
 	val = strings.Trim(strings.TrimSpace(val), `"`)
 	b, err := board.FromFEN(fen)

@@ -9,12 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/search/board"
 )
 
 // Environment variables that turn the test binary into a helper process.
@@ -47,10 +49,13 @@ func TestMain(m *testing.M) {
 }
 
 // runFakeEngine is a minimal UCI engine whose behaviour on some positions is
-// set by spec, ";"-separated rules "crash=S", "crashonce=S", "hang=S" and
-// "state=DIR": a position whose FEN contains S crashes the engine, crashes
-// it the first time only (remembered in DIR), or makes it stop answering.
-// Other positions get a score derived from the FEN.
+// set by spec, ";"-separated rules "crash=S", "crashonce=S", "hang=S",
+// "illegal=S", "shallow=S" and "state=DIR": a position whose FEN contains S
+// (or any position for "*") crashes the engine, crashes it the first time
+// only (remembered in DIR), makes it stop answering, gets the illegal best
+// move e1e8, or a search of depth 1 whatever was asked. Other positions get
+// a score derived from the FEN, a legal line of the first legal moves, and
+// the depth asked for (3 when none was).
 func runFakeEngine(spec string) int {
 	rules := map[string]string{}
 	for _, r := range strings.Split(spec, ";") {
@@ -58,7 +63,9 @@ func runFakeEngine(spec string) int {
 			rules[k] = v
 		}
 	}
-	matches := func(fen, rule string) bool { return rules[rule] != "" && strings.Contains(fen, rules[rule]) }
+	matches := func(fen, rule string) bool {
+		return rules[rule] == "*" || rules[rule] != "" && strings.Contains(fen, rules[rule])
+	}
 	out := bufio.NewWriter(os.Stdout)
 	say := func(s string) { out.WriteString(s + "\n"); out.Flush() }
 	in := bufio.NewScanner(os.Stdin)
@@ -88,12 +95,41 @@ func runFakeEngine(spec string) int {
 			case matches(fen, "hang"):
 				time.Sleep(time.Hour)
 			}
+			depth := 3
+			if f := strings.Fields(line); len(f) == 3 && f[1] == "depth" {
+				depth, _ = strconv.Atoi(f[2])
+			}
+			pv := firstMovesLine(fen, 3)
+			switch {
+			case matches(fen, "illegal"):
+				pv = []string{"e1e8"}
+			case matches(fen, "shallow"):
+				depth = 1
+			}
 			sum := sha256.Sum256([]byte(fen))
 			cp := int(sum[0]) - 128
-			say(fmt.Sprintf("info depth 3 score cp %d nodes %d pv a2a3 a7a6 b2b3\nbestmove a2a3 ponder a7a6", cp, 100+int(sum[1])))
+			say(fmt.Sprintf("info depth %d score cp %d nodes %d pv %s\nbestmove %s", depth, cp, 100+int(sum[1]), strings.Join(pv, " "), pv[0]))
 		}
 	}
 	return 0
+}
+
+// firstMovesLine is up to n plies of the first legal move from fen.
+func firstMovesLine(fen string, n int) []string {
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		return []string{"0000"}
+	}
+	var line []string
+	for len(line) < n {
+		moves := b.LegalMoves()
+		if len(moves) == 0 {
+			break
+		}
+		line = append(line, board.UCI(moves[0]))
+		b.Make(moves[0])
+	}
+	return line
 }
 
 // fakeEngine returns the path and environment for the fake engine with spec.

@@ -8,8 +8,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +23,10 @@ import (
 
 // DefaultDepth is the search depth when no limit is given.
 const DefaultDepth = 8
+
+// DefaultMaxFailures tolerates the odd unlabellable position but not an
+// engine or input that fails wholesale.
+const DefaultMaxFailures = "1%"
 
 // Options say what to label and how.
 type Options struct {
@@ -43,6 +50,13 @@ type Options struct {
 	Timeout time.Duration
 	// Command is the argv recorded in the output manifest.
 	Command []string
+	// Force replaces an existing dataset at Output.
+	Force bool
+	// MaxFailures is how many failed labels a run accepts, a count ("20")
+	// or a share of its records ("1%"); "" means DefaultMaxFailures. Past
+	// it no output is written (the journal keeps every label) and Run
+	// fails saying how many failed.
+	MaxFailures string
 	// Shard, when its Count is above 0, labels one task's share of the
 	// input: the records whose position key it owns (shard.Spec.Owns), in
 	// input order. Output is then that task's folder (shard.Name), and its
@@ -88,6 +102,43 @@ type config struct {
 	pv        int
 	workers   int
 	timeout   time.Duration
+	// maxFailures of records failed are accepted.
+	maxFailures failureLimit
+}
+
+// failureLimit is a parsed MaxFailures: a count, or a percentage of the
+// records when percent is set.
+type failureLimit struct {
+	count   int64
+	percent float64
+	text    string
+}
+
+func parseFailureLimit(s string) (failureLimit, error) {
+	if s == "" {
+		s = DefaultMaxFailures
+	}
+	bad := fmt.Errorf("max failures %q: want a count (20) or a percentage of the positions (1%%)", s)
+	if p, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || v < 0 || v > 100 || math.IsNaN(v) {
+			return failureLimit{}, bad
+		}
+		return failureLimit{percent: v, count: -1, text: s}, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return failureLimit{}, bad
+	}
+	return failureLimit{count: n, text: s}, nil
+}
+
+// allows says whether failed of records failed labels are within the limit.
+func (f failureLimit) allows(failed, records int64) bool {
+	if f.count >= 0 {
+		return failed <= f.count
+	}
+	return float64(failed) <= f.percent/100*float64(records)
 }
 
 func resolve(o Options) (config, error) {
@@ -112,6 +163,10 @@ func resolve(o Options) (config, error) {
 	if limits == 0 {
 		o.Depth = DefaultDepth
 	}
+	maxFailures, err := parseFailureLimit(o.MaxFailures)
+	if err != nil {
+		return config{}, err
+	}
 	c := config{
 		stockfish: o.Stockfish,
 		limits:    uci.Limits{Depth: int64(o.Depth), Nodes: o.Nodes, MoveTime: o.MoveTime.Milliseconds(), MultiPV: max(o.MultiPV, 1)},
@@ -120,6 +175,7 @@ func resolve(o Options) (config, error) {
 		workers:   o.Workers,
 		timeout:   o.Timeout,
 	}
+	c.maxFailures = maxFailures
 	if c.hash == 0 {
 		c.hash = 16
 	}
@@ -243,7 +299,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 		return Summary{}, err
 	}
 	// Fail now, not after hours of labelling, if the output cannot be written.
-	probe, err := dataset.Create(opts.Output, dataset.WriteOptions{})
+	probe, err := dataset.Create(opts.Output, dataset.WriteOptions{Replace: opts.Force})
 	if err != nil {
 		return Summary{}, err
 	}
@@ -319,6 +375,12 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 	for _, w := range active {
 		w.close()
 	}
+	if !cfg.maxFailures.allows(sum.Failed, total) {
+		finish()
+		return sum, fmt.Errorf("%d of %d positions failed to label, more than max failures %s allows (first: %s); "+
+			"no output was written, the labels are kept in %s: rerun with a higher limit to write them",
+			sum.Failed, total, cfg.maxFailures.text, stats.firstFailureOr("in an earlier run"), j.dir)
+	}
 	var shardInfo *shard.Info
 	if sharded {
 		info.Engines = []string{engineName}
@@ -377,6 +439,15 @@ type dispatchStats struct {
 	labelled int64 // labels computed and journalled by this run
 	failed   int64 // failed labels, resumed ones included
 	seen     int64 // input records read
+	// firstFailure is why the first label this run failed, failed.
+	firstFailure string
+}
+
+func (s dispatchStats) firstFailureOr(otherwise string) string {
+	if s.firstFailure == "" {
+		return otherwise
+	}
+	return s.firstFailure
 }
 
 // batchEntries and flushEvery bound how many finished labels a kill can
@@ -535,6 +606,9 @@ func dispatch(ctx context.Context, src *source, j *journal, workers []*worker, p
 			stats.labelled++
 			if res.entry.Label.Status == dataset.LabelFailed {
 				stats.failed++
+				if stats.firstFailure == "" {
+					stats.firstFailure = res.entry.Label.Error
+				}
 			}
 			if batchN >= batchEntries {
 				flush(false)
@@ -601,7 +675,7 @@ func writeOutput(ctx context.Context, src *source, j *journal, opts Options, eng
 	if info != nil {
 		settings["shard"] = info
 	}
-	w, err := dataset.Create(opts.Output, dataset.WriteOptions{Command: opts.Command, Settings: settings, Sources: m.Sources})
+	w, err := dataset.Create(opts.Output, dataset.WriteOptions{Command: opts.Command, Settings: settings, Sources: m.Sources, Replace: opts.Force})
 	if err != nil {
 		return err
 	}

@@ -172,17 +172,19 @@ func TestBadOptionsFailBeforeLabelling(t *testing.T) {
 	notDataset := filepath.Join(dir, "notes")
 	os.MkdirAll(notDataset, 0o755)
 	os.WriteFile(filepath.Join(notDataset, "keep.txt"), []byte("mine"), 0o644)
+	existing := writeInput(t, filepath.Join(dir, "existing"), []string{board.StartFEN})
 	engine := fakeEngine(t, "normal")
 	cases := map[string]struct {
 		opts Options
 		want string
 	}{
-		"two limits":     {Options{Stockfish: engine, Input: in, Output: dir + "/o", Depth: 5, Nodes: 100}, "at most one of"},
-		"same folder":    {Options{Stockfish: engine, Input: in, Output: in + "/."}, "must differ"},
-		"foreign output": {Options{Stockfish: engine, Input: in, Output: notDataset}, "not a dchess dataset"},
-		"missing input":  {Options{Stockfish: engine, Input: dir + "/nothing", Output: dir + "/o"}, "nothing"},
-		"missing engine": {Options{Stockfish: dir + "/no-engine", Input: in, Output: dir + "/o"}, "no such file"},
-		"negative pv":    {Options{Stockfish: engine, Input: in, Output: dir + "/o", PV: -1}, "must not be negative"},
+		"two limits":      {Options{Stockfish: engine, Input: in, Output: dir + "/o", Depth: 5, Nodes: 100}, "at most one of"},
+		"same folder":     {Options{Stockfish: engine, Input: in, Output: in + "/."}, "must differ"},
+		"foreign output":  {Options{Stockfish: engine, Input: in, Output: notDataset}, "not a dchess dataset"},
+		"existing output": {Options{Stockfish: engine, Input: in, Output: existing}, "pass --force"},
+		"missing input":   {Options{Stockfish: engine, Input: dir + "/nothing", Output: dir + "/o"}, "nothing"},
+		"missing engine":  {Options{Stockfish: dir + "/no-engine", Input: in, Output: dir + "/o"}, "no such file"},
+		"negative pv":     {Options{Stockfish: engine, Input: in, Output: dir + "/o", PV: -1}, "must not be negative"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -215,7 +217,8 @@ func TestCrashesHangsAndBadPositions(t *testing.T) {
 	in := writeInput(t, filepath.Join(dir, "in"), fakeInput)
 	engine := fakeEngine(t, "crashonce=r1bqkbnr/pppppppp/2n5;crash=rnbqkbnr/pppp1ppp/8/4p3;hang=rnbqkb1r/pppppppp/5n2;state="+t.TempDir())
 	out := filepath.Join(dir, "out")
-	sum, err := Run(context.Background(), Options{Stockfish: engine, Input: in, Output: out, Nodes: 100, Workers: 2, PV: 2, Timeout: 300 * time.Millisecond}, nil)
+	sum, err := Run(context.Background(), Options{Stockfish: engine, Input: in, Output: out, Nodes: 100, Workers: 2, PV: 2, Timeout: 300 * time.Millisecond,
+		MaxFailures: "3"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,7 +232,7 @@ func TestCrashesHangsAndBadPositions(t *testing.T) {
 	recs := readRecords(t, out)
 	get := func(i int) dataset.Label { return *recs[i].Label }
 	for _, i := range []int{0, 1, 7} {
-		if l := get(i); l.Status != dataset.LabelOK || l.Engine != "FakeFish 1" || l.BestMove != "a2a3" || len(l.PV) != 2 || l.Depth != 3 {
+		if l := get(i); l.Status != dataset.LabelOK || l.Engine != "FakeFish 1" || l.BestMove != firstMovesLine(fakeInput[i], 1)[0] || len(l.PV) != 2 || l.Depth != 3 {
 			t.Errorf("record %d: %+v", i, l)
 		}
 	}
@@ -264,5 +267,62 @@ func TestEngineThatCannotRestartStopsTheRun(t *testing.T) {
 	// The label finished before the crash is journalled.
 	if got := journalEntries(t, partialDir(out)); len(got) != 1 || got[0].Index != 0 || got[0].Label.Status != dataset.LabelOK {
 		t.Fatalf("journal holds %+v", got)
+	}
+}
+
+func TestWrongAnswersFailLikeCrashes(t *testing.T) {
+	dir := t.TempDir()
+	in := writeInput(t, filepath.Join(dir, "in"), fakeInput)
+	// Record 7 is Black to move; the fake engine answers e1e8 there.
+	engine := fakeEngine(t, "illegal=rnbqkbnr/pppppppp/8/8/3P4;shallow=r1bqkbnr/pppppppp/2n5")
+	out := filepath.Join(dir, "out")
+	sum, err := Run(context.Background(), Options{Stockfish: engine, Input: in, Output: out, Depth: 4, Workers: 2, PV: 3, MaxFailures: "3"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 3 {
+		t.Fatalf("summary %+v, want the bad FEN and the two wrong answers failed", sum)
+	}
+	recs := readRecords(t, out)
+	for i, want := range map[int]string{1: "engine reported depth 1, depth 4 was asked", 7: "best move e1e8 is not legal"} {
+		if l := recs[i].Label; l.Status != dataset.LabelFailed || !strings.Contains(l.Error, want) || !strings.Contains(l.Error, "3 attempts") {
+			t.Errorf("record %d: %+v, want a failure after retries containing %q", i, l, want)
+		}
+	}
+	if l := recs[0].Label; l.Status != dataset.LabelOK || l.Depth != 4 {
+		t.Errorf("record 0: %+v", l)
+	}
+	d, err := dataset.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Verify(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTooManyFailuresWriteNoOutput(t *testing.T) {
+	dir := t.TempDir()
+	in := writeInput(t, filepath.Join(dir, "in"), fakeInput)
+	engine := fakeEngine(t, "illegal=*")
+	out := filepath.Join(dir, "out")
+	opts := Options{Stockfish: engine, Input: in, Output: out, Depth: 4, Workers: 2}
+	sum, err := Run(context.Background(), opts, nil)
+	// Mate and stalemate need no engine; the other 6 fail.
+	if err == nil || !strings.Contains(err.Error(), "6 of 8 positions failed") || !strings.Contains(err.Error(), "max failures 1%") || sum.Failed != 6 {
+		t.Fatalf("got %v, summary %+v", err, sum)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("an output was written: %v", err)
+	}
+	// The labels are kept: a rerun accepting the failures writes them
+	// without asking the engine again.
+	opts.MaxFailures = "75%"
+	sum, err = Run(context.Background(), opts, nil)
+	if err != nil || sum.Resumed != 8 || sum.Failed != 6 {
+		t.Fatalf("rerun: %v, summary %+v", err, sum)
+	}
+	if _, err := parseFailureLimit("ten"); err == nil {
+		t.Fatal("a bad --max-failures was accepted")
 	}
 }

@@ -142,6 +142,10 @@ func TestFinishedShardIsSkipped(t *testing.T) {
 	}
 	opts.Nodes = 200
 	opts.Shard, opts.Output = spec, shard.Name(opts.Output, spec)
+	if _, err := Run(context.Background(), opts, nil); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("rerun with other settings without Force: %v", err)
+	}
+	opts.Force = true
 	if _, err := Run(context.Background(), opts, nil); err == nil || !strings.Contains(err.Error(), "no-engine") {
 		t.Fatalf("rerun with other settings: %v", err)
 	}

@@ -127,7 +127,7 @@ func (w *worker) search(fen string) (dataset.Label, error) {
 	if err != nil {
 		return dataset.Label{}, timeoutOr(err, w.cfg.timeout)
 	}
-	return labelFromResult(res, w.cfg.pv)
+	return labelFromResult(res, fen, w.cfg.limits.Depth, w.cfg.pv)
 }
 
 // signaturePositions and signatureDepth make a bench signature: the
@@ -170,9 +170,11 @@ func timeoutOr(err error, limit time.Duration) error {
 	return err
 }
 
-// labelFromResult turns the engine's verdict into a label (Engine is filled
-// in later from the journal's settings).
-func labelFromResult(res uci.SearchResult, pvLen int) (dataset.Label, error) {
+// labelFromResult turns the engine's verdict on fen into a label (Engine is
+// filled in later from the journal's settings). An answer that cannot be
+// right, an illegal move or a shallower search than depth asked for, is an
+// error like a crash: the engine is not trusted again.
+func labelFromResult(res uci.SearchResult, fen string, depth int64, pvLen int) (dataset.Label, error) {
 	if len(res.Lines) == 0 {
 		return dataset.Label{}, errors.New("engine gave no score")
 	}
@@ -180,18 +182,25 @@ func labelFromResult(res uci.SearchResult, pvLen int) (dataset.Label, error) {
 		return dataset.Label{}, errors.New("engine gave no best move in a position with legal moves")
 	}
 	main := res.Lines[0]
-	l := dataset.Label{
-		Status:   dataset.LabelOK,
-		BestMove: res.BestMove,
-		PV:       head(main.PV, pvLen),
-		Depth:    uint16(min(main.Depth, 65535)),
-		Nodes:    res.Nodes,
+	if depth > 0 && int64(main.Depth) < depth {
+		return dataset.Label{}, fmt.Errorf("engine reported depth %d, depth %d was asked", main.Depth, depth)
 	}
+	// Check the whole lines the engine sent, not only the part kept.
+	l := dataset.Label{Status: dataset.LabelOK, BestMove: res.BestMove, PV: main.PV}
+	for _, line := range res.Lines[1:] {
+		l.MultiPV = append(l.MultiPV, dataset.PVLine{PV: line.PV})
+	}
+	if err := l.CheckMoves(fen); err != nil {
+		return dataset.Label{}, fmt.Errorf("engine answered nonsense: %w", err)
+	}
+	l.PV = head(main.PV, pvLen)
+	l.Depth = uint16(min(main.Depth, 65535))
+	l.Nodes = res.Nodes
 	l.Mate, l.CP = scoreOf(main.Score)
 	l.WinProb = dataset.WinProbability(l.CP, l.Mate)
-	for _, line := range res.Lines[1:] {
+	for i, line := range res.Lines[1:] {
 		mate, cp := scoreOf(line.Score)
-		l.MultiPV = append(l.MultiPV, dataset.PVLine{Mate: mate, CP: cp, PV: head(line.PV, pvLen)})
+		l.MultiPV[i] = dataset.PVLine{Mate: mate, CP: cp, PV: head(line.PV, pvLen)}
 	}
 	return l, nil
 }

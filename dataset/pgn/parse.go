@@ -98,7 +98,8 @@ func (p *parser) fail(line int, format string, args ...any) *Error {
 	return &Error{Game: p.g.Number, Line: line, Reason: fmt.Sprintf(format, args...)}
 }
 
-// tags reads the tag section: the lines that start with '['.
+// tags reads the tag section: the lines that start with '['. Movetext may
+// follow the last tag on its line (PGN's import format allows it).
 func (p *parser) tags() *Error {
 	for p.pos < len(p.s) {
 		end := strings.IndexByte(p.s[p.pos:], '\n')
@@ -108,14 +109,20 @@ func (p *parser) tags() *Error {
 			end += p.pos
 		}
 		line := strings.TrimLeft(p.s[p.pos:end], " \t")
+		lineStart := end - len(line)
 		line = strings.TrimRight(line, " \t\r")
 		switch {
 		case line == "" || line[0] == '%':
 		case line[0] == '[':
-			if err := p.tagLine(line); err != nil {
+			movetext, err := p.tagLine(line)
+			if err != nil {
 				return err
 			}
 			p.lastLine = p.line
+			if movetext < len(line) {
+				p.pos = lineStart + movetext
+				return nil
+			}
 		default:
 			return nil // movetext starts here
 		}
@@ -126,12 +133,13 @@ func (p *parser) tags() *Error {
 	return nil
 }
 
-// tagLine parses one or more `[Name "value"]` pairs on a line.
-func (p *parser) tagLine(line string) *Error {
+// tagLine parses one or more `[Name "value"]` pairs on a line and returns
+// where movetext after them starts (len(line) when none does).
+func (p *parser) tagLine(line string) (int, *Error) {
 	orig := line
 	for line != "" {
 		if line[0] != '[' {
-			return p.fail(p.line, "bad tag line %s", quoteShort(orig))
+			return len(orig) - len(line), nil
 		}
 		i := 1
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
@@ -146,24 +154,24 @@ func (p *parser) tagLine(line string) *Error {
 			i++
 		}
 		if name == "" || i >= len(line) || line[i] != '"' {
-			return p.fail(p.line, "bad tag line %s", quoteShort(orig))
+			return 0, p.fail(p.line, "bad tag line %s", quoteShort(orig))
 		}
 		i++
 		value, n, ok := unescape(line[i:])
 		if !ok {
-			return p.fail(p.line, "unterminated tag value in %s", quoteShort(orig))
+			return 0, p.fail(p.line, "unterminated tag value in %s", quoteShort(orig))
 		}
 		i += n
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			i++
 		}
 		if i >= len(line) || line[i] != ']' {
-			return p.fail(p.line, "bad tag line %s", quoteShort(orig))
+			return 0, p.fail(p.line, "bad tag line %s", quoteShort(orig))
 		}
 		p.g.Tags = append(p.g.Tags, Tag{Name: name, Value: value})
 		line = strings.TrimLeft(line[i+1:], " \t")
 	}
-	return nil
+	return len(orig), nil
 }
 
 func isNameChar(c byte) bool {

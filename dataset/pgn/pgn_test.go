@@ -233,3 +233,43 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+func TestGamesOnOneLine(t *testing.T) {
+	text := `[Event "a"] [Result "1-0"] 1. e4 {[%clk 0:03:00] [x} e5 2. Nf3 1-0 [Event "b"][White "w \"]\" w"] 1. d4 d5 0-1 ` +
+		`[Site "c"] [Result "*"] 1. c4 ; [Event "no"]` + "\n" + `e5 *` + "\n"
+	games, errs := readAll(t, text)
+	if len(errs) != 0 || len(games) != 3 {
+		t.Fatalf("%d games, errors %v", len(games), errs)
+	}
+	want := [][]string{{"e4", "e5", "Nf3"}, {"d4", "d5"}, {"c4", "e5"}}
+	for i, g := range games {
+		if !reflect.DeepEqual(g.Moves, want[i]) {
+			t.Errorf("game %d: moves %v, want %v", i+1, g.Moves, want[i])
+		}
+	}
+	if games[1].Tag("White") != `w "]" w` || games[2].Tag("Site") != "c" || games[2].Line != 1 {
+		t.Errorf("tags %v %v, line %d", games[1].Tags, games[2].Tags, games[2].Line)
+	}
+}
+
+// The reported bug: thousands of games on one line were one game over the
+// limit, all dropped. Now only a single game over the limit is skipped.
+func TestManyGamesOnOneLongLine(t *testing.T) {
+	var b strings.Builder
+	const n = 30000 // about 1.6 MiB, over the read buffer and MaxGameBytes
+	for i := range n {
+		if i == n/2 {
+			b.WriteString(`[Event "long"] 1. e4 {` + strings.Repeat("x", MaxGameBytes) + `} 1-0 `)
+		}
+		b.WriteString(`[Event "g"] [Round "` + strings.Repeat("1", i%7) + `"] 1. e4 e5 2. Nf3 Nc6 1/2-1/2 `)
+	}
+	games, errs := readAll(t, b.String())
+	if len(games) != n || len(errs) != 1 || !strings.Contains(errs[0].Reason, "longer than") || errs[0].Game != n/2+1 {
+		t.Fatalf("%d games (want %d), errors %v", len(games), n, errs)
+	}
+	for _, g := range games {
+		if len(g.Moves) != 4 || g.Tag("Event") != "g" {
+			t.Fatalf("game %d: %v %v", g.Number, g.Tags, g.Moves)
+		}
+	}
+}

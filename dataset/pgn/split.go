@@ -36,15 +36,27 @@ type RawGame struct {
 }
 
 // Splitter cuts a PGN stream into games without parsing them.
+//
+// It reads segments rather than lines: a line is cut before each tag pair
+// and after the last tag before movetext, so games that follow each other
+// on one line (PGN's import format allows any whitespace between tokens)
+// are cut apart like games on lines of their own. A line longer than the
+// read buffer arrives in pieces; the pieces after the first continue it.
 type Splitter struct {
 	r        *bufio.Reader
 	line     int // lines consumed so far
 	number   int
-	pending  []byte // a line read ahead that starts the next game
+	pending  []byte // a segment read ahead that starts the next game
 	pendLine int
 	err      error
-	long     []byte // holds a line longer than the bufio buffer
 	first    bool
+
+	rest    []byte // the unread part of the last chunk read
+	restErr error  // the read error that came with it
+	broken  bool   // the last segment ended inside a line, at the end of a chunk
+	midLine bool   // the last segment did not end its line
+	// Where the segmenter stands in the PGN syntax.
+	inBrace, inSemi, inTag, inString bool
 }
 
 // NewSplitter returns a Splitter reading from r.
@@ -52,26 +64,123 @@ func NewSplitter(r io.Reader) *Splitter {
 	return &Splitter{r: bufio.NewReaderSize(r, 1<<20), first: true}
 }
 
-// readLine returns the next line including its newline; the slice is valid
-// until the next call.
-func (s *Splitter) readLine() ([]byte, error) {
-	line, err := s.r.ReadSlice('\n')
-	if err != bufio.ErrBufferFull {
+// readSegment returns the next segment, at most a line including its
+// newline, and whether it continues a line cut at the end of a chunk; the
+// slice is valid until the next call. It returns an error only with no
+// bytes left.
+func (s *Splitter) readSegment() (seg []byte, continues bool, err error) {
+	if len(s.rest) == 0 {
+		if s.restErr != nil {
+			return nil, false, s.restErr
+		}
+		chunk, err := s.r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			err = nil
+		}
 		if s.first {
 			s.first = false
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
 		}
-		return line, err
-	}
-	s.first = false
-	s.long = append(s.long[:0], line...)
-	for err == bufio.ErrBufferFull {
-		line, err = s.r.ReadSlice('\n')
-		if len(s.long) < 2*MaxGameBytes {
-			s.long = append(s.long, line...)
+		s.rest, s.restErr = chunk, err
+		if len(chunk) == 0 {
+			if err == nil {
+				err = io.ErrNoProgress
+			}
+			return nil, false, err
 		}
 	}
-	return s.long, err
+	n := s.cut(s.rest)
+	seg, s.rest = s.rest[:n], s.rest[n:]
+	continues = s.broken
+	s.midLine = seg[n-1] != '\n'
+	s.broken = len(s.rest) == 0 && s.midLine
+	return seg, continues, nil
+}
+
+// plainTagLine says whether b is a whole line holding one tag pair and
+// nothing else, the common case, which leaves the state as it was.
+func (s *Splitter) plainTagLine(b []byte) bool {
+	if s.midLine || s.inBrace || s.inSemi || s.inTag || s.inString || len(b) == 0 || b[0] != '[' || b[len(b)-1] != '\n' {
+		return false
+	}
+	end := bytes.TrimRight(b, " \t\r\n")
+	return end[len(end)-1] == ']' && bytes.IndexByte(b[1:], '[') < 0 && bytes.Count(end, []byte{'"'}) == 2
+}
+
+// cut returns the length of the next segment at the start of b, a chunk
+// that ends at a newline or where the read buffer filled: up to a tag pair
+// that follows other text, up to the end of a tag pair that text follows,
+// or all of b.
+func (s *Splitter) cut(b []byte) int {
+	if s.plainTagLine(b) {
+		return len(b)
+	}
+	// Jump from one byte that can change the state to the next.
+	i := 0
+	for i < len(b) {
+		switch {
+		case s.inSemi:
+			j := bytes.IndexByte(b[i:], '\n')
+			if j < 0 {
+				return len(b)
+			}
+			s.inSemi, i = false, i+j+1
+		case s.inBrace:
+			j := bytes.IndexByte(b[i:], '}')
+			if j < 0 {
+				return len(b)
+			}
+			s.inBrace, i = false, i+j+1
+		case s.inString:
+			j := bytes.IndexAny(b[i:], "\"\\")
+			if j < 0 {
+				return len(b)
+			}
+			i += j
+			if b[i] == '\\' {
+				i += 2 // an escaped character
+				continue
+			}
+			s.inString, i = false, i+1
+		case s.inTag:
+			j := bytes.IndexAny(b[i:], "\"]")
+			if j < 0 {
+				return len(b)
+			}
+			i += j
+			if b[i] == '"' {
+				s.inString, i = true, i+1
+				continue
+			}
+			s.inTag, i = false, i+1
+			if !isBlank(b[i:]) {
+				return i
+			}
+		default:
+			if i == 0 && !s.midLine && b[0] == '%' {
+				s.inSemi = true
+				continue
+			}
+			j := bytes.IndexAny(b[i:], "[{;")
+			if j < 0 {
+				return len(b)
+			}
+			i += j
+			switch b[i] {
+			case '[':
+				if !isBlank(b[:i]) {
+					return i
+				}
+				s.inTag = true
+			case '{':
+				s.inBrace = true
+			case ';':
+				s.inSemi = true
+			}
+			i++
+		}
+	}
+	return len(b)
 }
 
 // Next appends the next game's text to buf and returns the extended buffer
@@ -90,23 +199,32 @@ func (s *Splitter) Next(buf []byte) ([]byte, RawGame, error) {
 			if s.err != nil {
 				break
 			}
+			var continues bool
 			var err error
-			line, err = s.readLine()
+			line, continues, err = s.readSegment()
 			if err != nil {
-				if err != io.EOF {
-					s.err = err
-					if len(line) == 0 {
-						break
-					}
-				} else {
-					s.err = io.EOF
-					if len(line) == 0 {
-						break
-					}
-				}
+				s.err = err
+				break
 			}
-			s.line++
-			lineNo = s.line
+			lineNo = s.line + 1
+			if line[len(line)-1] == '\n' {
+				s.line++
+			}
+			if continues {
+				// The rest of a line too long for the buffer: it belongs
+				// to whatever its beginning did.
+				if started {
+					if hasMovetext {
+						inComment = commentStateAfter(line, inComment)
+					}
+					if len(buf)-g.Start+len(line) > MaxGameBytes {
+						g.TooLong = true
+						continue
+					}
+					buf = append(buf, line...)
+				}
+				continue
+			}
 		}
 		trimmed := trimLeftSpace(line)
 		if len(trimmed) > 0 && trimmed[0] == '[' && started {

@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// LocksWork says that Lock really excludes other processes here.
+const LocksWork = true
+
 // Lock takes an exclusive lock on path (created if missing), so two runs
 // never append to one journal. The lock goes away with the process, even
 // after kill -9. It returns ErrLocked when another process holds it.

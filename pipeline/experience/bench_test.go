@@ -24,7 +24,7 @@ func BenchmarkImportKasparov(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		sum, err := Import(ctx, db, bytes.NewReader(data), "Kasparov.pgn", nil)
+		sum, err := Import(ctx, db, bytes.NewReader(data), ImportSource{Name: "Kasparov.pgn"}, nil)
 		db.Close()
 		if err != nil {
 			b.Fatal(err)

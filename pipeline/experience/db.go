@@ -58,6 +58,14 @@ CREATE TABLE IF NOT EXISTS games (
   result TEXT    NOT NULL,  -- 1-0, 0-1 or 1/2-1/2
   plies  INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS imports (
+  sha256    TEXT    NOT NULL,            -- of the imported file's content
+  copy      INTEGER NOT NULL,            -- 1, or 2, 3... for deliberate repeat imports
+  name      TEXT    NOT NULL,            -- the "file.pgn" of its games' source
+  next_game INTEGER NOT NULL,            -- the file's games numbered below this are in the tree
+  complete  INTEGER NOT NULL DEFAULT 0,  -- 1 once every game was read
+  PRIMARY KEY (sha256, copy)
+);
 `
 
 // DB is an open experience database. It is safe for concurrent use: all
@@ -66,6 +74,9 @@ CREATE TABLE IF NOT EXISTS games (
 type DB struct {
 	sql  *sql.DB
 	path string
+
+	checkOnce sync.Once
+	checkErr  error
 }
 
 // Open opens the database at path, creating it (and its schema) when it
@@ -116,6 +127,38 @@ func (db *DB) init(ctx context.Context) error {
 
 // Path is the database file.
 func (db *DB) Path() string { return db.path }
+
+// Check reads the whole file with SQLite's quick_check, once per open
+// database: a writer must find a damaged page before it adds to the
+// file, since a write next to damage can spread it.
+func (db *DB) Check(ctx context.Context) error {
+	db.checkOnce.Do(func() { db.checkErr = db.check(ctx) })
+	return db.checkErr
+}
+
+func (db *DB) check(ctx context.Context) error {
+	damaged := func(problem string) error {
+		return fmt.Errorf("experience: %s is damaged (%s): restore a copy, or rebuild it with dchess experience build", db.path, problem)
+	}
+	rows, err := db.sql.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil {
+		return damaged(err.Error())
+	}
+	defer rows.Close()
+	var first string
+	if rows.Next() {
+		if err := rows.Scan(&first); err != nil {
+			return damaged(err.Error())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return damaged(err.Error())
+	}
+	if first != "ok" {
+		return damaged(first)
+	}
+	return nil
+}
 
 // Close closes the database; SQLite folds the write-ahead log back into
 // the file, so a closed database is one self-contained file.
@@ -205,6 +248,15 @@ type gameRow struct {
 	plies          int
 }
 
+// importMark is an imports row, written in the transaction of the batch
+// that brings the file's games up to nextGame.
+type importMark struct {
+	sha256, name string
+	copy         int
+	nextGame     int
+	complete     bool
+}
+
 // batch collects the moves of several games, each game's moves counted
 // once, so a batch is written with one upsert per distinct move.
 type batch struct {
@@ -212,6 +264,7 @@ type batch struct {
 	order []edgeKey // first-seen order, so row ids follow the games
 	games []gameRow
 	seen  map[edgeKey]bool // this game's moves so far
+	mark  *importMark      // nil outside a recorded import
 }
 
 func newBatch() *batch {
@@ -265,7 +318,7 @@ func (bt *batch) add(g Game, b *board.Board, moves []board.Move) error {
 
 // write stores the batch in one transaction.
 func (db *DB) write(ctx context.Context, bt *batch) error {
-	if len(bt.games) == 0 {
+	if len(bt.games) == 0 && bt.mark == nil {
 		return nil
 	}
 	tx, err := db.sql.BeginTx(ctx, nil)
@@ -298,6 +351,13 @@ ON CONFLICT (parent_key, child_key) DO UPDATE SET
 	defer insertGame.Close()
 	for _, g := range bt.games {
 		if _, err := insertGame.ExecContext(ctx, g.source, g.result, g.plies); err != nil {
+			return err
+		}
+	}
+	if m := bt.mark; m != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO imports (sha256, copy, name, next_game, complete) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (sha256, copy) DO UPDATE SET next_game = excluded.next_game, complete = excluded.complete`,
+			m.sha256, m.copy, m.name, m.nextGame, m.complete); err != nil {
 			return err
 		}
 	}

@@ -101,7 +101,7 @@ func edgeCounts(t *testing.T, db *DB, fen string, before []string, uci string) (
 func TestImportCountsKnownGames(t *testing.T) {
 	ctx := context.Background()
 	db := openTemp(t)
-	sum, err := Import(ctx, db, strings.NewReader(knownGames), "known.pgn", nil)
+	sum, err := Import(ctx, db, strings.NewReader(knownGames), ImportSource{Name: "known.pgn"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestImportCountsKnownGames(t *testing.T) {
 	}
 
 	// Importing the same games again doubles every count.
-	if _, err := Import(ctx, db, strings.NewReader(knownGames), "known.pgn", nil); err != nil {
+	if _, err := Import(ctx, db, strings.NewReader(knownGames), ImportSource{Name: "known.pgn"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _, _ := edgeCounts(t, db, "", nil, "e2e4"); got != (counts{4, 2, 0}) {

@@ -2,6 +2,7 @@ package experience
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,18 @@ import (
 // enough that an interrupted import loses little.
 const ImportBatch = 2000
 
+// ImportSource names an import's input. With SHA256 (of the content) the
+// tree records how far the import got: run again after an interruption it
+// adds only the games not yet in, and run again after it finished it adds
+// nothing, unless Again asks for the file's games to be counted once more.
+// A file whose content changed is a new input. Without SHA256 every run
+// adds every game.
+type ImportSource struct {
+	Name   string // labels the games' source, "Name#N"
+	SHA256 string
+	Again  bool
+}
+
 // ImportSummary counts what an import read and stored.
 type ImportSummary struct {
 	Games   int64 `json:"games"`   // games added to the tree
@@ -28,6 +41,13 @@ type ImportSummary struct {
 	// FirstErrors are the first few skipped games' reasons.
 	FirstErrors []string `json:"first_errors,omitempty"`
 	Seconds     float64  `json:"seconds"`
+	// AlreadyIn says the file was imported completely before, so nothing
+	// was added; ResumedAt is the game an interrupted import continued at
+	// (0: it started afresh); Copy is how many times the tree now counts
+	// the file's games (1 normally, more after Again).
+	AlreadyIn bool `json:"already_in,omitempty"`
+	ResumedAt int  `json:"resumed_at,omitempty"`
+	Copy      int  `json:"copy,omitempty"`
 }
 
 // GamesPerSecond is the import rate.
@@ -38,16 +58,42 @@ func (s ImportSummary) GamesPerSecond() float64 {
 const maxReportedErrors = 10
 
 // Import reads PGN games from r and adds every game with a result to the
-// tree, ImportBatch games per transaction; name labels the games' source
-// ("name#N"). An interrupted import keeps the batches already committed.
+// tree, ImportBatch games per transaction (see ImportSource for what a
+// rerun adds). An interrupted import keeps the batches already committed.
 // progress, when set, is called after each batch with the summary so far.
-func Import(ctx context.Context, db *DB, r io.Reader, name string, progress func(ImportSummary)) (ImportSummary, error) {
+func Import(ctx context.Context, db *DB, r io.Reader, src ImportSource, progress func(ImportSummary)) (ImportSummary, error) {
 	var sum ImportSummary
 	start := time.Now()
+	name := src.Name
+	var mark *importMark
+	if src.SHA256 != "" {
+		var err error
+		if mark, err = db.importMark(ctx, src); err != nil {
+			return sum, fmt.Errorf("experience: %s: %w", db.path, err)
+		}
+		sum.Copy = mark.copy
+		if mark.complete {
+			sum.AlreadyIn = true
+			return sum, nil
+		}
+		if mark.nextGame > 1 {
+			sum.ResumedAt = mark.nextGame
+		}
+		if mark.copy > 1 {
+			// Copies are told apart in the games table too.
+			name = fmt.Sprintf("%s(copy %d)", src.Name, mark.copy)
+		}
+	}
 	rd := pgn.NewReader(r)
 	bt := newBatch()
 	std := board.New()
+	lastGame := 0 // the number of the last game read
 	flush := func() error {
+		if mark != nil {
+			mark.nextGame = max(mark.nextGame, lastGame+1)
+			m := *mark
+			bt.mark = &m
+		}
 		err := db.write(ctx, bt)
 		bt = newBatch()
 		sum.Seconds = time.Since(start).Seconds()
@@ -73,12 +119,20 @@ func Import(ctx context.Context, db *DB, r io.Reader, name string, progress func
 		}
 		var pe *pgn.Error
 		if errors.As(err, &pe) {
+			lastGame = pe.Game
+			if pe.Game < sum.ResumedAt {
+				continue // counted by the interrupted run
+			}
 			if g == nil {
 				skip(fmt.Sprintf("%s: %v", name, pe))
 				continue
 			}
 		} else if err != nil {
 			return sum, fmt.Errorf("experience: reading %s: %w", name, err)
+		}
+		lastGame = g.Number
+		if g.Number < sum.ResumedAt {
+			continue // in the tree since the interrupted run
 		}
 		if g.Result == dataset.ResultUnknown {
 			sum.Skipped++
@@ -126,10 +180,33 @@ func Import(ctx context.Context, db *DB, r io.Reader, name string, progress func
 			}
 		}
 	}
+	if mark != nil {
+		mark.complete = true
+	}
 	if err := flush(); err != nil {
 		return sum, fmt.Errorf("experience: %s: %w", db.path, err)
 	}
 	return sum, nil
+}
+
+// importMark returns where an import of src stands: the copy to add to
+// and the first game not yet in the tree, or a complete mark when src is
+// in and no further copy was asked for.
+func (db *DB) importMark(ctx context.Context, src ImportSource) (*importMark, error) {
+	m := &importMark{sha256: src.SHA256, name: src.Name, copy: 1, nextGame: 1}
+	var complete bool
+	err := db.sql.QueryRowContext(ctx, `SELECT copy, next_game, complete FROM imports WHERE sha256 = ? ORDER BY copy DESC LIMIT 1`,
+		src.SHA256).Scan(&m.copy, &m.nextGame, &complete)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return m, nil
+	case err != nil:
+		return nil, err
+	case complete && src.Again:
+		return &importMark{sha256: src.SHA256, name: src.Name, copy: m.copy + 1, nextGame: 1}, nil
+	}
+	m.complete = complete
+	return m, nil
 }
 
 // Stats summarises a database.
@@ -158,7 +235,16 @@ type MoveStats struct {
 }
 
 // Stats reads the database's totals and the moves known from the start.
+// Its errors name the file (a damaged one fails here).
 func (db *DB) Stats(ctx context.Context) (Stats, error) {
+	st, err := db.stats(ctx)
+	if err != nil {
+		return st, fmt.Errorf("experience: %s: %w", db.path, err)
+	}
+	return st, nil
+}
+
+func (db *DB) stats(ctx context.Context) (Stats, error) {
 	st := Stats{Path: db.path}
 	row := db.sql.QueryRowContext(ctx, `SELECT COUNT(*),
   COALESCE(SUM(result = '1-0'), 0), COALESCE(SUM(result = '0-1'), 0), COALESCE(SUM(result = '1/2-1/2'), 0),

@@ -111,6 +111,12 @@ func NewPlayer(ctx context.Context, path string, opts Options) (*Player, error) 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Learn {
+		if err := db.Check(ctx); err != nil {
+			release(db)
+			return nil, err
+		}
+	}
 	p := &Player{name: opts.Name, db: db, rule: opts.Rule, fallback: opts.Fallback, learn: opts.Learn,
 		explore: opts.Explore, seed: opts.Seed, rng: rand.New(rand.NewPCG(opts.Seed, 1))}
 	if p.fallback == nil {

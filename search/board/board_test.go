@@ -55,6 +55,13 @@ func TestFENRejectsBadInput(t *testing.T) {
 		"4k3/8/8/8/8/8/8/4K2r w - - 0 1 extra",
 		"4k2R/8/8/8/8/8/8/4K3 w - - 0 1", // black, not to move, in check
 		"P3k3/8/8/8/8/8/8/4K3 w - - 0 1",
+		// En-passant squares no double push can have made: no pawn in
+		// front, the wrong side to move, the square or the start occupied.
+		"4k3/8/8/8/8/8/8/4K3 w - d6 0 2",
+		"4k3/8/8/3p4/8/8/8/4K3 b - d6 0 2",
+		"4k3/3p4/8/3p4/8/8/8/4K3 w - d6 0 2",
+		"4k3/8/3n4/3p4/8/8/8/4K3 w - d6 0 2",
+		"4k3/8/8/8/4P3/8/8/4K3 w - e3 0 1",
 	} {
 		if _, err := FromFEN(fen); err == nil {
 			t.Errorf("FromFEN(%q) accepted", fen)
@@ -63,7 +70,8 @@ func TestFENRejectsBadInput(t *testing.T) {
 }
 
 func TestFENDropsUnsupportedRightsAndEnPassant(t *testing.T) {
-	// Castling rights without the rook, and an e.p. square no pawn can use.
+	// Castling rights without the rook, and an e.p. square no pawn can use
+	// (but a double push made).
 	b := mustFEN(t, "4k3/8/8/3pP3/8/8/8/R3K3 w KQkq d6 0 2")
 	if got, want := b.FEN(), "4k3/8/8/3pP3/8/8/8/R3K3 w Q d6 0 2"; got != want {
 		t.Errorf("got %s want %s", got, want)

@@ -11,9 +11,9 @@ import (
 
 // FromFEN parses and validates a FEN. Move counters may be missing
 // (EPD positions have four fields). Castling rights that the placement
-// cannot support, and an en-passant square with no double-pushed pawn
-// behind it, are dropped rather than trusted, so move generation never
-// sees an impossible state.
+// cannot support are dropped rather than trusted, so move generation never
+// sees an impossible state. An en-passant square that no double push can
+// have made is refused: the position it describes cannot have arisen.
 func FromFEN(fen string) (*Board, error) {
 	fields := strings.Fields(fen)
 	if len(fields) < 4 || len(fields) > 6 {
@@ -59,12 +59,15 @@ func FromFEN(fen string) (*Board, error) {
 			return nil, fmt.Errorf("invalid FEN %q: bad en-passant square %q", fen, f)
 		}
 		sq := (f[1]-'1')*8 + (f[0] - 'a')
-		// Keep it only if the side to move is the right one and a pawn
-		// that just double-pushed stands in front of it.
-		if f[1] == '6' && fields[1] == "w" && grid[sq-8] == 'p' && grid[sq] == 0 {
+		// The side that just moved double-pushed: its pawn stands in front
+		// of the square, which it and the pawn's start square left empty.
+		switch {
+		case f[1] == '6' && fields[1] == "w" && grid[sq-8] == 'p' && grid[sq] == 0 && grid[sq+8] == 0:
 			ep = sq
-		} else if f[1] == '3' && fields[1] == "b" && grid[sq+8] == 'P' && grid[sq] == 0 {
+		case f[1] == '3' && fields[1] == "b" && grid[sq+8] == 'P' && grid[sq] == 0 && grid[sq-8] == 0:
 			ep = sq
+		default:
+			return nil, fmt.Errorf("invalid FEN %q: no pawn can just have passed the en-passant square %s", fen, f)
 		}
 	}
 	half, full := 0, 1

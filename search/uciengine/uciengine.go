@@ -38,6 +38,9 @@ type Engine struct {
 	p     player.Player
 	dirty bool // options changed since p was made
 	pos   player.Position
+	// badPosition is why the last "position" was refused; until the next
+	// valid one, "go" answers no move rather than one for an older position.
+	badPosition error
 
 	cancel context.CancelFunc
 	done   chan struct{}
@@ -126,7 +129,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.setOption(fields[1:])
 	case "ucinewgame":
 		e.stopSearch()
-		e.pos = player.Position{}
+		e.pos, e.badPosition = player.Position{}, nil
 		if err := e.ensurePlayer(ctx); err != nil {
 			e.send("info string %v", oneLine(err))
 			return false
@@ -138,12 +141,18 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		pos, err := parsePosition(fields[1:])
 		if err != nil {
+			e.badPosition = err
 			e.send("info string %v", oneLine(err))
 			return false
 		}
-		e.pos = pos
+		e.pos, e.badPosition = pos, nil
 	case "go":
 		e.stopSearch()
+		if e.badPosition != nil {
+			e.send("info string no move: the last position was refused (%s)", oneLine(e.badPosition))
+			e.send("bestmove 0000")
+			return false
+		}
 		lim, waitForStop, err := parseGo(fields[1:])
 		if err != nil {
 			e.send("info string %v", oneLine(err))

@@ -107,6 +107,17 @@ func TestScriptedSession(t *testing.T) {
 	if got := s.until("info string"); !strings.Contains(got[len(got)-1], "e2e5") {
 		t.Errorf("illegal move reported as %q", got[len(got)-1])
 	}
+	// A refused position gets no move, not one for the position before it.
+	s.send("go depth 2")
+	if got := s.until("bestmove"); len(got) != 2 || !strings.Contains(got[0], "refused") || !strings.Contains(got[0], "e2e5") || got[1] != "bestmove 0000" {
+		t.Errorf("go after a refused position answered %q", got)
+	}
+	s.send("position fen 4k3/8/8/8/8/8/3P4/4K3 w - d6 0 1")
+	s.send("go depth 2")
+	if got := s.until("bestmove"); len(got) != 3 || !strings.Contains(got[0], "en-passant") || got[2] != "bestmove 0000" {
+		t.Errorf("go after an impossible en-passant square answered %q", got)
+	}
+	s.send("position startpos moves e2e4")
 	s.send("setoption name Depth value 2")
 	s.send("go")
 	lines = s.until("bestmove")

@@ -1,0 +1,119 @@
+package dataset
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset/shard"
+)
+
+const killedWriterEnv = "DCHESS_DATASET_KILLED_WRITER"
+
+// TestKilledWriterHelper is the child of TestRerunClearsAKilledWritersTemp:
+// it starts writing the dataset named by the environment, says so and
+// waits to be killed.
+func TestKilledWriterHelper(t *testing.T) {
+	dir := os.Getenv(killedWriterEnv)
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	w, err := Create(dir, WriteOptions{Shard: 10, Dedupe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sampleRecords(100, 10) {
+		w.Write(r)
+	}
+	os.Stdout.WriteString("writing\n")
+	select {}
+}
+
+// The reported bug: a killed ingest left its temporary folder forever, and
+// reruns did not remove it.
+func TestRerunClearsAKilledWritersTemp(t *testing.T) {
+	if !shard.LocksWork {
+		t.Skip("no file locks here")
+	}
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "ds")
+	child := exec.Command(os.Args[0], "-test.run=^TestKilledWriterHelper$")
+	child.Env = append(os.Environ(), killedWriterEnv+"="+dir)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "writing\n" {
+		child.Process.Kill()
+		t.Fatalf("helper said %q", line)
+	}
+	temps := func() []string {
+		entries, _ := os.ReadDir(parent)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	// A running writer's temporary folder is left alone.
+	other, err := Create(filepath.Join(parent, "ds"), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Abort()
+	if got := temps(); len(got) != 2 || !strings.HasPrefix(got[0], ".ds.tmp-") || got[1] != got[0]+lockSuffix {
+		t.Fatalf("while the first writer runs, its parent holds %v", got)
+	}
+	child.Process.Kill()
+	child.Wait()
+
+	w, err := Create(dir, WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(&Record{FEN: "4k3/8/8/8/8/8/8/4K3 w - - 0 1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := temps(); len(got) != 1 || got[0] != "ds" {
+		t.Fatalf("after the killed writer's rerun the parent holds %v", got)
+	}
+}
+
+func TestStaleTempsWithoutALockAreCleared(t *testing.T) {
+	if !shard.LocksWork {
+		t.Skip("no file locks here")
+	}
+	parent := t.TempDir()
+	// Left by an older dchess (no lock file), and the lock file of a writer
+	// killed after its rename.
+	os.MkdirAll(filepath.Join(parent, ".ds.tmp-0badf00d", "scratch"), 0o755)
+	os.WriteFile(filepath.Join(parent, ".ds.tmp-12345678"+lockSuffix), nil, 0o644)
+	// The moved-aside old copy while the dataset is missing is the only copy.
+	os.MkdirAll(filepath.Join(parent, ".ds.tmp-0000abcd.old"), 0o755)
+	// Other datasets' temporaries are theirs.
+	os.MkdirAll(filepath.Join(parent, ".other.tmp-0badf00d"), 0o755)
+	removed, err := removeStaleTemps(parent, "ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(removed, " ") != ".ds.tmp-0badf00d .ds.tmp-12345678.lock" {
+		t.Fatalf("removed %v", removed)
+	}
+	for _, kept := range []string{".ds.tmp-0000abcd.old", ".other.tmp-0badf00d"} {
+		if _, err := os.Stat(filepath.Join(parent, kept)); err != nil {
+			t.Errorf("%s: %v", kept, err)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 2 {
+		t.Errorf("left %v", entries)
+	}
+}

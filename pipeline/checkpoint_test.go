@@ -1,0 +1,73 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/models/ann"
+)
+
+// The reported bug: --resume gave up when the newest checkpoint was damaged
+// though an older one was intact.
+func TestResumeFallsBackToTheNewestIntactCheckpoint(t *testing.T) {
+	data := materialDataset(t, 900)
+	cfg := testConfig(t, ann.Family)
+	cfg.Epochs = 2
+	ctx := context.Background()
+	whole := filepath.Join(t.TempDir(), "whole")
+	if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: whole}); err != nil {
+		t.Fatal(err)
+	}
+
+	run := filepath.Join(t.TempDir(), "run")
+	one := *cfg
+	one.Epochs = 1
+	if _, err := Train(ctx, TrainOptions{Config: &one, Data: data, RunDir: run}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, Epochs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(run, CheckpointDir)
+	names, err := checkpointFiles(dir)
+	if err != nil || len(names) < 2 {
+		t.Fatalf("checkpoints %v, %v: want at least two", names, err)
+	}
+	older, newest := names[len(names)-2], names[len(names)-1]
+	var olderStep, newestStep int64
+	fmt.Sscanf(older, "step-%d.dcw", &olderStep)
+	fmt.Sscanf(newest, "step-%d.dcw", &newestStep)
+	data2, err := os.ReadFile(filepath.Join(dir, newest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data2[len(data2)/2] ^= 0x10
+	os.WriteFile(filepath.Join(dir, newest), data2, 0o644)
+
+	var said strings.Builder
+	infof := func(format string, args ...any) { fmt.Fprintf(&said, format, args...) }
+	if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, Epochs: 2, Infof: infof}); err != nil {
+		t.Fatalf("resume with a damaged newest checkpoint: %v", err)
+	}
+	for _, want := range []string{newest, "damaged", "continuing from the newest intact checkpoint " + filepath.Join(dir, older),
+		fmt.Sprintf("%d steps are repeated", newestStep-olderStep)} {
+		if !strings.Contains(said.String(), want) {
+			t.Errorf("resume said %q, want %q in it", said.String(), want)
+		}
+	}
+	// Repeating the steps gives what the uninterrupted run gave.
+	sameWeights(t, trainedWeights(t, whole), trainedWeights(t, run))
+
+	// Nothing intact at all is still an error that names the files.
+	names, _ = checkpointFiles(dir)
+	for _, n := range names {
+		os.WriteFile(filepath.Join(dir, n), []byte("junk"), 0o644)
+	}
+	if _, err := loadNewestCheckpoint(run); err == nil || !strings.Contains(err.Error(), "no intact checkpoint") || !strings.Contains(err.Error(), names[0]) {
+		t.Fatalf("all damaged: %v", err)
+	}
+}

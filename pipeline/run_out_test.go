@@ -1,0 +1,39 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestRunRefusesAnOutOfOtherFiles(t *testing.T) {
+	noTournament := func(context.Context, TournamentRequest) (*Standings, error) { return nil, nil }
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for name, c := range map[string]struct{ out, want string }{
+		"root": {"/", "root folder"},
+		"home": {home, "home folder"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Run(context.Background(), &RunConfig{Out: c.out}, RunOptions{Tournament: noTournament})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	os.MkdirAll(filepath.Join(out, "runs", "model"), 0o755)
+	for _, own := range []string{RunGames, ".tmp-" + RunLearningGames, "labelled.partial", ".positions.tmp-1a2b", RunExperience + "-journal", RunTimings} {
+		os.WriteFile(filepath.Join(out, own), nil, 0o644)
+	}
+	if err := checkOut(out); err != nil {
+		t.Fatalf("a run's own files: %v", err)
+	}
+	os.WriteFile(filepath.Join(out, "thesis.tex"), []byte("precious"), 0o644)
+	_, err := Run(context.Background(), &RunConfig{Out: out}, RunOptions{Tournament: noTournament})
+	if err == nil || !strings.Contains(err.Error(), "thesis.tex") {
+		t.Fatalf("got %v", err)
+	}
+}
