@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 const scholarsMate = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/shard"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 )
 

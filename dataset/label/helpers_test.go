@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // Environment variables that turn the test binary into a helper process.

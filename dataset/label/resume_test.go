@@ -11,7 +11,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/shard"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // TestKillNineThenResume runs the labeller in a child process, kills it

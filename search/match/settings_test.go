@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/match"
 )
