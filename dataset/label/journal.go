@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 )
 
 // The journal keeps finished labels while a run is in progress, in the
@@ -339,8 +339,8 @@ func openJournal(dir string, want journalSettings) (*journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", dir, err)
 	}
-	unlock, err := shard.Lock(filepath.Join(dir, lockFile))
-	if errors.Is(err, shard.ErrLocked) {
+	unlock, err := jobarray.Lock(filepath.Join(dir, lockFile))
+	if errors.Is(err, jobarray.ErrLocked) {
 		return nil, fmt.Errorf("journal %s: another dchess label is writing this journal", dir)
 	}
 	if err != nil {
@@ -454,7 +454,7 @@ func writeFileAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return shard.WriteFileAtomic(path, append(data, '\n'))
+	return jobarray.WriteFileAtomic(path, append(data, '\n'))
 }
 
 // labelLookup finds the label of input record i while the input is read in

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package shard
+package jobarray
 
 // Lock does not lock where flock is missing; running two tasks on one
 // output there is the user's mistake to avoid.
