@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/epd"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/player"
 )
@@ -256,49 +256,32 @@ func readEPDSuite(path string, limit int) ([]epdPosition, error) {
 	}
 	defer f.Close()
 	var list []epdPosition
-	sc := bufio.NewScanner(f)
-	for lineNo := 1; sc.Scan() && (limit == 0 || len(list) < limit); lineNo++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	errFull := errors.New("limit reached")
+	err = epd.Scan(f, func(lineNo int, line string) error {
+		if limit > 0 && len(list) >= limit {
+			return errFull
 		}
-		fields := strings.Fields(line)
-		if len(fields) < 5 {
-			return nil, fmt.Errorf("%s:%d: want four FEN fields and opcodes", path, lineNo)
-		}
-		pos := epdPosition{FEN: strings.Join(fields[:4], " "), ID: fmt.Sprintf("line %d", lineNo)}
-		b, err := board.FromFEN(pos.FEN)
+		l, err := epd.Parse(line)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, lineNo, err)
+			return fmt.Errorf("%s:%d: %v", path, lineNo, err)
 		}
-		rest := strings.Join(fields[4:], " ")
-		for _, op := range strings.Split(rest, ";") {
-			words := strings.Fields(op)
-			if len(words) < 2 {
-				continue
-			}
-			switch words[0] {
-			case "id":
-				pos.ID = strings.Trim(strings.Join(words[1:], " "), `"`)
-			case "bm", "am":
-				for _, san := range words[1:] {
-					m, err := b.ParseSAN(san)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: %s %s: %v", path, lineNo, words[0], san, err)
-					}
-					if words[0] == "bm" {
-						pos.Best, pos.best = append(pos.Best, san), append(pos.best, m)
-					} else {
-						pos.Avoid, pos.avoid = append(pos.Avoid, san), append(pos.avoid, m)
-					}
-				}
-			}
+		pos := epdPosition{FEN: l.FEN, ID: fmt.Sprintf("line %d", lineNo)}
+		if id := l.Ops["id"]; len(id) > 0 {
+			pos.ID = strings.Join(id, " ")
 		}
+		if pos.best, err = l.Moves("bm"); err == nil {
+			pos.avoid, err = l.Moves("am")
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v", path, lineNo, err)
+		}
+		pos.Best, pos.Avoid = l.Ops["bm"], l.Ops["am"]
 		if len(pos.best)+len(pos.avoid) > 0 {
 			list = append(list, pos)
 		}
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFull) {
 		return nil, fmt.Errorf("--epd: %w", err)
 	}
 	if len(list) == 0 {

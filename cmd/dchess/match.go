@@ -126,7 +126,7 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
 	}
 	if f.Openings != "" {
-		list, err := match.LoadOpenings(f.Openings)
+		list, err := pipeline.LoadOpenings(f.Openings)
 		if err != nil {
 			return cfg, err
 		}
