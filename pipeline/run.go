@@ -545,6 +545,10 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 			}
 			cfg.Anchor = anchor
 		}
+		tour, err := tournament.New(ctx, cfg)
+		if err != nil {
+			return err
+		}
 		pgnFinal := c.path(RunTournamentGames)
 		pgnTmp := tempName(pgnFinal)
 		defer os.Remove(pgnTmp)
@@ -554,8 +558,7 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 		}
 		defer f.Close()
 		pgn := bufio.NewWriter(f)
-		cfg.Match.PGN = pgn
-		st, err := tournament.Run(ctx, cfg)
+		st, err := tour.Play(ctx, pgn)
 		if err != nil {
 			return err
 		}

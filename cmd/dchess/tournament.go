@@ -82,19 +82,24 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if !s.Quiet {
 		cfg.Log = s.ErrOut
 	}
+	t, err := tournament.New(ctx, cfg)
+	if unknown := (*tournament.UnknownAnchorError)(nil); errors.As(err, &unknown) {
+		return usagef("--anchor: %v", err)
+	}
+	if err != nil {
+		return err
+	}
 	pgn, closePGN, err := openPGN(opts.PGN)
 	if err != nil {
 		return err
 	}
+	var games io.Writer // a nil *bufio.Writer must not reach the match as a writer
 	if pgn != nil {
-		cfg.Match.PGN = pgn
+		games = pgn
 	}
-	st, runErr := tournament.Run(ctx, cfg)
+	st, runErr := t.Play(ctx, games)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
-	}
-	if unknown := (*tournament.UnknownAnchorError)(nil); errors.As(runErr, &unknown) {
-		return usagef("--anchor: %v", runErr)
 	}
 	if st == nil {
 		return runErr

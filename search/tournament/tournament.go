@@ -1,7 +1,8 @@
 // Package tournament plays a round robin or a gauntlet between players and
 // fits all their ratings at once (search/elo's logistic maximum likelihood,
 // one player anchored). `dchess tournament` and `dchess pipeline run` both
-// call Run; the standings are a value, written as JSON by whoever wants it.
+// call New and Play; the standings are a value, written as JSON by whoever
+// wants it.
 package tournament
 
 import (
@@ -29,8 +30,8 @@ type Config struct {
 	// Anchor fixes one player's rating; nil is the first player at 0.
 	Anchor       *Anchor
 	GamesPerPair int
-	// Match holds the limits, openings, concurrency and PGN writer of every
-	// pairing; its players, Games and Event are set per pairing.
+	// Match holds the limits, openings and concurrency of every pairing;
+	// its players, Games, Event and PGN are set per pairing.
 	Match match.Config
 	// Log receives a line per pairing and its score; nil discards them.
 	Log io.Writer
@@ -162,10 +163,17 @@ func pairings(n int, gauntlet bool) []pairing {
 	return list
 }
 
-// Run plays every pairing in order and fits the ratings. When a pairing
-// fails or the context ends, the standings of the games finished so far
-// are returned with the error (nil standings when no game finished).
-func Run(ctx context.Context, cfg Config) (*Standings, error) {
+// Tournament is a checked Config whose players are named and anchored.
+type Tournament struct {
+	cfg       Config
+	names     []string
+	anchor    int
+	anchorElo float64
+}
+
+// New checks cfg and makes each player once, to learn its name and find
+// the anchor, before anything is played or written.
+func New(ctx context.Context, cfg Config) (*Tournament, error) {
 	specs := cfg.Players
 	if len(specs) < 2 {
 		return nil, fmt.Errorf("tournament: at least two players are needed, got %d", len(specs))
@@ -173,35 +181,43 @@ func Run(ctx context.Context, cfg Config) (*Standings, error) {
 	if cfg.GamesPerPair < 1 {
 		return nil, fmt.Errorf("tournament: games per pair must be at least 1, got %d", cfg.GamesPerPair)
 	}
-	log := cfg.Log
-	if log == nil {
-		log = io.Discard
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
 	}
 	names, err := uniqueNames(ctx, specs)
 	if err != nil {
 		return nil, err
 	}
-	anchor, anchorElo := 0, 0.0
+	t := &Tournament{cfg: cfg, names: names}
 	if a := cfg.Anchor; a != nil {
-		anchor = -1
+		t.anchor = -1
 		for i := range specs {
 			if names[i] == a.Name || specs[i].Raw == a.Name || specs[i].Name == a.Name {
-				anchor = i
+				t.anchor = i
 			}
 		}
-		if anchor < 0 {
+		if t.anchor < 0 {
 			return nil, &UnknownAnchorError{Name: a.Name, Players: names}
 		}
-		anchorElo = a.Elo
+		t.anchorElo = a.Elo
 	}
+	return t, nil
+}
 
+// Play plays every pairing in order, writing each game to pgn when it is
+// not nil, and fits the ratings. When a pairing fails or the context ends,
+// the standings of the games finished so far are returned with the error
+// (nil standings when no game finished).
+func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error) {
+	cfg, specs, names, anchor, anchorElo := t.cfg, t.cfg.Players, t.names, t.anchor, t.anchorElo
+	log := cfg.Log
 	st := &Standings{}
 	var results []elo.PairResult
 	var runErr error
 	list := pairings(len(specs), cfg.Gauntlet)
 	for k, pr := range list {
 		mcfg := cfg.Match
-		mcfg.Games, mcfg.Event = cfg.GamesPerPair, "dchess tournament"
+		mcfg.Games, mcfg.Event, mcfg.PGN = cfg.GamesPerPair, "dchess tournament", pgn
 		for side, idx := range []int{pr.a, pr.b} {
 			spec := specs[idx]
 			e := match.Entrant{Name: names[idx], New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, spec) }}

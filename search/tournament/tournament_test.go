@@ -15,6 +15,15 @@ import (
 	"github.com/dchess/dchess/search/tournament"
 )
 
+// run plays cfg without a PGN.
+func run(ctx context.Context, cfg tournament.Config) (*tournament.Standings, error) {
+	t, err := tournament.New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.Play(ctx, nil)
+}
+
 func specs(t *testing.T, raw ...string) []player.Spec {
 	t.Helper()
 	var out []player.Spec
@@ -44,7 +53,7 @@ func TestRunGivesTheCommandsStandings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var log bytes.Buffer
-	st, err := tournament.Run(context.Background(), tournament.Config{
+	st, err := run(context.Background(), tournament.Config{
 		Players: specs(t, "heuristic:depth=2", "random", "heuristic:depth=1"), Anchor: anchor, GamesPerPair: 4, Log: &log,
 		Match: match.Config{Concurrency: 2, RandomPlies: 4, Seed: 3, Depth: 2, MaxMoves: 120},
 	})
@@ -83,7 +92,7 @@ func TestRatingJSONInfinite(t *testing.T) {
 
 func TestGauntletPairings(t *testing.T) {
 	var log bytes.Buffer
-	st, err := tournament.Run(context.Background(), tournament.Config{
+	st, err := run(context.Background(), tournament.Config{
 		Players: specs(t, "heuristic:depth=1", "random:seed=1", "random:seed=2"), Gauntlet: true, GamesPerPair: 2, Log: &log,
 		Match: match.Config{Concurrency: 1, RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 100},
 	})
@@ -103,16 +112,16 @@ func TestBadConfig(t *testing.T) {
 	if _, err := tournament.ParseAnchor("random"); err == nil || !strings.Contains(err.Error(), "wants NAME=ELO") {
 		t.Errorf("anchor without =: %v", err)
 	}
-	_, err := tournament.Run(ctx, tournament.Config{Players: specs(t, "heuristic", "random"), GamesPerPair: 2,
+	_, err := run(ctx, tournament.Config{Players: specs(t, "heuristic", "random"), GamesPerPair: 2,
 		Anchor: &tournament.Anchor{Name: "x"}, Match: match.Config{Depth: 1}})
 	var unknown *tournament.UnknownAnchorError
 	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), `no player named "x" (players: heuristic, random)`) {
 		t.Errorf("unknown anchor: %v", err)
 	}
-	if _, err := tournament.Run(ctx, tournament.Config{Players: specs(t, "heuristic"), GamesPerPair: 2}); err == nil {
+	if _, err := run(ctx, tournament.Config{Players: specs(t, "heuristic"), GamesPerPair: 2}); err == nil {
 		t.Error("one player accepted")
 	}
-	if _, err := tournament.Run(ctx, tournament.Config{Players: specs(t, "heuristic", "random")}); err == nil {
+	if _, err := run(ctx, tournament.Config{Players: specs(t, "heuristic", "random")}); err == nil {
 		t.Error("no games per pair accepted")
 	}
 }
@@ -124,7 +133,7 @@ func TestInterruptedKeepsFinishedGames(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	games := 0
-	st, err := tournament.Run(ctx, tournament.Config{
+	st, err := run(ctx, tournament.Config{
 		Players: specs(t, "heuristic:depth=1", "random", "random:seed=2"), GamesPerPair: 2,
 		Match: match.Config{Concurrency: 1, RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 60,
 			OnGame: func(match.GameResult, *match.Report) {
