@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 )
 
 // Fingerprint identifies a dataset's contents by its record count and its
@@ -95,16 +95,16 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 	if opts.Base == "" || opts.Output == "" {
 		return sum, errors.New("merge needs the shards' NAME and an output dataset")
 	}
-	found, err := shard.Find(opts.Base)
+	found, err := jobarray.Find(opts.Base)
 	if err != nil {
 		return sum, err
 	}
-	count, err := shard.Complete(opts.Base, found)
+	count, err := jobarray.Complete(opts.Base, found)
 	if err != nil {
 		return sum, err
 	}
 	shards := make([]*Dataset, count)
-	infos := make([]shard.Info, count)
+	infos := make([]jobarray.Info, count)
 	names := make([]string, count)
 	for i, f := range found {
 		names[i] = filepath.Base(f.Path)
@@ -115,11 +115,11 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 			return sum, err
 		}
 		m := shards[i].Manifest()
-		if infos[i], err = shard.InfoFrom(m.Settings["shard"]); err != nil {
+		if infos[i], err = jobarray.InfoFrom(m.Settings["shard"]); err != nil {
 			return sum, fmt.Errorf("%s is not the output of a sharded run (its manifest has no shard settings)", f.Path)
 		}
 	}
-	if err := shard.Consistent(names, infos); err != nil {
+	if err := jobarray.Consistent(names, infos); err != nil {
 		return sum, err
 	}
 	if len(infos[0].Inputs) != 1 {
@@ -167,7 +167,7 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 		if key == 0 {
 			key = PositionKey(r.FEN)
 		}
-		s := streams[shard.KeyShard(key, count)]
+		s := streams[jobarray.KeyShard(key, count)]
 		got, ok := s.next()
 		if !ok {
 			if s.err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 )
 
 // mergeInput writes n unlabelled records with distinct position keys.
@@ -34,7 +34,7 @@ func labelled(r *Record) *Record {
 // would: each the records it owns, labelled, in input order, with a shard
 // info in its settings. edit, if not nil, may change a task's info and
 // records to make it inconsistent.
-func writeTaskShards(t testing.TB, input, base string, count int, edit func(i int, info *shard.Info, recs []*Record) []*Record) {
+func writeTaskShards(t testing.TB, input, base string, count int, edit func(i int, info *jobarray.Info, recs []*Record) []*Record) {
 	t.Helper()
 	in, err := Open(input)
 	if err != nil {
@@ -43,23 +43,23 @@ func writeTaskShards(t testing.TB, input, base string, count int, edit func(i in
 	fp := Fingerprint(in.Manifest())
 	parts := make([][]*Record, count)
 	if err := in.Scan(context.Background(), AllSplits, func(r *Record) error {
-		i := shard.KeyShard(r.Key, count)
+		i := jobarray.KeyShard(r.Key, count)
 		parts[i] = append(parts[i], labelled(r))
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	for i, recs := range parts {
-		spec := shard.Spec{Index: i, Count: count}
-		info := shard.NewInfo(spec, []string{"dchess", "label", "--shard", spec.String()},
+		spec := jobarray.Spec{Index: i, Count: count}
+		info := jobarray.NewInfo(spec, []string{"dchess", "label", "--shard", spec.String()},
 			map[string]any{"nodes": 2000, "input_sha256": fp, "tasks": count})
-		info.Inputs = []shard.Input{{Path: input, SHA256: fp}}
+		info.Inputs = []jobarray.Input{{Path: input, SHA256: fp}}
 		info.Engines = []string{"Stockfish 15.1"}
 		info.Bench = "30651 nodes to depth 8 on 3 positions"
 		if edit != nil {
 			recs = edit(i, &info, recs)
 		}
-		writeDataset(t, shard.Name(base, spec), WriteOptions{Command: info.Command, Settings: map[string]any{"shard": info},
+		writeDataset(t, jobarray.Name(base, spec), WriteOptions{Command: info.Command, Settings: map[string]any{"shard": info},
 			Sources: in.Manifest().Sources}, recs)
 	}
 }
@@ -117,18 +117,18 @@ func mustOpenDataset(t testing.TB, dir string) *Dataset {
 // and checks that the merge refuses, writes nothing and names the shard.
 func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 	cases := map[string]struct {
-		edit  func(i int, info *shard.Info, recs []*Record) []*Record
+		edit  func(i int, info *jobarray.Info, recs []*Record) []*Record
 		after func(base string)
 		want  string
 	}{
 		"missing": {
-			after: func(base string) { os.RemoveAll(shard.Name(base, shard.Spec{Index: 2, Count: 4})) },
+			after: func(base string) { os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 2, Count: 4})) },
 			want:  "missing 1 of 4 shards: labels-0002-of-0004; run task 2 of 4 again",
 		},
 		"other settings": {
-			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
+			edit: func(i int, info *jobarray.Info, recs []*Record) []*Record {
 				if i == 3 {
-					*info = shard.NewInfo(info.Spec(), info.Command, map[string]any{"nodes": 3000, "input_sha256": info.Settings["input_sha256"], "tasks": 4})
+					*info = jobarray.NewInfo(info.Spec(), info.Command, map[string]any{"nodes": 3000, "input_sha256": info.Settings["input_sha256"], "tasks": 4})
 					info.Engines, info.Bench = []string{"Stockfish 15.1"}, "30651 nodes to depth 8 on 3 positions"
 				}
 				return recs
@@ -136,7 +136,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 			want: "labels-0003-of-0004 does not match labels-0000-of-0004: nodes 3000, not 2000",
 		},
 		"other engine build": {
-			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
+			edit: func(i int, info *jobarray.Info, recs []*Record) []*Record {
 				if i == 1 {
 					info.Bench = "30702 nodes to depth 8 on 3 positions"
 				}
@@ -145,7 +145,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 			want: `labels-0001-of-0004 does not match labels-0000-of-0004: bench "30702 nodes to depth 8 on 3 positions"`,
 		},
 		"a record short": {
-			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
+			edit: func(i int, info *jobarray.Info, recs []*Record) []*Record {
 				if i == 1 {
 					return recs[:len(recs)-1]
 				}
@@ -154,7 +154,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 			want: "labels-0001-of-0004 ends before input record",
 		},
 		"a record too many": {
-			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
+			edit: func(i int, info *jobarray.Info, recs []*Record) []*Record {
 				if i == 2 {
 					return append(recs, recs[0])
 				}
@@ -163,7 +163,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 			want: "labels-0002-of-0004 holds records the input does not",
 		},
 		"records out of order": {
-			edit: func(i int, info *shard.Info, recs []*Record) []*Record {
+			edit: func(i int, info *jobarray.Info, recs []*Record) []*Record {
 				if i == 0 {
 					recs[0], recs[1] = recs[1], recs[0]
 				}
@@ -173,7 +173,7 @@ func TestMergeShardsRefusesAndNamesTheCulprit(t *testing.T) {
 		},
 		"not a shard": {
 			after: func(base string) {
-				dir := shard.Name(base, shard.Spec{Index: 0, Count: 4})
+				dir := jobarray.Name(base, jobarray.Spec{Index: 0, Count: 4})
 				os.RemoveAll(dir)
 				writeDataset(t, dir, WriteOptions{}, nil)
 			},

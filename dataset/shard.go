@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/dchess/dchess/internal/wire"
 )
 
 // A shard file is shardMagic followed by frames, one per record:
@@ -101,17 +103,12 @@ func decodeMove(code uint16) (string, bool) {
 	return string(b), true
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
 func appendMove(b []byte, m string) []byte {
 	if code, ok := encodeMove(m); ok {
 		return binary.LittleEndian.AppendUint16(b, code)
 	}
 	b = binary.LittleEndian.AppendUint16(b, moveEscape)
-	return appendString(b, m)
+	return wire.AppendString(b, m)
 }
 
 func appendMoves(b []byte, ms []string) []byte {
@@ -130,7 +127,7 @@ func appendRecord(b []byte, r *Record, key uint64) []byte {
 		flags |= flagLabel
 	}
 	b = binary.AppendUvarint(b, flags)
-	b = appendString(b, r.FEN)
+	b = wire.AppendString(b, r.FEN)
 	b = binary.LittleEndian.AppendUint64(b, key)
 	b = appendMove(b, r.Move)
 	b = appendMoves(b, r.Next)
@@ -148,88 +145,29 @@ func appendRecord(b []byte, r *Record, key uint64) []byte {
 		b = appendMoves(b, l.PV)
 		b = binary.AppendUvarint(b, uint64(l.Depth))
 		b = binary.AppendUvarint(b, l.Nodes)
-		b = appendString(b, l.Engine)
+		b = wire.AppendString(b, l.Engine)
 		b = binary.AppendUvarint(b, uint64(len(l.MultiPV)))
 		for _, line := range l.MultiPV {
 			b = binary.AppendVarint(b, int64(line.Mate))
 			b = binary.AppendVarint(b, int64(line.CP))
 			b = appendMoves(b, line.PV)
 		}
-		b = appendString(b, l.Error)
+		b = wire.AppendString(b, l.Error)
 	}
 	return b
 }
 
-// payloadDecoder reads a payload; the first malformed field sets bad and
-// every later read returns zero values, so decodeRecord checks once at the end.
+// payloadDecoder reads a payload (wire.Decoder: the first malformed field
+// sets Bad, so decodeRecord checks once at the end).
 type payloadDecoder struct {
-	b   []byte
-	bad bool
+	wire.Decoder
 	// lastEngine lets consecutive records share one Engine string instead of
 	// allocating the same name for every labelled position.
 	lastEngine string
 }
 
-func (d *payloadDecoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.bad = true
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *payloadDecoder) varint32() int32 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
-		d.bad = true
-		d.b = nil
-		return 0
-	}
-	d.b = d.b[n:]
-	return int32(v)
-}
-
-func (d *payloadDecoder) uint16v() uint16 {
-	v := d.uvarint()
-	if v > math.MaxUint16 {
-		d.bad = true
-		return 0
-	}
-	return uint16(v)
-}
-
-func (d *payloadDecoder) fixed(n int) []byte {
-	if len(d.b) < n {
-		d.bad = true
-		d.b = nil
-		return make([]byte, n)
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *payloadDecoder) byteVal() byte { return d.fixed(1)[0] }
-
-func (d *payloadDecoder) bytes() []byte {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.bad = true
-		d.b = nil
-		return nil
-	}
-	v := d.b[:n]
-	d.b = d.b[n:]
-	return v
-}
-
-func (d *payloadDecoder) str() string { return string(d.bytes()) }
-
 func (d *payloadDecoder) engine() string {
-	b := d.bytes()
+	b := d.Bytes()
 	if string(b) != d.lastEngine {
 		d.lastEngine = string(b)
 	}
@@ -237,23 +175,23 @@ func (d *payloadDecoder) engine() string {
 }
 
 func (d *payloadDecoder) move() string {
-	code := binary.LittleEndian.Uint16(d.fixed(2))
+	code := binary.LittleEndian.Uint16(d.Fixed(2))
 	if code == moveEscape {
-		return d.str()
+		return d.Str()
 	}
 	m, ok := decodeMove(code)
 	if !ok {
-		d.bad = true
+		d.Bad = true
 	}
 	return m
 }
 
 func (d *payloadDecoder) moves() []string {
-	n := d.uvarint()
+	n := d.Uvarint()
 	// Each move takes at least 2 bytes, which bounds n before allocating.
-	if n == 0 || n > uint64(len(d.b))/2 {
+	if n == 0 || n > uint64(len(d.B))/2 {
 		if n != 0 {
-			d.bad = true
+			d.Bad = true
 		}
 		return nil
 	}
@@ -266,45 +204,45 @@ func (d *payloadDecoder) moves() []string {
 
 // decodeRecord fills r from payload; empty slices decode as nil.
 func (d *payloadDecoder) decodeRecord(payload []byte, r *Record) error {
-	d.b, d.bad = payload, false
-	flags := d.uvarint()
-	r.FEN = d.str()
-	r.Key = binary.LittleEndian.Uint64(d.fixed(8))
+	d.B, d.Bad = payload, false
+	flags := d.Uvarint()
+	r.FEN = d.Str()
+	r.Key = binary.LittleEndian.Uint64(d.Fixed(8))
 	r.Move = d.move()
 	r.Next = d.moves()
-	r.Result = Result(d.byteVal())
-	r.Ply = d.uint16v()
-	r.WhiteElo = d.uint16v()
-	r.BlackElo = d.uint16v()
-	r.GameID = binary.LittleEndian.Uint64(d.fixed(8))
+	r.Result = Result(d.Byte())
+	r.Ply = d.Uint16()
+	r.WhiteElo = d.Uint16()
+	r.BlackElo = d.Uint16()
+	r.GameID = binary.LittleEndian.Uint64(d.Fixed(8))
 	r.Label = nil
 	if flags&flagLabel != 0 {
 		l := &Label{}
-		l.Status = LabelStatus(d.byteVal())
-		l.Mate = d.varint32()
-		l.CP = d.varint32()
-		l.WinProb = math.Float32frombits(binary.LittleEndian.Uint32(d.fixed(4)))
+		l.Status = LabelStatus(d.Byte())
+		l.Mate = d.Int32()
+		l.CP = d.Int32()
+		l.WinProb = math.Float32frombits(binary.LittleEndian.Uint32(d.Fixed(4)))
 		l.BestMove = d.move()
 		l.PV = d.moves()
-		l.Depth = d.uint16v()
-		l.Nodes = d.uvarint()
+		l.Depth = d.Uint16()
+		l.Nodes = d.Uvarint()
 		l.Engine = d.engine()
-		if n := d.uvarint(); n > 0 {
+		if n := d.Uvarint(); n > 0 {
 			// Each line takes at least 3 bytes.
-			if n > uint64(len(d.b))/3 {
+			if n > uint64(len(d.B))/3 {
 				return errCorruptRecord
 			}
 			l.MultiPV = make([]PVLine, n)
 			for i := range l.MultiPV {
-				l.MultiPV[i].Mate = d.varint32()
-				l.MultiPV[i].CP = d.varint32()
+				l.MultiPV[i].Mate = d.Int32()
+				l.MultiPV[i].CP = d.Int32()
 				l.MultiPV[i].PV = d.moves()
 			}
 		}
-		l.Error = d.str()
+		l.Error = d.Str()
 		r.Label = l
 	}
-	if d.bad || len(d.b) != 0 || flags&^flagLabel != 0 || r.Result > Draw {
+	if d.Bad || len(d.B) != 0 || flags&^flagLabel != 0 || r.Result > Draw {
 		return errCorruptRecord
 	}
 	return nil
@@ -385,7 +323,7 @@ func (fr *frameReader) next(r *Record) error {
 	if size > maxRecordBytes {
 		return fail(fmt.Errorf("frame length %d is impossible (damaged length prefix)", size))
 	}
-	header := int64(uvarintLen(size))
+	header := int64(wire.UvarintLen(size))
 	need := int(size) + 4
 	if cap(fr.payload) < need {
 		fr.payload = make([]byte, need)
@@ -407,13 +345,4 @@ func (fr *frameReader) next(r *Record) error {
 	fr.offset += header + int64(need)
 	fr.index++
 	return nil
-}
-
-func uvarintLen(v uint64) int {
-	n := 1
-	for v >= 0x80 {
-		v >>= 7
-		n++
-	}
-	return n
 }

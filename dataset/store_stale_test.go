@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 )
 
 const killedWriterEnv = "DCHESS_DATASET_KILLED_WRITER"
@@ -35,7 +35,7 @@ func TestKilledWriterHelper(t *testing.T) {
 // The reported bug: a killed ingest left its temporary folder forever, and
 // reruns did not remove it.
 func TestRerunClearsAKilledWritersTemp(t *testing.T) {
-	if !shard.LocksWork {
+	if !jobarray.LocksWork {
 		t.Skip("no file locks here")
 	}
 	parent := t.TempDir()
@@ -89,7 +89,7 @@ func TestRerunClearsAKilledWritersTemp(t *testing.T) {
 }
 
 func TestStaleTempsWithoutALockAreCleared(t *testing.T) {
-	if !shard.LocksWork {
+	if !jobarray.LocksWork {
 		t.Skip("no file locks here")
 	}
 	parent := t.TempDir()

@@ -14,65 +14,8 @@ import (
 	"github.com/dchess/dchess/pipeline/experience"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
+	"github.com/dchess/dchess/search/tournament"
 )
-
-// Standings are a tournament's fitted ratings, as `dchess tournament
-// --json` prints them.
-type Standings struct {
-	Players []Standing  `json:"players"`
-	Pairs   []PairScore `json:"pairs"`
-	Anchor  struct {
-		Name string  `json:"name"`
-		Elo  float64 `json:"elo"`
-	} `json:"anchor"`
-	// FiniteMLE is false when a player won or lost every game and the fit
-	// needed virtual draws.
-	FiniteMLE bool `json:"finite_mle"`
-}
-
-// Standing is one player's rating, relative to the anchor, with its 95 %
-// error bar.
-type Standing struct {
-	Rank   int       `json:"rank"`
-	Name   string    `json:"name"`
-	Spec   string    `json:"spec"`
-	Elo    EloNumber `json:"elo"`
-	Error  EloNumber `json:"error"`
-	Games  int       `json:"games"`
-	Points float64   `json:"points"`
-	Score  float64   `json:"score"`
-}
-
-// PairScore is one pairing's result from A's side.
-type PairScore struct {
-	A      string `json:"a"`
-	B      string `json:"b"`
-	Wins   int    `json:"wins"`
-	Losses int    `json:"losses"`
-	Draws  int    `json:"draws"`
-}
-
-// EloNumber is an Elo value whose JSON may be "+inf" or "-inf" (elo.Float).
-type EloNumber float64
-
-func (e EloNumber) MarshalJSON() ([]byte, error) { return elo.Float(e).MarshalJSON() }
-
-func (e *EloNumber) UnmarshalJSON(data []byte) error {
-	switch strings.Trim(string(data), `"`) {
-	case "+inf", "inf":
-		*e = EloNumber(math.Inf(1))
-		return nil
-	case "-inf":
-		*e = EloNumber(math.Inf(-1))
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(data, &f); err != nil {
-		return err
-	}
-	*e = EloNumber(f)
-	return nil
-}
 
 // ReportFile is the report inside RunReportDir.
 const ReportFile = "report.md"
@@ -89,9 +32,8 @@ func WriteReport(ctx context.Context, cfg *RunConfig, timings map[string]float64
 	fmt.Fprintf(&b, "# dchess pipeline report\n\nWritten %s from the run in `%s`. Every figure below comes from files in that folder.\n\n",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), cfg.Out)
 
-	var st Standings
-	if err := readJSONFile(cfg.path(RunTournament), &st); err == nil {
-		writeRatings(&b, cfg, &st)
+	if st, err := ReadStandings(cfg); err == nil {
+		writeRatings(&b, cfg, st)
 	}
 	writeTraining(&b, cfg, dir)
 	writeData(ctx, &b, cfg)
@@ -106,6 +48,15 @@ func WriteReport(ctx context.Context, cfg *RunConfig, timings map[string]float64
 	return path, os.Rename(tmp, path)
 }
 
+// ReadStandings reads the standings the run's tournament stage wrote.
+func ReadStandings(cfg *RunConfig) (*tournament.Standings, error) {
+	var st tournament.Standings
+	if err := readJSONFile(cfg.path(RunTournament), &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
 func readJSONFile(path string, v any) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -114,7 +65,7 @@ func readJSONFile(path string, v any) error {
 	return json.Unmarshal(data, v)
 }
 
-func eloText(v EloNumber) string {
+func eloText(v tournament.Rating) string {
 	f := float64(v)
 	if math.IsInf(f, 0) {
 		if f > 0 {
@@ -125,7 +76,7 @@ func eloText(v EloNumber) string {
 	return fmt.Sprintf("%+.0f", f)
 }
 
-func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
+func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) {
 	t := cfg.Tournament
 	fmt.Fprintf(b, "## Ratings\n\nA round robin of %d games per pair (each opening twice, colours swapped; openings of %d random plies, seed %d), "+
 		"every move searched to depth %d at most. Ratings are a maximum-likelihood fit of all games with %s fixed at %g; "+
@@ -146,7 +97,7 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
 	for _, p := range st.Pairs {
 		e := elo.FromWDL(p.Wins, p.Losses, p.Draws)
 		fmt.Fprintf(b, "| %s vs %s | %d | %d | %d | %s ± %s |\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
-			eloText(EloNumber(e.Elo)), strings.TrimPrefix(eloText(EloNumber(e.ErrorMargin)), "+"))
+			eloText(tournament.Rating(e.Elo)), strings.TrimPrefix(eloText(tournament.Rating(e.ErrorMargin)), "+"))
 	}
 
 	// The goals: who is clearly above the anchor, and whether learning paid.
@@ -161,7 +112,7 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
 			verdict = "clearly above"
 		}
 		fmt.Fprintf(b, "- %s is %s %s: %s ± %s, so at least %s.\n", p.Name, verdict, st.Anchor.Name,
-			eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), eloText(EloNumber(low)))
+			eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), eloText(tournament.Rating(low)))
 	}
 	before, after := "", ""
 	for _, p := range st.Players {
@@ -191,7 +142,7 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *Standings) {
 			verdict = "is stronger than"
 		}
 		fmt.Fprintf(b, "- After learning, %s %s before (%s): +%d -%d =%d head to head, %s ± %s Elo, LOS %.1f %%.\n",
-			after, verdict, before, w, l, d, eloText(EloNumber(e.Elo)), strings.TrimPrefix(eloText(EloNumber(e.ErrorMargin)), "+"), 100*e.LOS)
+			after, verdict, before, w, l, d, eloText(tournament.Rating(e.Elo)), strings.TrimPrefix(eloText(tournament.Rating(e.ErrorMargin)), "+"), 100*e.LOS)
 	}
 	if cfg.Experience.Learner != "" {
 		var opponents []string

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,6 +23,7 @@ import (
 	"github.com/dchess/dchess/pipeline/experience"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
+	"github.com/dchess/dchess/search/tournament"
 )
 
 // RunConfig is a `dchess pipeline run` config (configs/quickstart.yaml):
@@ -173,26 +175,8 @@ func (c *RunConfig) expand(spec, experiencePath string) string {
 		PlaceholderExperienceBefore, c.path(RunExperienceFirst)).Replace(spec)
 }
 
-// TournamentRequest is a round robin for a Tournament function to play.
-type TournamentRequest struct {
-	Players      []string
-	Anchor       string // NAME=ELO
-	GamesPerPair int
-	RandomPlies  int
-	Depth        int
-	MaxMoves     int
-	Seed         uint64
-	Concurrency  int
-	PGN          string // where the games go
-}
-
-// Tournament plays a round robin and fits ratings; the cmd layer passes
-// `dchess tournament`'s own.
-type Tournament func(ctx context.Context, req TournamentRequest) (*Standings, error)
-
 // RunOptions are what a run needs besides its config.
 type RunOptions struct {
-	Tournament Tournament
 	// Log receives a line per stage and the stages' own summaries.
 	Log io.Writer
 	// Progress, when set, makes the progress reporters of training and labelling.
@@ -215,9 +199,6 @@ type StageResult struct {
 // the first unfinished stage; labelling and training resume within the
 // stage too.
 func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, error) {
-	if opts.Tournament == nil {
-		return nil, errors.New("pipeline: no tournament function")
-	}
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
@@ -550,17 +531,45 @@ func tournamentDepth(d int) int {
 func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		t := c.Tournament
-		players := make([]string, len(t.Players))
-		for i, p := range t.Players {
-			players[i] = c.expand(p, "")
+		specs := make([]player.Spec, len(t.Players))
+		for i, raw := range t.Players {
+			spec, err := player.ParseSpec(c.expand(raw, ""))
+			if err != nil {
+				return fmt.Errorf("tournament: %v", err)
+			}
+			specs[i] = spec
+		}
+		cfg := tournament.Config{Players: specs, GamesPerPair: t.GamesPerPair, Log: opts.Log,
+			Match: match.Config{Concurrency: c.concurrency(), RandomPlies: t.RandomPlies, Seed: t.Seed,
+				Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves}}
+		if t.Anchor != "" {
+			anchor, err := tournament.ParseAnchor(t.Anchor)
+			if err != nil {
+				return fmt.Errorf("tournament: anchor %v", err)
+			}
+			cfg.Anchor = anchor
+		}
+		tour, err := tournament.New(ctx, cfg)
+		if err != nil {
+			return err
 		}
 		pgnFinal := c.path(RunTournamentGames)
 		pgnTmp := tempName(pgnFinal)
 		defer os.Remove(pgnTmp)
-		st, err := opts.Tournament(ctx, TournamentRequest{Players: players, Anchor: t.Anchor, GamesPerPair: t.GamesPerPair,
-			RandomPlies: t.RandomPlies, Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves, Seed: t.Seed,
-			Concurrency: c.concurrency(), PGN: pgnTmp})
+		f, err := os.Create(pgnTmp)
 		if err != nil {
+			return err
+		}
+		defer f.Close()
+		pgn := bufio.NewWriter(f)
+		st, err := tour.Play(ctx, pgn)
+		if err != nil {
+			return err
+		}
+		if err := pgn.Flush(); err != nil {
+			return err
+		}
+		if err := f.Close(); err != nil {
 			return err
 		}
 		if err := os.Rename(pgnTmp, pgnFinal); err != nil {

@@ -9,7 +9,6 @@ import (
 )
 
 func TestRunRefusesAnOutOfOtherFiles(t *testing.T) {
-	noTournament := func(context.Context, TournamentRequest) (*Standings, error) { return nil, nil }
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	for name, c := range map[string]struct{ out, want string }{
@@ -17,7 +16,7 @@ func TestRunRefusesAnOutOfOtherFiles(t *testing.T) {
 		"home": {home, "home folder"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := Run(context.Background(), &RunConfig{Out: c.out}, RunOptions{Tournament: noTournament})
+			_, err := Run(context.Background(), &RunConfig{Out: c.out}, RunOptions{})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want %q", err, c.want)
 			}
@@ -32,7 +31,7 @@ func TestRunRefusesAnOutOfOtherFiles(t *testing.T) {
 		t.Fatalf("a run's own files: %v", err)
 	}
 	os.WriteFile(filepath.Join(out, "thesis.tex"), []byte("precious"), 0o644)
-	_, err := Run(context.Background(), &RunConfig{Out: out}, RunOptions{Tournament: noTournament})
+	_, err := Run(context.Background(), &RunConfig{Out: out}, RunOptions{})
 	if err == nil || !strings.Contains(err.Error(), "thesis.tex") {
 		t.Fatalf("got %v", err)
 	}

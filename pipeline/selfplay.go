@@ -74,7 +74,7 @@ type SelfPlayOptions struct {
 	// colours swapped.
 	Games int
 	// Pairs, when set, are the only game pairs played (0-based, increasing):
-	// one task's share of a sharded run (dataset/shard's Spec.Indices over
+	// one task's share of a sharded run (internal/jobarray's Spec.Indices over
 	// the (Games+1)/2 pairs). Each game keeps the number, opening, colours
 	// and seed it has in the whole run (match.Config.GameNumbers), and only
 	// the openings of those pairs are generated.

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -14,8 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/pipeline"
-	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -37,7 +33,10 @@ type evalOptions struct {
 	Pairs bool
 	// Steps are the decoding steps T that --data sweeps for a diffusion player.
 	Steps []int
-	JSON  bool
+	// Strict stops at the first bad line of --epd or --puzzles instead of
+	// skipping and counting it.
+	Strict bool
+	JSON   bool
 }
 
 // defaultEPDMoveTime is the usual think time of test suites such as WAC.
@@ -74,7 +73,11 @@ won and one from a game Black won, on the test split's pairs, drawn as the train
 validates (the run's config.yaml beside the weights, else the siamese defaults); --limit
 counts pairs. --pairs scores any searching player or UCI engine on the same pairs, by
 comparing the search scores of the two positions from White's side (with the siamese
-defaults' filters and seed): the baselines a comparator's figure is read against.`,
+defaults' filters and seed): the baselines a comparator's figure is read against.
+
+A line of --epd or --puzzles that cannot be read (not EPD, a bm or am move that is not
+legal, a puzzle without a rating or with an illegal move) is skipped and counted, and the
+first ten are reported with their line numbers; --strict stops at the first one instead.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
   dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
@@ -99,6 +102,7 @@ defaults' filters and seed): the baselines a comparator's figure is read against
 	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions, or pairs (0: all)")
 	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion player: decoding steps T to compare, e.g. 1,2,5,10,20")
+	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -124,6 +128,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--steps works with --data")
 	case opts.Pairs && opts.Data == "":
 		return usagef("--pairs works with --data")
+	case opts.Strict && opts.EPD == "" && opts.Puzzles == "":
+		return usagef("--strict works with --epd or --puzzles")
 	}
 	for i, steps := range opts.Steps {
 		if steps < 1 || steps > pipeline.MaxDecodingSteps {
@@ -137,71 +143,35 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	if err != nil {
 		return usagef("--player: %v", err)
 	}
-	lim := player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}
+	eo := pipeline.EvalOptions{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
+		Limits: player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
+	if !s.Quiet {
+		eo.Log = s.ErrOut
+	}
+	if s.ShowProgress() {
+		eo.Progress = s.ErrOut
+	}
 	switch {
 	case opts.FEN != "":
-		return evalFEN(ctx, opts, spec, lim, s)
+		err = evalFEN(ctx, opts, eo, s)
 	case opts.Data != "":
-		return evalData(ctx, opts, spec, lim, s)
+		err = evalData(ctx, opts, eo, s)
 	case opts.Puzzles != "":
-		return evalPuzzles(ctx, opts, spec, lim, s)
+		err = evalPuzzles(ctx, opts, eo, s)
+	default:
+		err = evalEPD(ctx, opts, eo, s)
 	}
-	if lim.Depth == 0 && lim.Nodes == 0 && lim.MoveTime == 0 {
-		lim.MoveTime = defaultEPDMoveTime
+	if in := (*pipeline.InputError)(nil); errors.As(err, &in) {
+		return usagef("%v", err)
 	}
-	return evalEPD(ctx, opts, spec, lim, s)
+	return err
 }
 
-type fenResult struct {
-	FEN     string               `json:"fen"`
-	Player  string               `json:"player"`
-	Move    string               `json:"move"`
-	SAN     string               `json:"san"`
-	Score   int                  `json:"score"`
-	Mate    int                  `json:"mate"`
-	Scored  bool                 `json:"scored"`
-	Depth   int                  `json:"depth"`
-	Nodes   int64                `json:"nodes"`
-	PV      []string             `json:"pv"`
-	Explain *heuristic.Breakdown `json:"explain,omitempty"`
-}
-
-func evalFEN(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
-	b, err := board.FromFEN(opts.FEN)
-	if err != nil {
-		return usagef("--fen: %v", err)
-	}
-	if st := b.Status(); st != board.NotOver {
-		return usagef("--fen: the game is over (%v)", st)
-	}
-	p, err := player.NewFromSpec(ctx, spec)
+func evalFEN(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
+	res, err := pipeline.EvaluateFEN(ctx, opts.FEN, opts.Explain, eo)
 	if err != nil {
 		return err
 	}
-	defer p.Close()
-	res := fenResult{FEN: b.FEN(), Player: p.Name()}
-	if opts.Explain {
-		searcher, ok := player.Unwrap(p).(*player.Searcher)
-		var eval *heuristic.Evaluator
-		if ok {
-			eval, ok = searcher.Evaluator().(*heuristic.Evaluator)
-		}
-		if !ok {
-			return usagef("--explain needs the heuristic player, not %s", spec.Family)
-		}
-		bd := eval.Explain(b)
-		res.Explain = &bd
-	}
-	mi, err := p.Move(ctx, player.Position{StartFEN: res.FEN}, lim)
-	if err != nil {
-		return err
-	}
-	m, err := b.ParseUCI(mi.Move)
-	if err != nil {
-		return fmt.Errorf("%s played an illegal move: %s", p.Name(), mi.Move)
-	}
-	res.Move, res.SAN, res.Score, res.Mate, res.Scored, res.Depth, res.Nodes, res.PV =
-		mi.Move, b.SAN(m), mi.Score, mi.Mate, mi.HasScore, mi.Depth, mi.Nodes, mi.PV
 	if opts.JSON {
 		return writeJSON(s.Out, res)
 	}
@@ -228,129 +198,19 @@ func evalFEN(ctx context.Context, opts *evalOptions, spec player.Spec, lim playe
 	return nil
 }
 
-// epdPosition is one test position: its best moves (bm) and moves to avoid (am).
-type epdPosition struct {
-	ID     string   `json:"id"`
-	FEN    string   `json:"fen"`
-	Best   []string `json:"bm,omitempty"`
-	Avoid  []string `json:"am,omitempty"`
-	Played string   `json:"played"`
-	Solved bool     `json:"solved"`
-	best   []board.Move
-	avoid  []board.Move
-}
-
-type epdReport struct {
-	Player    string        `json:"player"`
-	Solved    int           `json:"solved"`
-	Total     int           `json:"total"`
-	Positions []epdPosition `json:"positions"`
-}
-
-// readEPDSuite reads positions with bm or am opcodes; others are skipped,
-// since there is nothing to check them against.
-func readEPDSuite(path string, limit int) ([]epdPosition, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--epd: %w", err)
+func evalEPD(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
+	if eo.Limits.Depth == 0 && eo.Limits.Nodes == 0 && eo.Limits.MoveTime == 0 {
+		eo.Limits.MoveTime = defaultEPDMoveTime
 	}
-	defer f.Close()
-	var list []epdPosition
-	sc := bufio.NewScanner(f)
-	for lineNo := 1; sc.Scan() && (limit == 0 || len(list) < limit); lineNo++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) < 5 {
-			return nil, fmt.Errorf("%s:%d: want four FEN fields and opcodes", path, lineNo)
-		}
-		pos := epdPosition{FEN: strings.Join(fields[:4], " "), ID: fmt.Sprintf("line %d", lineNo)}
-		b, err := board.FromFEN(pos.FEN)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, lineNo, err)
-		}
-		rest := strings.Join(fields[4:], " ")
-		for _, op := range strings.Split(rest, ";") {
-			words := strings.Fields(op)
-			if len(words) < 2 {
-				continue
-			}
-			switch words[0] {
-			case "id":
-				pos.ID = strings.Trim(strings.Join(words[1:], " "), `"`)
-			case "bm", "am":
-				for _, san := range words[1:] {
-					m, err := b.ParseSAN(san)
-					if err != nil {
-						return nil, fmt.Errorf("%s:%d: %s %s: %v", path, lineNo, words[0], san, err)
-					}
-					if words[0] == "bm" {
-						pos.Best, pos.best = append(pos.Best, san), append(pos.best, m)
-					} else {
-						pos.Avoid, pos.avoid = append(pos.Avoid, san), append(pos.avoid, m)
-					}
-				}
-			}
-		}
-		if len(pos.best)+len(pos.avoid) > 0 {
-			list = append(list, pos)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("--epd: %w", err)
-	}
-	if len(list) == 0 {
-		return nil, fmt.Errorf("--epd: %s has no position with a bm or am opcode", path)
-	}
-	return list, nil
-}
-
-func evalEPD(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, s *IOStreams) error {
-	list, err := readEPDSuite(opts.EPD, opts.Limit)
-	if err != nil {
-		return err
-	}
-	p, err := player.NewFromSpec(ctx, spec)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	rep := epdReport{Player: p.Name(), Total: len(list)}
-	for i := range list {
-		pos := &list[i]
-		if err := ctx.Err(); err != nil {
-			return errors.New("eval interrupted")
-		}
-		// Each position is a new game: no table entries carry over.
-		if err := p.NewGame(ctx); err != nil {
-			return err
-		}
-		b, _ := board.FromFEN(pos.FEN)
-		mi, err := p.Move(ctx, player.Position{StartFEN: pos.FEN}, lim)
-		if err != nil {
-			return fmt.Errorf("%s: %w", pos.ID, err)
-		}
-		m, err := b.ParseUCI(mi.Move)
-		if err != nil {
-			pos.Played = mi.Move + " (illegal)"
-		} else {
-			pos.Played = b.SAN(m)
-			pos.Solved = (len(pos.best) == 0 || containsMove(pos.best, m)) && !containsMove(pos.avoid, m)
-		}
-		if pos.Solved {
-			rep.Solved++
-		}
+	rep, err := pipeline.EvaluateEPD(ctx, opts.EPD, eo, func(pos *pipeline.EPDPosition) {
 		if !opts.JSON && !pos.Solved {
-			want := "bm " + strings.Join(pos.Best, " ")
-			if len(pos.Best) == 0 {
-				want = "am " + strings.Join(pos.Avoid, " ")
-			}
-			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, want)
+			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, pos.Wanted())
 		}
+	})
+	if err != nil {
+		return err
 	}
-	rep.Positions = list
+	printSkipped(s, rep.Skipped)
 	if opts.JSON {
 		return writeJSON(s.Out, rep)
 	}
@@ -358,11 +218,20 @@ func evalEPD(ctx context.Context, opts *evalOptions, spec player.Spec, lim playe
 	return nil
 }
 
-func containsMove(list []board.Move, m board.Move) bool {
-	for _, x := range list {
-		if x == m {
-			return true
-		}
+// printSkipped reports an evaluation's bad lines on stderr, as ingest does.
+func printSkipped(s *IOStreams, bad *pipeline.BadLines) {
+	if bad != nil {
+		printFirstErrors(s, bad.First, bad.Count)
 	}
-	return false
+}
+
+// printFirstErrors prints the first problems a command skipped past and
+// how many more there were.
+func printFirstErrors(s *IOStreams, first []string, total int64) {
+	for _, e := range first {
+		fmt.Fprintln(s.ErrOut, e)
+	}
+	if more := total - int64(len(first)); more > 0 {
+		fmt.Fprintf(s.ErrOut, "... and %d more errors\n", more)
+	}
 }

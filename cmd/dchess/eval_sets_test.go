@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +17,6 @@ import (
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
-	"github.com/dchess/dchess/search/player"
 )
 
 // backRankMate: after Black's g8h8, Ra8 mates.
@@ -37,7 +37,7 @@ func TestEvalPuzzlesByBucket(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Puzzles: path, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep puzzleReport
+	var rep pipeline.PuzzleReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +56,44 @@ func TestEvalPuzzlesByBucket(t *testing.T) {
 	s, _, _ = playStreams("")
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic", Puzzles: bad}, s); err == nil || !strings.Contains(err.Error(), "Moves") {
 		t.Errorf("a CSV without Moves: %v", err)
+	}
+}
+
+// TestEvalPuzzlesSkipsBadRows: rows that are not puzzles are skipped,
+// counted and reported with their line numbers; --strict stops at the
+// first, as a usage error like the file's other faults.
+func TestEvalPuzzlesSkipsBadRows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "puzzles.csv")
+	csv := "PuzzleId,FEN,Moves,Rating\n" +
+		"a," + backRankMate + ",g8h8 a1a8,1510\n" +
+		"short\n" +
+		"c," + backRankMate + ",g8h8 a1a8,easy\n" +
+		"d," + backRankMate + ",g8h8 a1a9,1500\n" +
+		"e," + backRankMate + ",g8h8 a1a8,1700\n"
+	if err := os.WriteFile(path, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, out, errOut := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Puzzles: path, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep pipeline.PuzzleReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Puzzles != 2 || rep.Solved != 2 || rep.Skipped == nil || rep.Skipped.Count != 3 {
+		t.Fatalf("report %s", out)
+	}
+	for _, want := range []string{"line 3: too few columns", "line 4: want a rating", "line 5: move 2 of the line, a1a9, is not legal"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	s, _, _ = playStreams("")
+	err := runEval(context.Background(), &evalOptions{Player: "heuristic", Puzzles: path, Strict: true}, s)
+	var usage *usageError
+	if !errors.As(err, &usage) || !strings.Contains(err.Error(), "line 3: too few columns (stopping: --strict)") {
+		t.Errorf("--strict: %v", err)
 	}
 }
 
@@ -82,7 +120,7 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep dataReport
+	var rep pipeline.DataReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -154,21 +192,21 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	if err := runEval(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep dataReport
+	var rep pipeline.DataReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
 	if rep.Positions != 3 || rep.Correct != 2 || rep.Decoding == nil || len(rep.Sweep) != 2 {
 		t.Fatalf("report %+v", rep)
 	}
-	want := imaginedReport{
-		All: imaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
+	want := pipeline.ImaginedReport{
+		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
 			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
-		GivenActionRight: imaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
+		GivenActionRight: pipeline.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
 	// The configured T = 4 first, then the sweep in the order given.
-	for i, d := range []decodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
+	for i, d := range []pipeline.DecodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
 		if wantSteps := []int{4, 1, 4}[i]; d.Steps != wantSteps {
 			t.Errorf("report %d decodes in %d steps, want %d", i, d.Steps, wantSteps)
 		}
@@ -198,7 +236,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "policy:" + policy, Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	rep = dataReport{}
+	rep = pipeline.DataReport{}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +300,7 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1,name=h", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep dataReport
+	var rep pipeline.DataReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -295,24 +333,6 @@ func TestEvalPairsBySearchScores(t *testing.T) {
 	}
 }
 
-func TestWhiteView(t *testing.T) {
-	for _, c := range []struct {
-		fen  string
-		mi   player.MoveInfo
-		want int
-	}{
-		{"8/8/8/8/8/8/8/K6k w - - 0 1", player.MoveInfo{Score: 120}, 120},
-		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: 120}, -120},
-		{"8/8/8/8/8/8/8/K6k w - - 0 1", player.MoveInfo{Score: 31000, Mate: 2}, mateValue - 2},
-		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: 31000, Mate: 2}, -mateValue + 2},
-		{"8/8/8/8/8/8/8/K6k b - - 0 1", player.MoveInfo{Score: -31000, Mate: -3}, mateValue - 3},
-	} {
-		if got := whiteView(c.fen, c.mi); got != c.want {
-			t.Errorf("%s %+v: %d, want %d", c.fen, c.mi, got, c.want)
-		}
-	}
-}
-
 // TestEvalPairsCountsUnreadableRecords: a record whose position does not
 // parse is counted, not silently dropped, and the pair around it stands.
 func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
@@ -341,14 +361,14 @@ func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
 }
 
 // evalPairsJSON runs eval with --json and decodes its pair report.
-func evalPairsJSON(t *testing.T, opts *evalOptions) pairReport {
+func evalPairsJSON(t *testing.T, opts *evalOptions) pipeline.PairReport {
 	t.Helper()
 	s, out, _ := playStreams("")
 	opts.JSON = true
 	if err := runEval(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pairReport
+	var rep pipeline.PairReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("eval --json output %q: %v", out.String(), err)
 	}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
+	"github.com/dchess/dchess/pipeline"
 )
 
 const scholarsMate = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
@@ -90,7 +91,7 @@ k7/8/8/8/8/8/8/7K w - - id "no opcodes, skipped";
 	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep epdReport
+	var rep pipeline.EPDReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -98,9 +99,46 @@ k7/8/8/8/8/8/8/7K w - - id "no opcodes, skipped";
 		t.Errorf("got %s", out)
 	}
 
-	os.WriteFile(suite, []byte("k7/8/8/8/8/8/r7/7K w - - bm Kh2;\n"), 0o644)
-	err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite}, s)
-	if err == nil || !strings.Contains(err.Error(), "suite.epd:1") {
-		t.Fatalf("an illegal bm should be an error naming the line, got %v", err)
+}
+
+// TestEvalEPDSkipsBadLines: a line that is not EPD or whose bm is not a
+// legal move is skipped, counted and reported with its line number, as
+// ingest does; the run goes on. --strict stops at the first one.
+func TestEvalEPDSkipsBadLines(t *testing.T) {
+	suite := filepath.Join(t.TempDir(), "suite.epd")
+	os.WriteFile(suite, []byte(`k7/8/8/8/8/8/r7/7K w - - bm Kg1; id "forced";
+k7/8/8/8/8/8/r7 w - - bm Kg1; id "seven ranks";
+k7/8/8/8/8/8/r7/7K w - - bm Kh2; id "illegal bm";
+`), 0o644)
+	s, out, errOut := playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rep pipeline.EPDReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Total != 1 || rep.Solved != 1 || rep.Skipped == nil || rep.Skipped.Count != 2 {
+		t.Fatalf("got %s", out)
+	}
+	for _, want := range []string{"line 2: invalid FEN", "line 3: bm Kh2 is not a legal move for White in this position"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	s, out, _ = playStreams("")
+	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite}, s); err != nil || !strings.Contains(out.String(), "solved 1 of 1") {
+		t.Errorf("text run: %v\n%s", err, out)
+	}
+
+	s, _, _ = playStreams("")
+	err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, Strict: true}, s)
+	if err == nil || !strings.Contains(err.Error(), "line 2: invalid FEN") || !strings.Contains(err.Error(), "--strict") {
+		t.Fatalf("--strict: %v", err)
+	}
+	s, _, _ = playStreams("")
+	var usage *usageError
+	if err := runEval(context.Background(), &evalOptions{Player: "random", FEN: scholarsMate, Strict: true}, s); !errors.As(err, &usage) {
+		t.Errorf("--strict with --fen: %v", err)
 	}
 }

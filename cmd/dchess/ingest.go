@@ -146,12 +146,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		bar.Finish()
 	}
 	if sum != nil {
-		for _, e := range sum.FirstErrors {
-			fmt.Fprintln(s.ErrOut, e)
-		}
-		if more := sum.Errors - int64(len(sum.FirstErrors)); more > 0 {
-			fmt.Fprintf(s.ErrOut, "... and %d more errors\n", more)
-		}
+		printFirstErrors(s, sum.FirstErrors, sum.Errors)
 	}
 	if runErr != nil {
 		w.Abort()

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/klauspost/compress/zstd"
 )
 

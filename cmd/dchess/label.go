@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset/label"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/spf13/cobra"
 )
@@ -116,14 +116,14 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	case opts.Timeout < 0:
 		return usagef("--timeout must not be negative")
 	}
-	var spec shard.Spec
+	var spec jobarray.Spec
 	output := opts.Output
 	if opts.Shard != "" {
 		var err error
-		if spec, err = shard.Parse(opts.Shard, nil); err != nil {
+		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
 			return usagef("--shard: %v", err)
 		}
-		output = shard.Name(opts.Output, spec)
+		output = jobarray.Name(opts.Output, spec)
 	}
 
 	var bar progress.Reporter

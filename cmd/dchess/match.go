@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
@@ -127,7 +127,7 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
 	}
 	if f.Openings != "" {
-		list, err := match.LoadOpenings(f.Openings)
+		list, err := pipeline.LoadOpenings(f.Openings)
 		if err != nil {
 			return cfg, err
 		}
@@ -353,7 +353,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	case opts.PGN != "":
 		return usagef("with --shard the games go to NAME-000i-of-000n/%s; \"dchess match merge NAME --pgn FILE\" joins them", match.ShardPGNFile)
 	}
-	spec, err := shard.Parse(opts.Shard, nil)
+	spec, err := jobarray.Parse(opts.Shard, nil)
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}
@@ -362,7 +362,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 		return err
 	}
 	numbers := match.ShardGameNumbers(cfg.Games, spec, settings)
-	out := shard.Name(opts.Output, spec)
+	out := jobarray.Name(opts.Output, spec)
 	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, opts.gameFlags.limitText(cfg), out)
 	bar := s.Progress("match", int64(len(numbers)), "games")
 	cfg.OnGame = func(match.GameResult, *match.Report) { bar.Add(1) }
@@ -390,15 +390,15 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 // for every task: its settings hash seeds the assignment of pairs and
 // tells the merge which tasks belong together. Files (openings, weights,
 // engine binaries) count by their SHA-256; their paths are only recorded.
-func matchShardSettings(ctx context.Context, opts *matchOptions, cfg match.Config, spec shard.Spec) (map[string]any, []shard.Input, error) {
-	var inputs []shard.Input
+func matchShardSettings(ctx context.Context, opts *matchOptions, cfg match.Config, spec jobarray.Spec) (map[string]any, []jobarray.Input, error) {
+	var inputs []jobarray.Input
 	hashes := map[string]string{}
 	add := func(role, path string) error {
-		sum, err := shard.FileSHA256(path)
+		sum, err := jobarray.FileSHA256(path)
 		if err != nil {
 			return fmt.Errorf("%s: %w", role, err)
 		}
-		inputs = append(inputs, shard.Input{Path: path, SHA256: sum})
+		inputs = append(inputs, jobarray.Input{Path: path, SHA256: sum})
 		hashes[role] = sum
 		return nil
 	}

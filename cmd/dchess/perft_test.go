@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 func perftStreams() (*IOStreams, *bytes.Buffer) {

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,7 +76,7 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	if opts.Out != "" {
 		cfg.Out = opts.Out
 	}
-	ropts := pipeline.RunOptions{Tournament: pipelineTournament(s), Command: os.Args}
+	ropts := pipeline.RunOptions{Command: os.Args}
 	if !s.Quiet {
 		ropts.Log = s.ErrOut
 	}
@@ -103,8 +101,7 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 			seconds += st.Seconds
 		}
 	}
-	var st pipeline.Standings
-	if data, err := os.ReadFile(filepath.Join(cfg.Out, pipeline.RunTournament)); err == nil && json.Unmarshal(data, &st) == nil {
+	if st, err := pipeline.ReadStandings(cfg); err == nil {
 		fmt.Fprintf(s.Out, "%-4s %-24s %8s %8s\n", "Rank", "Player", "Elo", "+/-")
 		for _, p := range st.Players {
 			fmt.Fprintf(s.Out, "%-4d %-24s %8.0f %8.0f\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error))
@@ -112,24 +109,4 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	}
 	fmt.Fprintf(s.Out, "%d stages run in %.0fs, %d done before; report: %s\n", ran, seconds, skipped, report)
 	return nil
-}
-
-// pipelineTournament plays the pipeline's tournament with `dchess
-// tournament` itself and reads back its JSON.
-func pipelineTournament(s *IOStreams) pipeline.Tournament {
-	return func(ctx context.Context, req pipeline.TournamentRequest) (*pipeline.Standings, error) {
-		var out bytes.Buffer
-		ts := &IOStreams{In: s.In, Out: &out, ErrOut: s.ErrOut, ErrIsTerminal: s.ErrIsTerminal, Quiet: s.Quiet}
-		opts := &tournamentOptions{Players: req.Players, Anchor: req.Anchor, GamesPerPair: req.GamesPerPair, JSON: true,
-			gameFlags: gameFlags{Concurrency: req.Concurrency, OpeningsOrder: "sequential", RandomPlies: req.RandomPlies,
-				Seed: req.Seed, Depth: req.Depth, MaxMoves: req.MaxMoves, PGN: req.PGN}}
-		if err := runTournament(ctx, opts, ts); err != nil {
-			return nil, err
-		}
-		var st pipeline.Standings
-		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
-			return nil, fmt.Errorf("reading the tournament's ratings: %w", err)
-		}
-		return &st, nil
-	}
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // TestPipelineRunShortConfig runs every stage of the quickstart on tiny

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/match"
 )
@@ -32,7 +32,7 @@ type selfPlayOptions struct {
 	Force        bool
 	// pairs are the game pairs (0-based) this run plays out of --games;
 	// nil plays them all. A --shard i/n flag fills it with the task's share
-	// (dataset/shard's Spec.Indices), as match's shards do.
+	// (internal/jobarray's Spec.Indices), as match's shards do.
 	pairs []int
 	// Shard makes the run one task of a job array (i/n or auto/n); -o
 	// then names the task outputs NAME-000i-of-000n/.
@@ -186,7 +186,7 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 	if opts.Out == "" {
 		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfPlayShardPGN)
 	}
-	spec, err := shard.Parse(opts.Shard, nil)
+	spec, err := jobarray.Parse(opts.Shard, nil)
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}
@@ -205,13 +205,13 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 	settings["kind"] = "selfplay"
 	settings["balance"], settings["balance_depth"] = opts.BalanceCP, opts.BalanceDepth
 	settings["random_rate"], settings["random_rate_plies"] = opts.RandomRate, opts.RandomWindow
-	info := shard.NewInfo(spec, opts.Command, settings)
+	info := jobarray.NewInfo(spec, opts.Command, settings)
 	info.Inputs = append(info.Inputs, inputs...)
 
-	out := shard.Name(opts.Out, spec)
+	out := jobarray.Name(opts.Out, spec)
 	manifest := filepath.Join(out, selfPlayShardManifest)
 	if data, err := os.ReadFile(manifest); err == nil {
-		var done shard.Info
+		var done jobarray.Info
 		if err := json.Unmarshal(data, &done); err != nil {
 			return fmt.Errorf("%s: %w", manifest, err)
 		}
@@ -233,11 +233,11 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 	}
 	task := *opts
 	task.Force = true
-	task.pairs = spec.Indices((opts.Games+1)/2, shard.Seed(info.SettingsHash))
+	task.pairs = spec.Indices((opts.Games+1)/2, jobarray.Seed(info.SettingsHash))
 	task.Out = filepath.Join(out, selfPlayShardPGN)
 	if len(task.pairs) == 0 {
 		// More tasks than pairs: this task owns nothing, and says so.
-		if err := shard.WriteFileAtomic(task.Out, nil); err != nil {
+		if err := jobarray.WriteFileAtomic(task.Out, nil); err != nil {
 			return err
 		}
 	} else if err := runSelfPlay(ctx, &task, s); err != nil {
@@ -248,7 +248,7 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 		return err
 	}
 	// The manifest goes last: its presence marks the task finished.
-	return shard.WriteFileAtomic(manifest, append(data, '\n'))
+	return jobarray.WriteFileAtomic(manifest, append(data, '\n'))
 }
 
 // A self-play task's folder holds its games and, once they are all

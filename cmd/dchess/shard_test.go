@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 )
 
@@ -146,7 +146,7 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 		t.Fatalf("merged PGN: %v\n%s", err, data)
 	}
 
-	os.RemoveAll(shard.Name(base, shard.Spec{Index: 0, Count: 3}))
+	os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 0, Count: 3}))
 	err = runMatchMerge(context.Background(), &matchMergeOptions{Base: base}, s)
 	if err == nil || !strings.Contains(err.Error(), "m-0000-of-0003") {
 		t.Fatalf("merge with a task missing: %v", err)

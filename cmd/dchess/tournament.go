@@ -4,16 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
-	"strconv"
-	"strings"
+	"io"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/search/elo"
-	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
+	"github.com/dchess/dchess/search/tournament"
 )
 
 func init() { register(newTournamentCmd) }
@@ -52,38 +49,6 @@ error bar relative to the anchor.`,
 	return cmd
 }
 
-// tournamentPlayer is one entrant with its tally over all its games.
-type tournamentPlayer struct {
-	Rank   int       `json:"rank"`
-	Name   string    `json:"name"`
-	Spec   string    `json:"spec"`
-	Elo    elo.Float `json:"elo"`
-	Error  elo.Float `json:"error"`
-	Games  int       `json:"games"`
-	Points float64   `json:"points"`
-	Score  float64   `json:"score"`
-}
-
-type tournamentPair struct {
-	A      string `json:"a"`
-	B      string `json:"b"`
-	Wins   int    `json:"wins"`
-	Losses int    `json:"losses"`
-	Draws  int    `json:"draws"`
-}
-
-type tournamentReport struct {
-	Players []tournamentPlayer `json:"players"`
-	Pairs   []tournamentPair   `json:"pairs"`
-	Anchor  struct {
-		Name string  `json:"name"`
-		Elo  float64 `json:"elo"`
-	} `json:"anchor"`
-	// FiniteMLE is false when some player won or lost every game and the
-	// fit needed virtual draws to stay finite.
-	FiniteMLE bool `json:"finite_mle"`
-}
-
 func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -108,147 +73,58 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
-
-	// Make each player once to check it and learn its name; names must be
-	// unique for the table and --anchor.
-	names := make([]string, len(specs))
-	seen := map[string]int{}
-	for i, spec := range specs {
-		p, err := player.NewFromSpec(ctx, spec)
-		if err != nil {
-			return err
-		}
-		names[i] = p.Name()
-		p.Close()
-		seen[names[i]]++
-		if seen[names[i]] > 1 {
-			names[i] = fmt.Sprintf("%s (%d)", names[i], seen[names[i]])
-		}
-	}
-	anchor, anchorElo := 0, 0.0
+	cfg := tournament.Config{Players: specs, Gauntlet: opts.Gauntlet, GamesPerPair: opts.GamesPerPair, Match: base}
 	if opts.Anchor != "" {
-		name, value, ok := strings.Cut(opts.Anchor, "=")
-		v, err := strconv.ParseFloat(value, 64)
-		if !ok || err != nil {
-			return usagef("--anchor wants NAME=ELO, got %q", opts.Anchor)
+		if cfg.Anchor, err = tournament.ParseAnchor(opts.Anchor); err != nil {
+			return usagef("--anchor %v", err)
 		}
-		anchor = -1
-		for i := range specs {
-			if names[i] == name || specs[i].Raw == name || specs[i].Name == name {
-				anchor = i
-			}
-		}
-		if anchor < 0 {
-			return usagef("--anchor: no player named %q (players: %s)", name, strings.Join(names, ", "))
-		}
-		anchorElo = v
 	}
-
-	type pairing struct{ a, b int }
-	var pairings []pairing
-	for i := range specs {
-		for j := i + 1; j < len(specs); j++ {
-			if opts.Gauntlet && i != 0 {
-				continue
-			}
-			pairings = append(pairings, pairing{i, j})
-		}
+	if !s.Quiet {
+		cfg.Log = s.ErrOut
+	}
+	t, err := tournament.New(ctx, cfg)
+	if unknown := (*tournament.UnknownAnchorError)(nil); errors.As(err, &unknown) {
+		return usagef("--anchor: %v", err)
+	}
+	if err != nil {
+		return err
 	}
 	pgn, closePGN, err := openPGN(opts.PGN)
 	if err != nil {
 		return err
 	}
-	rep := tournamentReport{}
-	var results []elo.PairResult
-	var runErr error
-	for k, pr := range pairings {
-		cfg := base
-		cfg.Games, cfg.Event = opts.GamesPerPair, "dchess tournament"
-		if pgn != nil {
-			cfg.PGN = pgn
-		}
-		for side, idx := range []int{pr.a, pr.b} {
-			spec := specs[idx]
-			e := match.Entrant{Name: names[idx], New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, spec) }}
-			if side == 0 {
-				cfg.A = e
-			} else {
-				cfg.B = e
-			}
-		}
-		s.Infof("[%d/%d] %s vs %s\n", k+1, len(pairings), names[pr.a], names[pr.b])
-		mrep, err := match.Run(ctx, cfg)
-		if mrep != nil && mrep.Games > 0 {
-			results = append(results, elo.PairResult{A: pr.a, B: pr.b, Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
-			rep.Pairs = append(rep.Pairs, tournamentPair{A: names[pr.a], B: names[pr.b], Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
-			s.Infof("  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], mrep.Wins, mrep.Losses, mrep.Draws))
-		}
-		if err != nil {
-			runErr = err
-			break
-		}
+	var games io.Writer // a nil *bufio.Writer must not reach the match as a writer
+	if pgn != nil {
+		games = pgn
 	}
+	st, runErr := t.Play(ctx, games)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
 	}
-	if len(results) == 0 {
+	if st == nil {
 		return runErr
 	}
-
-	// Players with no finished game yet (an interrupted run) are left out of the fit.
-	ratings, err := elo.FitRatings(results, len(specs), anchor, anchorElo)
-	if err != nil {
-		if runErr != nil {
-			return runErr
-		}
-		return err
-	}
-	rep.FiniteMLE = elo.HasFiniteMLE(results, len(specs))
-	rep.Anchor.Name, rep.Anchor.Elo = names[anchor], anchorElo
-	for i := range specs {
-		tp := tournamentPlayer{Name: names[i], Spec: specs[i].Raw, Elo: elo.Float(ratings[i].Elo), Error: elo.Float(ratings[i].Error)}
-		for _, r := range results {
-			switch i {
-			case r.A:
-				tp.Games += r.Wins + r.Losses + r.Draws
-				tp.Points += float64(r.Wins) + float64(r.Draws)/2
-			case r.B:
-				tp.Games += r.Wins + r.Losses + r.Draws
-				tp.Points += float64(r.Losses) + float64(r.Draws)/2
-			}
-		}
-		if tp.Games > 0 {
-			tp.Score = tp.Points / float64(tp.Games)
-		}
-		rep.Players = append(rep.Players, tp)
-	}
-	sort.SliceStable(rep.Players, func(i, j int) bool { return rep.Players[i].Elo > rep.Players[j].Elo })
-	for i := range rep.Players {
-		rep.Players[i].Rank = i + 1
-	}
-
 	if opts.JSON {
-		if err := writeJSON(s.Out, rep); err != nil {
+		if err := writeJSON(s.Out, st); err != nil {
 			return err
 		}
 	} else {
-		tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "Rank\tName\tElo\t+/-\tGames\tScore\t")
-		for _, p := range rep.Players {
-			fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%.1f %%\t\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error), p.Games, 100*p.Score)
-		}
-		tw.Flush()
-		fmt.Fprintf(s.Out, "Anchor: %s = %g", names[anchor], anchorElo)
-		if !rep.FiniteMLE {
-			fmt.Fprint(s.Out, " (a player won or lost every game: ratings use one virtual draw per pair)")
-		}
-		fmt.Fprintln(s.Out)
+		printStandings(s.Out, st)
 	}
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) {
-			return errors.New("tournament interrupted; ratings cover the finished games")
-		}
-		return runErr
+	return runErr
+}
+
+// printStandings prints the ratings table and the anchor.
+func printStandings(w io.Writer, st *tournament.Standings) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Rank\tName\tElo\t+/-\tGames\tScore\t")
+	for _, p := range st.Players {
+		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%.1f %%\t\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error), p.Games, 100*p.Score)
 	}
-	return nil
+	tw.Flush()
+	fmt.Fprintf(w, "Anchor: %s = %g", st.Anchor.Name, st.Anchor.Elo)
+	if !st.FiniteMLE {
+		fmt.Fprint(w, " (a player won or lost every game: ratings use one virtual draw per pair)")
+	}
+	fmt.Fprintln(w)
 }

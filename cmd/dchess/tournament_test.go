@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -79,5 +81,24 @@ func TestTournamentBadInput(t *testing.T) {
 		if !errors.As(err, &usage) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: got %v", want, err)
 		}
+	}
+}
+
+// TestTournamentBadAnchorLeavesPGN: an anchor that names no player is
+// found before the --pgn file is opened, so an existing file is kept.
+func TestTournamentBadAnchorLeavesPGN(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "games.pgn")
+	if err := os.WriteFile(pgn, []byte("[Event \"kept\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &tournamentOptions{Players: []string{"heuristic,random"}, Anchor: "x=5", GamesPerPair: 2,
+		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1, PGN: pgn}}
+	s, _, _ := playStreams("")
+	var usage *usageError
+	if err := runTournament(context.Background(), opts, s); !errors.As(err, &usage) {
+		t.Fatalf("got %v", err)
+	}
+	if data, _ := os.ReadFile(pgn); string(data) != "[Event \"kept\"]\n" {
+		t.Errorf("the PGN file became %q", data)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn/nntest"

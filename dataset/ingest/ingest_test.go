@@ -12,7 +12,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/pgn"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/epd"
 )
 
 // lineDecoder turns one line of a labelled file into a labelled record.
@@ -310,126 +311,59 @@ func parseCSV(line string) (*parsed, error) {
 	return p, nil
 }
 
-// parseEPD reads an EPD line: four FEN fields, then operations. ce is in
-// centipawns from the side to move, dm a mate in moves, bm and pv are SAN.
-// A line with neither ce nor dm gives an unlabelled position.
+// parseEPD reads an EPD line. ce is in centipawns from the side to move,
+// dm a mate in moves, bm and pv are SAN. A line with neither ce nor dm
+// gives an unlabelled position; its bm and am must still be legal moves,
+// so a suite with a typo is reported rather than read without its answer.
 func parseEPD(line string) (*parsed, error) {
-	fields := strings.Fields(line)
-	if len(fields) < 4 {
-		return nil, fmt.Errorf("want four FEN fields and operations")
-	}
-	b, err := board.FromFEN(strings.Join(fields[:4], " "))
+	l, err := epd.Parse(line)
 	if err != nil {
 		return nil, err
 	}
-	rest := line
-	for i := 0; i < 4; i++ {
-		rest = strings.TrimLeft(rest, " \t")
-		rest = rest[strings.IndexAny(rest+" ", " \t"):]
-	}
-	ops, err := epdOperations(rest)
+	best, err := l.Moves("bm")
 	if err != nil {
 		return nil, err
 	}
-	p := &parsed{board: b}
-	ce, hasCE := ops["ce"]
-	dm, hasDM := ops["dm"]
+	if _, err := l.Moves("am"); err != nil {
+		return nil, err
+	}
+	p := &parsed{board: l.Board}
+	dm, hasDM, err := l.Int("dm")
+	if err != nil {
+		return nil, err
+	}
+	ce, hasCE, err := l.Int("ce")
 	switch {
-	case hasDM && len(dm) > 0:
-		n, err := strconv.ParseInt(dm[0], 10, 32)
-		if err != nil || n == 0 {
-			return nil, fmt.Errorf("bad dm %q", strings.Join(dm, " "))
+	case hasDM:
+		if dm == 0 || dm != int64(int32(dm)) {
+			return nil, fmt.Errorf("dm %d is not a mate in a number of moves", dm)
 		}
-		p.mate = int32(n)
-	case hasCE && len(ce) > 0:
-		n, err := strconv.ParseInt(ce[0], 10, 32)
-		if err != nil {
-			return nil, fmt.Errorf("bad ce %q", strings.Join(ce, " "))
+		p.mate = int32(dm)
+	case err != nil:
+		return nil, err
+	case hasCE:
+		if ce != int64(int32(ce)) {
+			return nil, fmt.Errorf("ce %d is out of range", ce)
 		}
-		p.cp = int32(n)
+		p.cp = int32(ce)
 	default:
 		p.unscored = true
 		return p, nil
 	}
-	if v, ok := ops["acd"]; ok && len(v) > 0 {
-		p.depth, _ = strconv.Atoi(v[0])
+	if v, ok, _ := l.Int("acd"); ok {
+		p.depth = int(v)
 	}
-	if v, ok := ops["acn"]; ok && len(v) > 0 {
-		p.nodes, _ = strconv.ParseUint(v[0], 10, 64)
+	if v, ok, _ := l.Int("acn"); ok && v >= 0 {
+		p.nodes = uint64(v)
 	}
-	if bm := ops["bm"]; len(bm) > 0 {
-		m, err := b.ParseSAN(bm[0])
-		if err != nil {
-			return nil, fmt.Errorf("bm: illegal SAN %q", bm[0])
-		}
-		p.bestMove = board.UCI(m)
+	if len(best) > 0 {
+		p.bestMove = board.UCI(best[0])
 	}
-	if pv := ops["pv"]; len(pv) > 0 {
-		play := b.Clone()
-		for _, san := range pv {
-			m, err := play.ParseSAN(san)
-			if err != nil {
-				return nil, fmt.Errorf("pv: illegal SAN %q", san)
-			}
-			p.pv = append(p.pv, board.UCI(m))
-			play.Make(m)
-		}
-		if p.bestMove == "" {
-			p.bestMove = p.pv[0]
-		}
+	if p.pv, err = l.Variation("pv"); err != nil {
+		return nil, err
+	}
+	if p.bestMove == "" && len(p.pv) > 0 {
+		p.bestMove = p.pv[0]
 	}
 	return p, nil
-}
-
-// epdOperations splits `op arg arg; op "quoted; arg";` into a map.
-func epdOperations(s string) (map[string][]string, error) {
-	ops := map[string][]string{}
-	for {
-		s = strings.TrimLeft(s, " \t")
-		if s == "" {
-			return ops, nil
-		}
-		var args []string
-		var cur strings.Builder
-		inQuote, ended := false, false
-		i := 0
-		for ; i < len(s); i++ {
-			c := s[i]
-			switch {
-			case inQuote && c == '"':
-				inQuote = false
-				args = append(args, cur.String())
-				cur.Reset()
-			case inQuote:
-				cur.WriteByte(c)
-			case c == '"':
-				inQuote = true
-			case c == ';':
-				ended = true
-			case c == ' ' || c == '\t':
-				if cur.Len() > 0 {
-					args = append(args, cur.String())
-					cur.Reset()
-				}
-			default:
-				cur.WriteByte(c)
-			}
-			if ended {
-				break
-			}
-		}
-		if inQuote {
-			return nil, fmt.Errorf("unterminated quoted operand")
-		}
-		if cur.Len() > 0 {
-			args = append(args, cur.String())
-		}
-		if len(args) > 0 {
-			ops[args[0]] = args[1:]
-		}
-		if i >= len(s) {
-			return ops, nil
-		}
-		s = s[i+1:]
-	}
 }

@@ -95,9 +95,12 @@ func TestEPD(t *testing.T) {
 		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce -20; bm Nf6;\n" +
 		"6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 1; bm Ra8#;\n" +
 		"4k3/8/8/8/8/8/8/4K2R w K - bm O-O; id \"unscored\";\n" +
-		"6k1/5ppp/8/8/8/8/8/R5K1 w - - ce 10; bm Ke9;\n"
+		"6k1/5ppp/8/8/8/8/8/R5K1 w - - ce 10; bm Ke9;\n" +
+		// Unscored, so kept unlabelled, but its answer is wrong: said, not dropped.
+		"4k3/8/8/8/8/8/8/4K2R w K - bm O-O-O; id \"typo\";\n" +
+		"4k3/8/8/8/8/8/8/4K2R w K - ce 5; pv O-O Kd7 Ke2;\n"
 	recs, sum := labelledRun(t, FormatEPD, ViewDefault, text)
-	if len(recs) != 4 || sum.LinesRead != 5 || sum.LinesBad != 1 {
+	if len(recs) != 4 || sum.LinesRead != 7 || sum.LinesBad != 3 {
 		t.Fatalf("%d records, summary %+v", len(recs), sum)
 	}
 	checkLabel(t, recs[0], 35, 0, "e2e4")
@@ -111,7 +114,9 @@ func TestEPD(t *testing.T) {
 	if recs[3].Label != nil || recs[3].FEN != "4k3/8/8/8/8/8/8/4K2R w K - 0 1" {
 		t.Errorf("unscored line gave %+v", recs[3])
 	}
-	if len(sum.FirstErrors) != 1 || sum.FirstErrors[0] != `line 6: bm: illegal SAN "Ke9"` {
+	if want := []string{"line 6: bm Ke9 is not a legal move for White in this position",
+		"line 7: bm O-O-O is not a legal move for White in this position",
+		"line 8: pv Ke2 is not a legal move for White in this position, after O-O Kd7"}; !reflect.DeepEqual(sum.FirstErrors, want) {
 		t.Errorf("errors %q", sum.FirstErrors)
 	}
 }

@@ -15,7 +15,8 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/wire"
 )
 
 // The journal keeps finished labels while a run is in progress, in the
@@ -106,15 +107,10 @@ type entry struct {
 	Label dataset.Label
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
 func appendStrings(b []byte, ss []string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(ss)))
 	for _, s := range ss {
-		b = appendString(b, s)
+		b = wire.AppendString(b, s)
 	}
 	return b
 }
@@ -128,7 +124,7 @@ func appendEntry(b []byte, e *entry) []byte {
 	p = binary.AppendVarint(p, int64(l.Mate))
 	p = binary.AppendVarint(p, int64(l.CP))
 	p = binary.LittleEndian.AppendUint32(p, math.Float32bits(l.WinProb))
-	p = appendString(p, l.BestMove)
+	p = wire.AppendString(p, l.BestMove)
 	p = appendStrings(p, l.PV)
 	p = binary.AppendUvarint(p, uint64(l.Depth))
 	p = binary.AppendUvarint(p, l.Nodes)
@@ -138,7 +134,7 @@ func appendEntry(b []byte, e *entry) []byte {
 		p = binary.AppendVarint(p, int64(line.CP))
 		p = appendStrings(p, line.PV)
 	}
-	p = appendString(p, l.Error)
+	p = wire.AppendString(p, l.Error)
 	b = append(b, entryMagic)
 	b = binary.AppendUvarint(b, uint64(len(p)))
 	b = append(b, p...)
@@ -147,63 +143,14 @@ func appendEntry(b []byte, e *entry) []byte {
 
 var errBadEntry = errors.New("malformed journal entry")
 
-// entryDecoder reads a payload; the first overrun or bad value sets err and
-// every later read returns zero.
-type entryDecoder struct {
-	p   []byte
-	err error
-}
-
-func (d *entryDecoder) fail() {
-	if d.err == nil {
-		d.err = errBadEntry
-	}
-	d.p = nil
-}
-
-func (d *entryDecoder) uvarint() uint64 {
-	v, n := binary.Uvarint(d.p)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.p = d.p[n:]
-	return v
-}
-
-func (d *entryDecoder) int32v() int32 {
-	v, n := binary.Varint(d.p)
-	if n <= 0 || v < math.MinInt32 || v > math.MaxInt32 {
-		d.fail()
-		return 0
-	}
-	d.p = d.p[n:]
-	return int32(v)
-}
-
-func (d *entryDecoder) fixed(n int) []byte {
-	if len(d.p) < n {
-		d.fail()
-		return make([]byte, n)
-	}
-	b := d.p[:n]
-	d.p = d.p[n:]
-	return b
-}
-
-func (d *entryDecoder) str() string {
-	n := d.uvarint()
-	if n > uint64(len(d.p)) {
-		d.fail()
-		return ""
-	}
-	return string(d.fixed(int(n)))
-}
+// entryDecoder reads a payload (wire.Decoder: the first overrun or bad
+// value sets Bad and every later read returns zero).
+type entryDecoder struct{ wire.Decoder }
 
 func (d *entryDecoder) strs() []string {
-	n := d.uvarint()
-	if n > uint64(len(d.p)) { // each string takes at least one byte
-		d.fail()
+	n := d.Uvarint()
+	if n > uint64(len(d.B)) { // each string takes at least one byte
+		d.Fail()
 		return nil
 	}
 	if n == 0 {
@@ -211,39 +158,42 @@ func (d *entryDecoder) strs() []string {
 	}
 	ss := make([]string, n)
 	for i := range ss {
-		ss[i] = d.str()
+		ss[i] = d.Str()
 	}
 	return ss
 }
 
 func decodeEntry(payload []byte, e *entry) error {
-	d := entryDecoder{p: payload}
-	e.Index = d.uvarint()
-	e.Key = binary.LittleEndian.Uint64(d.fixed(8))
-	l := dataset.Label{Status: dataset.LabelStatus(d.fixed(1)[0])}
-	l.Mate = d.int32v()
-	l.CP = d.int32v()
-	l.WinProb = math.Float32frombits(binary.LittleEndian.Uint32(d.fixed(4)))
-	l.BestMove = d.str()
+	d := entryDecoder{wire.Decoder{B: payload}}
+	e.Index = d.Uvarint()
+	e.Key = binary.LittleEndian.Uint64(d.Fixed(8))
+	l := dataset.Label{Status: dataset.LabelStatus(d.Byte())}
+	l.Mate = d.Int32()
+	l.CP = d.Int32()
+	l.WinProb = math.Float32frombits(binary.LittleEndian.Uint32(d.Fixed(4)))
+	l.BestMove = d.Str()
 	l.PV = d.strs()
-	depth := d.uvarint()
-	l.Nodes = d.uvarint()
-	lines := d.uvarint()
-	if depth > math.MaxUint16 || lines > uint64(len(d.p)) {
-		d.fail()
+	depth := d.Uvarint()
+	l.Nodes = d.Uvarint()
+	lines := d.Uvarint()
+	if depth > math.MaxUint16 || lines > uint64(len(d.B)) {
+		d.Fail()
 	}
 	l.Depth = uint16(depth)
-	for i := uint64(0); i < lines && d.err == nil; i++ {
-		line := dataset.PVLine{Mate: d.int32v(), CP: d.int32v()}
+	for i := uint64(0); i < lines && !d.Bad; i++ {
+		line := dataset.PVLine{Mate: d.Int32(), CP: d.Int32()}
 		line.PV = d.strs()
 		l.MultiPV = append(l.MultiPV, line)
 	}
-	l.Error = d.str()
-	if d.err == nil && (len(d.p) != 0 || (l.Status != dataset.LabelOK && l.Status != dataset.LabelFailed)) {
-		d.fail()
+	l.Error = d.Str()
+	if !d.Bad && (len(d.B) != 0 || (l.Status != dataset.LabelOK && l.Status != dataset.LabelFailed)) {
+		d.Fail()
 	}
 	e.Label = l
-	return d.err
+	if d.Bad {
+		return errBadEntry
+	}
+	return nil
 }
 
 // journalReader reads entries in order. Offset is where the next entry
@@ -285,13 +235,8 @@ func (jr *journalReader) next(e *entry) error {
 	if err := decodeEntry(payload, e); err != nil {
 		return err
 	}
-	jr.Offset += 1 + int64(uvarintLen(n)) + int64(n) + 4
+	jr.Offset += 1 + int64(wire.UvarintLen(n)) + int64(n) + 4
 	return nil
-}
-
-func uvarintLen(v uint64) int {
-	var b [binary.MaxVarintLen64]byte
-	return binary.PutUvarint(b[:], v)
 }
 
 // doneSet records which input indices have a label: all below prefix, plus
@@ -339,8 +284,8 @@ func openJournal(dir string, want journalSettings) (*journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", dir, err)
 	}
-	unlock, err := shard.Lock(filepath.Join(dir, lockFile))
-	if errors.Is(err, shard.ErrLocked) {
+	unlock, err := jobarray.Lock(filepath.Join(dir, lockFile))
+	if errors.Is(err, jobarray.ErrLocked) {
 		return nil, fmt.Errorf("journal %s: another dchess label is writing this journal", dir)
 	}
 	if err != nil {
@@ -454,7 +399,7 @@ func writeFileAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return shard.WriteFileAtomic(path, append(data, '\n'))
+	return jobarray.WriteFileAtomic(path, append(data, '\n'))
 }
 
 // labelLookup finds the label of input record i while the input is read in

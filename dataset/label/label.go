@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search/uci"
 )
 
@@ -58,12 +58,12 @@ type Options struct {
 	// fails saying how many failed.
 	MaxFailures string
 	// Shard, when its Count is above 0, labels one task's share of the
-	// input: the records whose position key it owns (shard.Spec.Owns), in
-	// input order. Output is then that task's folder (shard.Name), and its
-	// manifest records a shard.Info under settings "shard" for
+	// input: the records whose position key it owns (jobarray.Spec.Owns), in
+	// input order. Output is then that task's folder (jobarray.Name), and its
+	// manifest records a jobarray.Info under settings "shard" for
 	// dataset.MergeShards. A finished shard with the same settings is not
 	// labelled again. The zero Spec labels the whole input as before.
-	Shard shard.Spec
+	Shard jobarray.Spec
 }
 
 // Progress is reported after every finished position.
@@ -201,11 +201,11 @@ func fingerprint(m *dataset.Manifest) string { return dataset.Fingerprint(m) }
 // one shard owns.
 type source struct {
 	in      *dataset.Dataset
-	shard   shard.Spec
+	shard   jobarray.Spec
 	records int64 // records in the part
 }
 
-func newSource(ctx context.Context, in *dataset.Dataset, spec shard.Spec) (*source, error) {
+func newSource(ctx context.Context, in *dataset.Dataset, spec jobarray.Spec) (*source, error) {
 	src := &source{in: in, shard: spec, records: in.Manifest().Counts.Records}
 	if spec.Whole() {
 		return src, nil
@@ -252,13 +252,13 @@ func shardSettings(cfg *config, inputFingerprint string, inputRecords int64, cou
 
 // finishedShard returns the manifest of a finished shard at dir with this
 // settings hash, or nil.
-func finishedShard(dir string, spec shard.Spec, hash string) *dataset.Manifest {
+func finishedShard(dir string, spec jobarray.Spec, hash string) *dataset.Manifest {
 	d, err := dataset.Open(dir)
 	if err != nil {
 		return nil
 	}
 	m := d.Manifest()
-	info, err := shard.InfoFrom(m.Settings["shard"])
+	info, err := jobarray.InfoFrom(m.Settings["shard"])
 	if err != nil || info.SettingsHash != hash || info.Index != spec.Index || info.Count != spec.Count {
 		return nil
 	}
@@ -284,11 +284,11 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 		return Summary{}, err
 	}
 	sharded := opts.Shard.Count > 0
-	var info shard.Info
+	var info jobarray.Info
 	if sharded {
 		settings := shardSettings(&cfg, fingerprint(in.Manifest()), in.Manifest().Counts.Records, opts.Shard.Count)
-		info = shard.NewInfo(opts.Shard, opts.Command, settings)
-		info.Inputs = []shard.Input{{Path: opts.Input, SHA256: fingerprint(in.Manifest())}}
+		info = jobarray.NewInfo(opts.Shard, opts.Command, settings)
+		info.Inputs = []jobarray.Input{{Path: opts.Input, SHA256: fingerprint(in.Manifest())}}
 		if m := finishedShard(opts.Output, opts.Shard, info.SettingsHash); m != nil {
 			return Summary{Input: opts.Input, Output: opts.Output, Records: m.Counts.Records, Failed: m.Counts.Failed,
 				Shard: opts.Shard.String(), Skipped: true, Seconds: time.Since(started).Seconds()}, nil
@@ -381,7 +381,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 			"no output was written, the labels are kept in %s: rerun with a higher limit to write them",
 			sum.Failed, total, cfg.maxFailures.text, stats.firstFailureOr("in an earlier run"), j.dir)
 	}
-	var shardInfo *shard.Info
+	var shardInfo *jobarray.Info
 	if sharded {
 		info.Engines = []string{engineName}
 		shardInfo = &info
@@ -396,7 +396,7 @@ func Run(ctx context.Context, opts Options, progress func(Progress)) (Summary, e
 
 // shardText is the journal's and summary's record of a shard, "" for an
 // unsharded run.
-func shardText(s shard.Spec) string {
+func shardText(s jobarray.Spec) string {
 	if s.Count == 0 {
 		return ""
 	}
@@ -650,7 +650,7 @@ func dispatch(ctx context.Context, src *source, j *journal, workers []*worker, p
 
 // writeOutput writes the output dataset from the input and the journal,
 // then removes the journal. A shard's info goes into its settings.
-func writeOutput(ctx context.Context, src *source, j *journal, opts Options, engineName string, info *shard.Info) error {
+func writeOutput(ctx context.Context, src *source, j *journal, opts Options, engineName string, info *jobarray.Info) error {
 	lookup, err := newLabelLookup(j.file.Name(), j.settings.Window)
 	if err != nil {
 		return err

@@ -10,27 +10,27 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // TestKillNineThenResume runs the labeller in a child process, kills it
 // with SIGKILL once labels are journalled, runs again and checks that the
 // result equals an uninterrupted run, with no journalled label computed twice.
-func TestKillNineThenResume(t *testing.T) { killNineThenResume(t, shard.Spec{}) }
+func TestKillNineThenResume(t *testing.T) { killNineThenResume(t, jobarray.Spec{}) }
 
 // TestKilledShardCompletesOnRerun is the same for one task of a sharded
 // run, whose journal counts only the records that task owns.
 func TestKilledShardCompletesOnRerun(t *testing.T) {
-	killNineThenResume(t, shard.Spec{Index: 1, Count: 2})
+	killNineThenResume(t, jobarray.Spec{Index: 1, Count: 2})
 }
 
-func killNineThenResume(t *testing.T, spec shard.Spec) {
+func killNineThenResume(t *testing.T, spec jobarray.Spec) {
 	sf := testenv.Stockfish(t)
 	fens := wacFENs(t, 0)
 	dir := t.TempDir()
 	in := writeInput(t, filepath.Join(dir, "in"), fens)
-	opts := nodesOptions(sf, in, shard.Name(filepath.Join(dir, "out"), spec))
+	opts := nodesOptions(sf, in, jobarray.Name(filepath.Join(dir, "out"), spec))
 	opts.Shard = spec
 	if spec.Count > 1 {
 		// The shard's own positions: what the journal and summary count.

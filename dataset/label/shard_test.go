@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search/board"
 )
 
@@ -34,10 +34,10 @@ func walkFENs(n int) []string {
 	return append(fens, fens[0])
 }
 
-func shardRun(t *testing.T, opts Options, spec shard.Spec) Summary {
+func shardRun(t *testing.T, opts Options, spec jobarray.Spec) Summary {
 	t.Helper()
 	opts.Shard = spec
-	opts.Output = shard.Name(opts.Output, spec)
+	opts.Output = jobarray.Name(opts.Output, spec)
 	sum, err := Run(context.Background(), opts, nil)
 	if err != nil {
 		t.Fatalf("shard %v: %v", spec, err)
@@ -54,7 +54,7 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 	in := writeInput(t, filepath.Join(dir, "in"), fens)
 	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: filepath.Join(dir, "whole"), Nodes: 100, Workers: 2, PV: 2,
 		Command: []string{"dchess", "label"}}
-	whole := shardRun(t, opts, shard.Spec{Index: 0, Count: 1})
+	whole := shardRun(t, opts, jobarray.Spec{Index: 0, Count: 1})
 	if whole.Records != int64(len(fens)) || whole.Shard != "0/1" {
 		t.Fatalf("whole run: %+v", whole)
 	}
@@ -62,26 +62,26 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 	opts.Output = filepath.Join(dir, "part")
 	var records int64
 	for i := range 3 {
-		spec := shard.Spec{Index: i, Count: 3}
+		spec := jobarray.Spec{Index: i, Count: 3}
 		sum := shardRun(t, opts, spec)
 		records += sum.Records
-		recs := readRecords(t, shard.Name(opts.Output, spec))
+		recs := readRecords(t, jobarray.Name(opts.Output, spec))
 		if int64(len(recs)) != sum.Records || sum.Records == 0 || sum.Records == int64(len(fens)) {
 			t.Fatalf("shard %d holds %d records, summary says %d of %d", i, len(recs), sum.Records, len(fens))
 		}
 		for _, r := range recs {
-			if shard.KeyShard(r.Key, 3) != i {
-				t.Fatalf("shard %d holds %s, which shard %d owns", i, r.FEN, shard.KeyShard(r.Key, 3))
+			if jobarray.KeyShard(r.Key, 3) != i {
+				t.Fatalf("shard %d holds %s, which shard %d owns", i, r.FEN, jobarray.KeyShard(r.Key, 3))
 			}
 		}
 		if n := countFEN(recs, fens[0]); n != 0 && n != 2 {
 			t.Fatalf("shard %d holds %d of the 2 copies of a position", i, n)
 		}
-		d, err := dataset.Open(shard.Name(opts.Output, spec))
+		d, err := dataset.Open(jobarray.Name(opts.Output, spec))
 		if err != nil {
 			t.Fatal(err)
 		}
-		info, err := shard.InfoFrom(d.Manifest().Settings["shard"])
+		info, err := jobarray.InfoFrom(d.Manifest().Settings["shard"])
 		if err != nil || info.Index != i || info.Count != 3 || info.Engines[0] != "FakeFish 1" || info.Inputs[0].Path != in ||
 			info.Inputs[0].SHA256 != dataset.Fingerprint(mustOpen(t, in).Manifest()) || info.Settings["nodes"] != 100.0 {
 			t.Fatalf("shard %d info %+v, %v", i, info, err)
@@ -100,11 +100,11 @@ func TestShardsMergeToTheWholeRun(t *testing.T) {
 		t.Fatalf("merge summary %+v", sum)
 	}
 	got := mustOpen(t, merged).Manifest()
-	want := mustOpen(t, shard.Name(filepath.Join(dir, "whole"), shard.Spec{Count: 1})).Manifest()
+	want := mustOpen(t, jobarray.Name(filepath.Join(dir, "whole"), jobarray.Spec{Count: 1})).Manifest()
 	if !reflect.DeepEqual(got.Shards, want.Shards) || got.Counts != want.Counts || !reflect.DeepEqual(got.Histogram, want.Histogram) {
 		t.Fatalf("merged manifest\n%+v\nwhole run\n%+v", got, want)
 	}
-	sameLabels(t, readRecords(t, merged), readRecords(t, shard.Name(filepath.Join(dir, "whole"), shard.Spec{Count: 1})))
+	sameLabels(t, readRecords(t, merged), readRecords(t, jobarray.Name(filepath.Join(dir, "whole"), jobarray.Spec{Count: 1})))
 }
 
 func countFEN(recs []*dataset.Record, fen string) int {
@@ -133,7 +133,7 @@ func TestFinishedShardIsSkipped(t *testing.T) {
 	dir := t.TempDir()
 	in := writeInput(t, filepath.Join(dir, "in"), walkFENs(20))
 	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: filepath.Join(dir, "out"), Nodes: 100, Workers: 1}
-	spec := shard.Spec{Index: 1, Count: 2}
+	spec := jobarray.Spec{Index: 1, Count: 2}
 	first := shardRun(t, opts, spec)
 	opts.Stockfish = filepath.Join(dir, "no-engine")
 	again := shardRun(t, opts, spec)
@@ -141,7 +141,7 @@ func TestFinishedShardIsSkipped(t *testing.T) {
 		t.Fatalf("rerun %+v after %+v", again, first)
 	}
 	opts.Nodes = 200
-	opts.Shard, opts.Output = spec, shard.Name(opts.Output, spec)
+	opts.Shard, opts.Output = spec, jobarray.Name(opts.Output, spec)
 	if _, err := Run(context.Background(), opts, nil); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("rerun with other settings without Force: %v", err)
 	}
@@ -162,7 +162,7 @@ func TestJournalOfAnotherShardIsNotResumed(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.close()
-	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: out, Nodes: 100, Workers: 1, Shard: shard.Spec{Index: 0, Count: 2}}
+	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: out, Nodes: 100, Workers: 1, Shard: jobarray.Spec{Index: 0, Count: 2}}
 	_, err = Run(context.Background(), opts, nil)
 	if err == nil || !strings.Contains(err.Error(), `--shard "1/2" then, "0/2" now`) {
 		t.Fatalf("got %v", err)
@@ -177,7 +177,7 @@ func TestEmptyShards(t *testing.T) {
 	opts := Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: filepath.Join(dir, "part"), Nodes: 100, Workers: 2}
 	empty := 0
 	for i := range 8 {
-		if sum := shardRun(t, opts, shard.Spec{Index: i, Count: 8}); sum.Records == 0 {
+		if sum := shardRun(t, opts, jobarray.Spec{Index: i, Count: 8}); sum.Records == 0 {
 			empty++
 		}
 	}
@@ -185,12 +185,12 @@ func TestEmptyShards(t *testing.T) {
 		t.Fatalf("%d of 8 tasks own none of 3 positions", empty)
 	}
 	opts.Output = filepath.Join(dir, "whole")
-	shardRun(t, opts, shard.Spec{Count: 1})
+	shardRun(t, opts, jobarray.Spec{Count: 1})
 	merged := filepath.Join(dir, "merged")
 	if _, err := dataset.MergeShards(context.Background(), dataset.MergeOptions{Base: filepath.Join(dir, "part"), Output: merged}); err != nil {
 		t.Fatal(err)
 	}
-	got, want := mustOpen(t, merged).Manifest(), mustOpen(t, shard.Name(opts.Output, shard.Spec{Count: 1})).Manifest()
+	got, want := mustOpen(t, merged).Manifest(), mustOpen(t, jobarray.Name(opts.Output, jobarray.Spec{Count: 1})).Manifest()
 	if !reflect.DeepEqual(got.Shards, want.Shards) {
 		t.Fatalf("merged %+v, whole %+v", got.Shards, want.Shards)
 	}

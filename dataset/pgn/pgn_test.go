@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // readAll collects every game and every error from a stream.

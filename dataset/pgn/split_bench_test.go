@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // BenchmarkSplitter measures cutting Kasparov.pgn (lichess-style clock

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 var dchessBin string // in a folder TestMain makes; dchessPath builds it there

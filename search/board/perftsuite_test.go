@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/notnil/chess"
 )
 

@@ -27,15 +27,6 @@ const (
 	TermTimeForfeit        = "time_forfeit"
 )
 
-// IsFault says whether a termination is a player's fault rather than chess.
-func IsFault(term string) bool {
-	switch term {
-	case TermIllegalMove, TermCrash, TermStall, TermTimeForfeit:
-		return true
-	}
-	return false
-}
-
 // PlayedMove is one engine move of a game.
 type PlayedMove struct {
 	UCI, SAN string
@@ -52,7 +43,8 @@ type GameResult struct {
 	Result       string // "1-0", "0-1" or "1/2-1/2"
 	Termination  string // one of the Term* keys
 	Reason       string // a sentence for the PGN, e.g. "Black makes an illegal move: a1a1"
-	// FaultySide is "a" or "b" when a fault (IsFault) decided the game.
+	// FaultySide is "a" or "b" when a fault (an illegal move, a crash, a stall
+	// or a loss on time) decided the game.
 	FaultySide string
 	Moves      []PlayedMove
 	Start      time.Time

@@ -15,7 +15,7 @@ import (
 
 	"github.com/notnil/chess"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/heuristic"

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/elo"
 )
@@ -71,9 +71,9 @@ type ShardManifest struct {
 	CreatedAt     time.Time `json:"created_at"`
 	// Shard has the command, the settings and their hash, the input
 	// hashes, and as engines the two players' names.
-	Shard shard.Info `json:"shard"`
-	A     string     `json:"a"`
-	B     string     `json:"b"`
+	Shard jobarray.Info `json:"shard"`
+	A     string        `json:"a"`
+	B     string        `json:"b"`
 	// Games is the number of games of the whole match, Pairs the 0-based
 	// game pairs this task played (pair p is games 2p+1 and 2p+2).
 	Games int   `json:"games"`
@@ -90,15 +90,15 @@ type ShardOptions struct {
 	// is recorded for the merge and does not stop the task; PGN is unused
 	// (the games go to the shard's games.pgn).
 	Config Config
-	Shard  shard.Spec
-	// Output is the task's folder, shard.Name(NAME, Shard).
+	Shard  jobarray.Spec
+	// Output is the task's folder, jobarray.Name(NAME, Shard).
 	Output  string
 	Command []string
 	// Settings are what the games depend on (players, limits, openings'
 	// hash, adjudication...), the same for every task; Inputs the files
 	// they come from. Their hash seeds the assignment of pairs to tasks.
 	Settings map[string]any
-	Inputs   []shard.Input
+	Inputs   []jobarray.Input
 }
 
 // ShardSummary is what a task did.
@@ -128,8 +128,8 @@ func shardNumbers(pairs []int, games int) []int {
 
 // ShardGameNumbers are the games (1-based) that task spec plays in a match
 // of games games with these settings: those of the pairs assigned to it.
-func ShardGameNumbers(games int, spec shard.Spec, settings map[string]any) []int {
-	return shardNumbers(spec.Indices((games+1)/2, shard.Seed(shard.Hash(settings))), games)
+func ShardGameNumbers(games int, spec jobarray.Spec, settings map[string]any) []int {
+	return shardNumbers(spec.Indices((games+1)/2, jobarray.Seed(jobarray.Hash(settings))), games)
 }
 
 // searchBench is the signature of dchess's own search and evaluation,
@@ -137,7 +137,7 @@ func ShardGameNumbers(games int, spec shard.Spec, settings map[string]any) []int
 var searchBench = fmt.Sprintf("dchess bench: %d nodes", search.BenchNodes)
 
 // RunShard plays one task's share of a match: the game pairs
-// shard.Spec.Indices assigns it, seeded by the settings hash, with the
+// jobarray.Spec.Indices assigns it, seeded by the settings hash, with the
 // openings, colours and seeds those games have in the whole match. A
 // finished task with the same settings is skipped; a killed one continues
 // from its journal. When ctx ends, the finished games stay in the journal
@@ -152,10 +152,10 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if cfg.Games <= 0 {
 		return sum, fmt.Errorf("match: games must be positive, got %d", cfg.Games)
 	}
-	info := shard.NewInfo(opts.Shard, opts.Command, opts.Settings)
+	info := jobarray.NewInfo(opts.Shard, opts.Command, opts.Settings)
 	info.Inputs = append(info.Inputs, opts.Inputs...)
 	info.Bench = searchBench
-	pairs := opts.Shard.Indices((cfg.Games+1)/2, shard.Seed(info.SettingsHash))
+	pairs := opts.Shard.Indices((cfg.Games+1)/2, jobarray.Seed(info.SettingsHash))
 	numbers := shardNumbers(pairs, cfg.Games)
 
 	manifestPath := filepath.Join(opts.Output, ShardManifestFile)
@@ -175,8 +175,8 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if err := os.MkdirAll(opts.Output, 0o755); err != nil {
 		return sum, err
 	}
-	unlock, err := shard.Lock(filepath.Join(opts.Output, shardLockFile))
-	if errors.Is(err, shard.ErrLocked) {
+	unlock, err := jobarray.Lock(filepath.Join(opts.Output, shardLockFile))
+	if errors.Is(err, jobarray.ErrLocked) {
 		return sum, fmt.Errorf("%s: another dchess is playing this shard", opts.Output)
 	}
 	if err != nil {
@@ -271,11 +271,11 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if err != nil {
 		return sum, err
 	}
-	if err := shard.WriteFileAtomic(filepath.Join(opts.Output, ShardPGNFile), pgn.Bytes()); err != nil {
+	if err := jobarray.WriteFileAtomic(filepath.Join(opts.Output, ShardPGNFile), pgn.Bytes()); err != nil {
 		return sum, err
 	}
 	// The manifest marks the shard finished, so it goes last.
-	if err := shard.WriteFileAtomic(manifestPath, append(data, '\n')); err != nil {
+	if err := jobarray.WriteFileAtomic(manifestPath, append(data, '\n')); err != nil {
 		return sum, err
 	}
 	j.file.Close()
@@ -416,17 +416,17 @@ type MergedMatch struct {
 // nil, replaces the test the tasks recorded. Errors name the shard at
 // fault.
 func MergeShards(base string, sprt *elo.SPRT) (*MergedMatch, error) {
-	found, err := shard.Find(base)
+	found, err := jobarray.Find(base)
 	if err != nil {
 		return nil, err
 	}
-	count, err := shard.Complete(base, found)
+	count, err := jobarray.Complete(base, found)
 	if err != nil {
 		return nil, err
 	}
 	mm := &MergedMatch{Shards: make([]*ShardManifest, count), Paths: make([]string, count)}
 	names := make([]string, count)
-	infos := make([]shard.Info, count)
+	infos := make([]jobarray.Info, count)
 	for i, f := range found {
 		names[i], mm.Paths[i] = filepath.Base(f.Path), f.Path
 		m, err := readShardManifest(f.Path)
@@ -439,11 +439,11 @@ func MergeShards(base string, sprt *elo.SPRT) (*MergedMatch, error) {
 		}
 		mm.Shards[i], infos[i] = m, m.Shard
 	}
-	if err := shard.Consistent(names, infos); err != nil {
+	if err := jobarray.Consistent(names, infos); err != nil {
 		return nil, err
 	}
 	first := mm.Shards[0]
-	assigned := shard.Split((first.Games+1)/2, count, shard.Seed(first.Shard.SettingsHash))
+	assigned := jobarray.Split((first.Games+1)/2, count, jobarray.Seed(first.Shard.SettingsHash))
 	var games []ShardGame
 	for i, m := range mm.Shards {
 		if m.Games != first.Games || m.SPRT != first.SPRT {

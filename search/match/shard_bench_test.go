@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 )
 
 // BenchmarkMergeShards1000 merges 1,000 generated task folders of a
@@ -19,12 +19,12 @@ func BenchmarkMergeShards1000(b *testing.B) {
 	const tasks, games = 1000, 20_000
 	base := filepath.Join(b.TempDir(), "m")
 	settings := map[string]any{"a": "heuristic:depth=5", "b": "heuristic:depth=4", "games": games, "tasks": tasks}
-	hash := shard.Hash(settings)
-	assigned := shard.Split(games/2, tasks, shard.Seed(hash))
+	hash := jobarray.Hash(settings)
+	assigned := jobarray.Split(games/2, tasks, jobarray.Seed(hash))
 	results := []string{"1-0", "0-1", "1/2-1/2", "1/2-1/2"}
 	for i := range tasks {
-		spec := shard.Spec{Index: i, Count: tasks}
-		info := shard.NewInfo(spec, []string{"dchess", "match"}, settings)
+		spec := jobarray.Spec{Index: i, Count: tasks}
+		info := jobarray.NewInfo(spec, []string{"dchess", "match"}, settings)
 		info.Engines, info.Bench = []string{"H5", "H4"}, searchBench
 		m := ShardManifest{Format: shardFormat, FormatVersion: shardFormatVersion, Shard: info, A: "H5", B: "H4",
 			Games: games, Pairs: assigned[i]}
@@ -35,7 +35,7 @@ func BenchmarkMergeShards1000(b *testing.B) {
 			m.Results = append(m.Results, ShardGame{Number: n, Result: results[n%4], AIsWhite: n%2 == 1,
 				Termination: TermCheckmate, PGNBytes: len(text)})
 		}
-		dir := shard.Name(base, spec)
+		dir := jobarray.Name(base, spec)
 		data, _ := json.Marshal(m)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			b.Fatal(err)

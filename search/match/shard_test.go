@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/shard"
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 )
@@ -31,9 +31,9 @@ func shardedSettings(depth int) map[string]any {
 	return map[string]any{"a": "heuristic:depth=1", "b": "random", "games": 13, "depth": depth, "max_moves": 40, "seed": 7}
 }
 
-func runShard(t *testing.T, cfg match.Config, base string, spec shard.Spec, settings map[string]any) match.ShardSummary {
+func runShard(t *testing.T, cfg match.Config, base string, spec jobarray.Spec, settings map[string]any) match.ShardSummary {
 	t.Helper()
-	sum, err := match.RunShard(context.Background(), match.ShardOptions{Config: cfg, Shard: spec, Output: shard.Name(base, spec),
+	sum, err := match.RunShard(context.Background(), match.ShardOptions{Config: cfg, Shard: spec, Output: jobarray.Name(base, spec),
 		Command: []string{"dchess", "match"}, Settings: settings})
 	if err != nil {
 		t.Fatalf("shard %v: %v", spec, err)
@@ -55,7 +55,7 @@ func TestShardsMergeToTheWholeMatch(t *testing.T) {
 	base := filepath.Join(dir, "m")
 	var played []int
 	for i := range 3 {
-		sum := runShard(t, shardedConfig(t), base, shard.Spec{Index: i, Count: 3}, shardedSettings(1))
+		sum := runShard(t, shardedConfig(t), base, jobarray.Spec{Index: i, Count: 3}, shardedSettings(1))
 		if sum.Skipped || sum.Played != len(sum.Manifest.Results) || sum.Report.Games != sum.Played || sum.Report.SPRT != nil {
 			t.Fatalf("shard %d: %+v", i, sum)
 		}
@@ -74,7 +74,7 @@ func TestShardsMergeToTheWholeMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	one := filepath.Join(dir, "one")
-	runShard(t, shardedConfig(t), one, shard.Spec{Index: 0, Count: 1}, shardedSettings(1))
+	runShard(t, shardedConfig(t), one, jobarray.Spec{Index: 0, Count: 1}, shardedSettings(1))
 	single, err := match.MergeShards(one, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestShardsMergeToTheWholeMatch(t *testing.T) {
 // cannot start: nothing needs them.
 func TestFinishedMatchShardIsSkipped(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "m")
-	spec := shard.Spec{Index: 1, Count: 2}
+	spec := jobarray.Spec{Index: 1, Count: 2}
 	first := runShard(t, shardedConfig(t), base, spec, shardedSettings(1))
 	cfg := shardedConfig(t)
 	cfg.A = specEntrant(t, "uci:/nonexistent")
@@ -124,7 +124,7 @@ func TestFinishedMatchShardIsSkipped(t *testing.T) {
 // the rest and ends with the uninterrupted task's results.
 func TestKilledMatchShardContinues(t *testing.T) {
 	dir := t.TempDir()
-	spec := shard.Spec{Index: 0, Count: 2}
+	spec := jobarray.Spec{Index: 0, Count: 2}
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := shardedConfig(t)
 	cfg.OnGame = func(_ match.GameResult, r *match.Report) {
@@ -132,7 +132,7 @@ func TestKilledMatchShardContinues(t *testing.T) {
 			cancel()
 		}
 	}
-	out := shard.Name(filepath.Join(dir, "m"), spec)
+	out := jobarray.Name(filepath.Join(dir, "m"), spec)
 	_, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Settings: shardedSettings(1)})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again") {
 		t.Fatalf("got %v", err)
@@ -162,12 +162,12 @@ func TestMatchMergeRefusesAndNamesTheCulprit(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
 	for i := range 3 {
-		runShard(t, shardedConfig(t), good, shard.Spec{Index: i, Count: 3}, shardedSettings(1))
+		runShard(t, shardedConfig(t), good, jobarray.Spec{Index: i, Count: 3}, shardedSettings(1))
 	}
 	copyTree := func(t *testing.T, base string) {
 		for i := range 3 {
-			from := shard.Name(good, shard.Spec{Index: i, Count: 3})
-			to := shard.Name(base, shard.Spec{Index: i, Count: 3})
+			from := jobarray.Name(good, jobarray.Spec{Index: i, Count: 3})
+			to := jobarray.Name(base, jobarray.Spec{Index: i, Count: 3})
 			os.MkdirAll(to, 0o755)
 			for _, name := range []string{match.ShardManifestFile, match.ShardPGNFile} {
 				data, _ := os.ReadFile(filepath.Join(from, name))
@@ -179,19 +179,19 @@ func TestMatchMergeRefusesAndNamesTheCulprit(t *testing.T) {
 		breakIt func(t *testing.T, base string)
 		want    string
 	}{
-		"missing": {func(t *testing.T, base string) { os.RemoveAll(shard.Name(base, shard.Spec{Index: 1, Count: 3})) },
+		"missing": {func(t *testing.T, base string) { os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 1, Count: 3})) },
 			"missing 1 of 3 shards: b-0001-of-0003"},
 		"unfinished": {func(t *testing.T, base string) {
-			os.Remove(filepath.Join(shard.Name(base, shard.Spec{Index: 2, Count: 3}), match.ShardManifestFile))
+			os.Remove(filepath.Join(jobarray.Name(base, jobarray.Spec{Index: 2, Count: 3}), match.ShardManifestFile))
 		}, "b-0002-of-0003 is unfinished"},
 		"other settings": {func(t *testing.T, base string) {
 			cfg := shardedConfig(t)
 			cfg.Depth = 2
-			os.RemoveAll(shard.Name(base, shard.Spec{Index: 2, Count: 3}))
-			runShard(t, cfg, base, shard.Spec{Index: 2, Count: 3}, shardedSettings(2))
+			os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 2, Count: 3}))
+			runShard(t, cfg, base, jobarray.Spec{Index: 2, Count: 3}, shardedSettings(2))
 		}, "b-0002-of-0003 does not match b-0000-of-0003: depth 2, not 1"},
 		"results edited": {func(t *testing.T, base string) {
-			path := filepath.Join(shard.Name(base, shard.Spec{Index: 1, Count: 3}), match.ShardManifestFile)
+			path := filepath.Join(jobarray.Name(base, jobarray.Spec{Index: 1, Count: 3}), match.ShardManifestFile)
 			data, _ := os.ReadFile(path)
 			os.WriteFile(path, regexp.MustCompile(`"n": \d+`).ReplaceAll(data, []byte(`"n": 99`)), 0o644)
 		}, "b-0001-of-0003 holds results of games 99"},

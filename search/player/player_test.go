@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 )

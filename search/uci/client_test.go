@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // fakeEngineEnv makes the test binary act as a (mis)behaving UCI engine;

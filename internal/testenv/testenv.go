@@ -70,7 +70,7 @@ func SharedData(t testing.TB, rel string) string {
 		return existing(t, filepath.Join(dir, rel))
 	}
 	_, file, _, _ := runtime.Caller(0)
-	// file is <repo>/dataset/testenv/testenv.go; shared/ sits beside <repo>.
+	// file is <repo>/internal/testenv/testenv.go; shared/ sits beside <repo>.
 	repo := filepath.Dir(filepath.Dir(filepath.Dir(file)))
 	return existing(t, filepath.Join(filepath.Dir(repo), "shared", "data", rel))
 }

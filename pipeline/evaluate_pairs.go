@@ -1,4 +1,4 @@
-package main
+package pipeline
 
 import (
 	"context"
@@ -7,17 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/player"
 )
 
-// pairReport is `eval --data` for a DeepChess comparator, or `--pairs` for
+// PairReport is `eval --data` for a DeepChess comparator, or `--pairs` for
 // a player that scores positions: how often it names the better position of
 // a pair, one from a game White won and one from a game Black won
 // (docs/training.md, Pairs).
-type pairReport struct {
+type PairReport struct {
 	Player  string  `json:"player"`
 	Dataset string  `json:"dataset"`
 	Split   string  `json:"split"`
@@ -32,23 +30,27 @@ type pairReport struct {
 
 // pairJudge says how likely the first position of a pair is the better
 // one for White: 1, 0, or 0.5 for a tie, which scores half a pair.
-type pairJudge func(ctx context.Context, first, second *pipeline.PairPosition) (float64, error)
+type pairJudge func(ctx context.Context, first, second *PairPosition) (float64, error)
 
-// evalPairs scores a comparator on the dataset's test split with the pairs
-// training validates on, so the figure reads like the validation accuracy a
-// siamese run reports: the siamese player's network, or any other player's
-// search scores of the two positions.
-func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim player.Limits, ds *dataset.Dataset,
-	split dataset.Split, splitName string, s *IOStreams) error {
-	judge, name, cfg, closeJudge, err := newPairJudge(ctx, spec, lim)
+// EvaluatePairs scores a comparator on the dataset's test split with the
+// pairs training validates on, so the figure reads like the validation
+// accuracy a siamese run reports: a comparator family's network
+// (Supports EvalPairs), or any other player's search scores of the two
+// positions.
+func EvaluatePairs(ctx context.Context, opts DataOptions) (*PairReport, error) {
+	ds, split, splitName, err := openEvalData(&opts)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	judge, name, cfg, closeJudge, err := newPairJudge(ctx, opts.Player, opts.Limits)
+	if err != nil {
+		return nil, err
 	}
 	defer closeJudge()
-	rep := pairReport{Player: name, Dataset: opts.Data, Split: splitName}
-	tally := newScanTally(s, -1, "pairs", opts.Limit)
+	rep := &PairReport{Player: name, Dataset: opts.Dataset, Split: splitName}
+	tally := newScanTally(&opts.EvalOptions, -1, "pairs")
 	unreadable := func() { rep.Unreadable++ }
-	err = tally.done(pipeline.ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *pipeline.PairPosition, whiteFirst bool) error {
+	err = tally.done(ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *PairPosition, whiteFirst bool) error {
 		p, err := judge(ctx, first, second)
 		if err != nil {
 			return err
@@ -64,37 +66,25 @@ func evalPairs(ctx context.Context, opts *evalOptions, spec player.Spec, lim pla
 		return tally.tick()
 	}))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if rep.Pairs == 0 {
-		return fmt.Errorf("--data %s: no pair in the %s split (it needs positions from ply 10 on of games each side won)", opts.Data, splitName)
+		return nil, fmt.Errorf("--data %s: no pair in the %s split (it needs positions from ply 10 on of games each side won)", opts.Dataset, splitName)
 	}
 	rep.Accuracy = rep.Correct / float64(rep.Pairs)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	ties := ""
-	if rep.Ties > 0 {
-		ties = fmt.Sprintf("; %d ties scored as half", rep.Ties)
-	}
-	if rep.Unreadable > 0 {
-		s.Infof("%d records skipped: their position or move does not parse\n", rep.Unreadable)
-	}
-	fmt.Fprintf(s.Out, "%s: pair accuracy %.1f%% (%g of %d %s pairs: one position from a game White won, one from a game Black won%s)\n",
-		rep.Player, 100*rep.Accuracy, rep.Correct, rep.Pairs, splitName, ties)
-	return nil
+	return rep, nil
 }
 
 // newPairJudge builds the comparator SPEC names and the config that draws
 // its pairs: a siamese network with its training run's config, or a player
 // whose search scores each position, with the siamese defaults (the same
 // pairs as a siamese run that kept its filters and seed).
-func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *pipeline.Config, func(), error) {
+func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *Config, func(), error) {
 	name := spec.Raw
 	if spec.Name != "" {
 		name = spec.Name
 	}
-	if spec.Family == deepchess.SiameseFamily {
+	if Supports(spec.Family, EvalPairs) {
 		cmp, err := deepchess.Load(spec.Path)
 		if err != nil {
 			return nil, "", nil, nil, err
@@ -103,12 +93,12 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		if err != nil {
 			return nil, "", nil, nil, err
 		}
-		judge := func(_ context.Context, first, second *pipeline.PairPosition) (float64, error) {
+		judge := func(_ context.Context, first, second *PairPosition) (float64, error) {
 			return cmp.ComparePacked(&first.Packed, &second.Packed), nil
 		}
 		return judge, name, cfg, func() {}, nil
 	}
-	cfg, err := pipeline.DefaultConfig(deepchess.SiameseFamily)
+	cfg, err := DefaultConfig(deepchess.SiameseFamily)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
@@ -132,7 +122,7 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		}
 		return whiteView(fen, mi), nil
 	}
-	judge := func(ctx context.Context, first, second *pipeline.PairPosition) (float64, error) {
+	judge := func(ctx context.Context, first, second *PairPosition) (float64, error) {
 		a, err := whiteScore(ctx, first.FEN)
 		if err != nil {
 			return 0, err
@@ -175,10 +165,10 @@ func whiteView(fen string, mi player.MoveInfo) int {
 // draw the pairs: the training run's, when the weights sit in its run
 // folder beside config.yaml, else the siamese defaults (ply 10 on, no
 // captures, seed 1).
-func pairConfig(weights string) (*pipeline.Config, error) {
+func pairConfig(weights string) (*Config, error) {
 	path := filepath.Join(filepath.Dir(weights), "config.yaml")
 	if _, err := os.Stat(path); err != nil {
-		return pipeline.DefaultConfig(deepchess.SiameseFamily)
+		return DefaultConfig(deepchess.SiameseFamily)
 	}
-	return pipeline.LoadConfig(path, deepchess.SiameseFamily)
+	return LoadConfig(path, deepchess.SiameseFamily)
 }

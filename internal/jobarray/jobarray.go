@@ -1,4 +1,4 @@
-// Package shard splits one job's work among the tasks of a cluster job
+// Package jobarray splits one job's work among the tasks of a cluster job
 // array (Kubernetes Indexed Jobs, Slurm job arrays, AWS and Google Cloud
 // Batch arrays) and names, checks and finds what the tasks write.
 //
@@ -28,7 +28,7 @@
 // spec) with an Info, finishing with WriteFileAtomic. A command over a
 // dataset's positions keeps the records its Spec.Owns, in input order, as
 // dataset/label does, and dataset.MergeShards joins them.
-package shard
+package jobarray
 
 import (
 	"crypto/sha256"

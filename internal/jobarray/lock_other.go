@@ -1,6 +1,6 @@
 //go:build !unix
 
-package shard
+package jobarray
 
 // LocksWork says that Lock does not exclude other processes here.
 const LocksWork = false

@@ -1,0 +1,281 @@
+// Package tournament plays a round robin or a gauntlet between players and
+// fits all their ratings at once (search/elo's logistic maximum likelihood,
+// one player anchored). `dchess tournament` and `dchess pipeline run` both
+// call New and Play; the standings are a value, written as JSON by whoever
+// wants it.
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
+)
+
+// Config is a tournament: who plays, how the ratings are anchored, and the
+// match settings every pairing shares.
+type Config struct {
+	Players []player.Spec
+	// Gauntlet plays the first player against each of the others only.
+	Gauntlet bool
+	// Anchor fixes one player's rating; nil is the first player at 0.
+	Anchor       *Anchor
+	GamesPerPair int
+	// Match holds the limits, openings and concurrency of every pairing;
+	// its players, Games, Event and PGN are set per pairing.
+	Match match.Config
+	// Log receives a line per pairing and its score; nil discards them.
+	Log io.Writer
+}
+
+// Anchor is the player whose rating is fixed, by name, SPEC or name=.
+type Anchor struct {
+	Name string
+	Elo  float64
+}
+
+// ParseAnchor reads NAME=ELO.
+func ParseAnchor(s string) (*Anchor, error) {
+	name, value, ok := strings.Cut(s, "=")
+	v, err := strconv.ParseFloat(value, 64)
+	if !ok || err != nil {
+		return nil, fmt.Errorf("wants NAME=ELO, got %q", s)
+	}
+	return &Anchor{Name: name, Elo: v}, nil
+}
+
+// UnknownAnchorError says the anchor names no player.
+type UnknownAnchorError struct {
+	Name    string
+	Players []string
+}
+
+func (e *UnknownAnchorError) Error() string {
+	return fmt.Sprintf("no player named %q (players: %s)", e.Name, strings.Join(e.Players, ", "))
+}
+
+// ErrInterrupted is returned with the standings of the finished games when
+// the context ends the tournament.
+var ErrInterrupted = errors.New("tournament interrupted; ratings cover the finished games")
+
+// Standings are a tournament's fitted ratings, as `dchess tournament
+// --json` prints them.
+type Standings struct {
+	Players []Standing  `json:"players"`
+	Pairs   []PairScore `json:"pairs"`
+	Anchor  struct {
+		Name string  `json:"name"`
+		Elo  float64 `json:"elo"`
+	} `json:"anchor"`
+	// FiniteMLE is false when a player won or lost every game and the fit
+	// needed virtual draws to stay finite.
+	FiniteMLE bool `json:"finite_mle"`
+}
+
+// Standing is one player's rating, relative to the anchor, with its 95 %
+// error bar, and its tally over all its games.
+type Standing struct {
+	Rank   int     `json:"rank"`
+	Name   string  `json:"name"`
+	Spec   string  `json:"spec"`
+	Elo    Rating  `json:"elo"`
+	Error  Rating  `json:"error"`
+	Games  int     `json:"games"`
+	Points float64 `json:"points"`
+	Score  float64 `json:"score"`
+}
+
+// PairScore is one pairing's result from A's side.
+type PairScore struct {
+	A      string `json:"a"`
+	B      string `json:"b"`
+	Wins   int    `json:"wins"`
+	Losses int    `json:"losses"`
+	Draws  int    `json:"draws"`
+}
+
+// Rating is an Elo value whose JSON may be "+inf" or "-inf" (as
+// elo.Float writes it), and reads back.
+type Rating float64
+
+func (r Rating) MarshalJSON() ([]byte, error) { return elo.Float(r).MarshalJSON() }
+
+func (r *Rating) UnmarshalJSON(data []byte) error {
+	switch strings.Trim(string(data), `"`) {
+	case "+inf", "inf":
+		*r = Rating(math.Inf(1))
+		return nil
+	case "-inf":
+		*r = Rating(math.Inf(-1))
+		return nil
+	}
+	var f float64
+	if err := json.Unmarshal(data, &f); err != nil {
+		return err
+	}
+	*r = Rating(f)
+	return nil
+}
+
+// uniqueNames makes each player once, to check it and learn its display name;
+// a repeated name gets " (2)", " (3)", ... so names are unique.
+func uniqueNames(ctx context.Context, specs []player.Spec) ([]string, error) {
+	names := make([]string, len(specs))
+	seen := map[string]int{}
+	for i, spec := range specs {
+		p, err := player.NewFromSpec(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		names[i] = p.Name()
+		p.Close()
+		seen[names[i]]++
+		if seen[names[i]] > 1 {
+			names[i] = fmt.Sprintf("%s (%d)", names[i], seen[names[i]])
+		}
+	}
+	return names, nil
+}
+
+type pairing struct{ a, b int }
+
+// pairings lists who plays whom, in order: every pair, or the first
+// player's only for a gauntlet.
+func pairings(n int, gauntlet bool) []pairing {
+	var list []pairing
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if gauntlet && i != 0 {
+				continue
+			}
+			list = append(list, pairing{i, j})
+		}
+	}
+	return list
+}
+
+// Tournament is a checked Config whose players are named and anchored.
+type Tournament struct {
+	cfg       Config
+	names     []string
+	anchor    int
+	anchorElo float64
+}
+
+// New checks cfg and makes each player once, to learn its name and find
+// the anchor, before anything is played or written.
+func New(ctx context.Context, cfg Config) (*Tournament, error) {
+	specs := cfg.Players
+	if len(specs) < 2 {
+		return nil, fmt.Errorf("tournament: at least two players are needed, got %d", len(specs))
+	}
+	if cfg.GamesPerPair < 1 {
+		return nil, fmt.Errorf("tournament: games per pair must be at least 1, got %d", cfg.GamesPerPair)
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	names, err := uniqueNames(ctx, specs)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tournament{cfg: cfg, names: names}
+	if a := cfg.Anchor; a != nil {
+		t.anchor = -1
+		for i := range specs {
+			if names[i] == a.Name || specs[i].Raw == a.Name || specs[i].Name == a.Name {
+				t.anchor = i
+			}
+		}
+		if t.anchor < 0 {
+			return nil, &UnknownAnchorError{Name: a.Name, Players: names}
+		}
+		t.anchorElo = a.Elo
+	}
+	return t, nil
+}
+
+// Play plays every pairing in order, writing each game to pgn when it is
+// not nil, and fits the ratings. When a pairing fails or the context ends,
+// the standings of the games finished so far are returned with the error
+// (nil standings when no game finished).
+func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error) {
+	cfg, specs, names, anchor, anchorElo := t.cfg, t.cfg.Players, t.names, t.anchor, t.anchorElo
+	log := cfg.Log
+	st := &Standings{}
+	var results []elo.PairResult
+	var runErr error
+	list := pairings(len(specs), cfg.Gauntlet)
+	for k, pr := range list {
+		mcfg := cfg.Match
+		mcfg.Games, mcfg.Event, mcfg.PGN = cfg.GamesPerPair, "dchess tournament", pgn
+		for side, idx := range []int{pr.a, pr.b} {
+			spec := specs[idx]
+			e := match.Entrant{Name: names[idx], New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, spec) }}
+			if side == 0 {
+				mcfg.A = e
+			} else {
+				mcfg.B = e
+			}
+		}
+		fmt.Fprintf(log, "[%d/%d] %s vs %s\n", k+1, len(list), names[pr.a], names[pr.b])
+		mrep, err := match.Run(ctx, mcfg)
+		if mrep != nil && mrep.Games > 0 {
+			results = append(results, elo.PairResult{A: pr.a, B: pr.b, Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
+			st.Pairs = append(st.Pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
+			fmt.Fprintf(log, "  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], mrep.Wins, mrep.Losses, mrep.Draws))
+		}
+		if err != nil {
+			runErr = err
+			break
+		}
+	}
+	if len(results) == 0 {
+		return nil, runErr
+	}
+	if errors.Is(runErr, context.Canceled) {
+		runErr = ErrInterrupted
+	}
+
+	// Players with no finished game yet (an interrupted run) are left out of the fit.
+	ratings, err := elo.FitRatings(results, len(specs), anchor, anchorElo)
+	if err != nil {
+		if runErr != nil {
+			return nil, runErr
+		}
+		return nil, err
+	}
+	st.FiniteMLE = elo.HasFiniteMLE(results, len(specs))
+	st.Anchor.Name, st.Anchor.Elo = names[anchor], anchorElo
+	for i := range specs {
+		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
+		for _, r := range results {
+			switch i {
+			case r.A:
+				sp.Games += r.Wins + r.Losses + r.Draws
+				sp.Points += float64(r.Wins) + float64(r.Draws)/2
+			case r.B:
+				sp.Games += r.Wins + r.Losses + r.Draws
+				sp.Points += float64(r.Losses) + float64(r.Draws)/2
+			}
+		}
+		if sp.Games > 0 {
+			sp.Score = sp.Points / float64(sp.Games)
+		}
+		st.Players = append(st.Players, sp)
+	}
+	sort.SliceStable(st.Players, func(i, j int) bool { return st.Players[i].Elo > st.Players[j].Elo })
+	for i := range st.Players {
+		st.Players[i].Rank = i + 1
+	}
+	return st, runErr
+}
