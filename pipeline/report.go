@@ -38,7 +38,7 @@ func WriteReport(ctx context.Context, cfg *RunConfig, timings map[string]float64
 	writeTraining(&b, cfg, dir)
 	writeData(ctx, &b, cfg)
 	writeGames(&b, cfg)
-	writeTimings(&b, timings)
+	writeTimings(&b, cfg, timings)
 
 	path := filepath.Join(dir, ReportFile)
 	tmp := tempName(path)
@@ -161,22 +161,27 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) 
 }
 
 func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
-	var res TrainResult
-	if err := readJSONFile(cfg.path("train.json"), &res); err != nil {
-		return
-	}
-	fmt.Fprintf(b, "## Training\n\n%s trained for %d epochs (%d steps, %.0f samples/s), stopped by %s. ",
-		res.Family, res.Epochs, res.Steps, res.SamplesSec, res.Stopped)
-	// The summary's figure lines, between its headline and the weights' path.
-	lines := res.Summary()
-	fmt.Fprintf(b, "Last epoch: %s", strings.Join(lines[1:len(lines)-1], "; "))
-	if res.BestEpoch > 0 {
-		fmt.Fprintf(b, "; the exported weights are those of epoch %d", res.BestEpoch)
-	}
-	b.WriteString(".\n\n")
-	if data, err := os.ReadFile(filepath.Join(cfg.path(RunTrainDir), LossPlotFile)); err == nil {
-		if os.WriteFile(filepath.Join(dir, LossPlotFile), data, 0o644) == nil {
-			b.WriteString("![training and validation loss](loss.png)\n\n")
+	b.WriteString("## Training\n\n")
+	for _, t := range cfg.Train {
+		var res TrainResult
+		if err := readJSONFile(cfg.TrainResultFile(t), &res); err != nil {
+			continue
+		}
+		name := cfg.trainingName(t)
+		fmt.Fprintf(b, "**%s** (%s) trained %.2f epochs (%d steps, %.0f samples/s), stopped by %s. ",
+			name, res.Family, res.EpochFraction, res.Steps, res.SamplesSec, res.Stopped)
+		// The summary's figure lines, between its headline and the weights' path.
+		lines := res.Summary()
+		fmt.Fprintf(b, "Last epoch: %s", strings.Join(lines[1:len(lines)-1], "; "))
+		if res.BestEpoch > 0 {
+			fmt.Fprintf(b, "; the exported weights are those of epoch %d", res.BestEpoch)
+		}
+		b.WriteString(".\n\n")
+		plot := "loss-" + name + ".png"
+		if data, err := os.ReadFile(filepath.Join(cfg.trainDir(t), LossPlotFile)); err == nil {
+			if os.WriteFile(filepath.Join(dir, plot), data, 0o644) == nil {
+				fmt.Fprintf(b, "![%s: training and validation loss](%s)\n\n", name, plot)
+			}
 		}
 	}
 }
@@ -238,11 +243,14 @@ func writeGames(b *strings.Builder, cfg *RunConfig) {
 	b.WriteString("\n")
 }
 
-func writeTimings(b *strings.Builder, timings map[string]float64) {
+func writeTimings(b *strings.Builder, cfg *RunConfig, timings map[string]float64) {
 	if len(timings) == 0 {
 		return
 	}
-	order := []string{"selfplay", "ingest", "label", "split", "train", "export", "experience", "learn", "tournament"}
+	var order []string
+	for _, st := range cfg.stages(RunOptions{}) {
+		order = append(order, st.name)
+	}
 	b.WriteString("## Time per stage\n\nThe last run of each stage, in seconds of wall time.\n\n| Stage | Seconds |\n| --- | ---: |\n")
 	var total float64
 	for _, name := range order {

@@ -59,13 +59,9 @@ type RunConfig struct {
 		Test float64 `yaml:"test"`
 		Seed uint64  `yaml:"seed"`
 	} `yaml:"split"`
-	Train struct {
-		Model    string `yaml:"model"`
-		Config   string `yaml:"config"` // "": the built-in configs/<model>.yaml; a path is relative to the config file
-		Epochs   int    `yaml:"epochs"`
-		MaxSteps int64  `yaml:"max_steps"`
-		Seed     int64  `yaml:"seed"`
-	} `yaml:"train"`
+	// Train lists the models the run trains, in order; one mapping reads
+	// as a list of one.
+	Train Trainings `yaml:"train"`
 	Experience struct {
 		// Learner is the learning player's SPEC; Opponents are whom it
 		// learns against, on the tournament's openings, Rounds times each
@@ -88,9 +84,62 @@ type RunConfig struct {
 	dir string
 }
 
+// Training is one model a run trains on the labelled dataset and exports.
+type Training struct {
+	// Name names its run folder runs/<name>, its weights <name>.dcw and
+	// the placeholder {model:<name>} ("": the family's name).
+	Name   string `yaml:"name"`
+	Model  string `yaml:"model"`
+	Config string `yaml:"config"` // "": the built-in configs/<model>.yaml; a path is relative to the config file
+	// Init names an earlier training whose weights this one starts from
+	// (siamese from autoencoder).
+	Init     string `yaml:"init"`
+	Epochs   int    `yaml:"epochs"`
+	MaxSteps int64  `yaml:"max_steps"`
+	Seed     int64  `yaml:"seed"`
+}
+
+// Trainings are a run's trainings.
+type Trainings []Training
+
+// UnmarshalYAML reads a list of trainings, or one training as a mapping
+// (the form of configs written before a run could train several).
+func (t *Trainings) UnmarshalYAML(node *yaml.Node) error {
+	if node.Kind == yaml.MappingNode {
+		var one Training
+		if err := node.Decode(&one); err != nil {
+			return err
+		}
+		*t = Trainings{one}
+		return nil
+	}
+	var list []Training
+	if err := node.Decode(&list); err != nil {
+		return err
+	}
+	*t = list
+	return nil
+}
+
+// name is the training's name: its own, else "model" for a run's only
+// training (runs/model and model.dcw, as before runs trained several),
+// else its family's.
+func (c *RunConfig) trainingName(t Training) string {
+	switch {
+	case t.Name != "":
+		return t.Name
+	case len(c.Train) == 1:
+		return "model"
+	}
+	return t.Model
+}
+
+func (c *RunConfig) trainDir(t Training) string { return c.path(filepath.Join("runs", c.trainingName(t))) }
+func (c *RunConfig) weights(t Training) string  { return c.path(c.trainingName(t) + ".dcw") }
+
 // Placeholders in player SPECs, replaced by the pipeline's own files.
 const (
-	PlaceholderModel            = "{model}"             // the exported weights
+	PlaceholderModel            = "{model}"             // the first training's exported weights; {model:NAME} a named one's
 	PlaceholderExperience       = "{experience}"        // the tree after learning
 	PlaceholderExperienceBefore = "{experience_before}" // the tree from self-play only
 )
@@ -123,8 +172,8 @@ func (c *RunConfig) check() error {
 		return errors.New("concurrency must not be negative")
 	case c.SelfPlay.A == "" || c.SelfPlay.Games < 2:
 		return errors.New("selfplay: a (a player SPEC) and games (at least 2) are required")
-	case c.Train.Model == "":
-		return errors.New("train: model is required")
+	case len(c.Train) == 0:
+		return errors.New("train: at least one model is required")
 	case len(c.Tournament.Players) < 2 || c.Tournament.GamesPerPair < 2 || c.Tournament.RandomPlies < 1:
 		return errors.New("tournament: at least two players, games_per_pair of at least 2 and random_plies of at least 1 are required")
 	case c.Experience.Learner != "" && (len(c.Experience.Opponents) == 0 || c.Experience.Rounds < 1):
@@ -132,8 +181,27 @@ func (c *RunConfig) check() error {
 	case c.Split.Val < 0 || c.Split.Test < 0 || c.Split.Val+c.Split.Test >= 1:
 		return errors.New("split: val and test must be fractions that leave some games for training")
 	}
-	if err := CheckFamily(c.Train.Model); err != nil {
-		return fmt.Errorf("train: %w", err)
+	names := map[string]bool{}
+	for _, t := range c.Train {
+		name := c.trainingName(t)
+		switch {
+		case t.Model == "":
+			return fmt.Errorf("train %s: model is required", name)
+		case names[name]:
+			return fmt.Errorf("train: two trainings are called %s: give them names", name)
+		case t.Init != "" && !names[t.Init]:
+			return fmt.Errorf("train %s: init %q is not an earlier training", name, t.Init)
+		case t.Epochs < 0 || t.MaxSteps < 0:
+			return fmt.Errorf("train %s: epochs and max_steps must not be negative", name)
+		}
+		f, err := LookupFamily(t.Model)
+		if err != nil {
+			return fmt.Errorf("train %s: %w", name, err)
+		}
+		if t.Init != "" && f.SetInit == nil {
+			return fmt.Errorf("train %s: %s does not start from another run's weights (init)", name, t.Model)
+		}
+		names[name] = true
 	}
 	specs := append(append([]string{c.SelfPlay.A, c.SelfPlay.B, c.Experience.Learner}, c.Experience.Opponents...), c.Tournament.Players...)
 	for _, s := range specs {
@@ -152,8 +220,6 @@ const (
 	RunGames           = "games.pgn"
 	RunPositions       = "positions"
 	RunLabelled        = "labelled"
-	RunTrainDir        = "runs/model"
-	RunModel           = "model.dcw"
 	RunExperienceFirst = "experience-before.db"
 	RunExperience      = "experience.db"
 	RunLearningGames   = "learning.pgn"
@@ -171,8 +237,14 @@ func (c *RunConfig) expand(spec, experiencePath string) string {
 	if experiencePath == "" {
 		experiencePath = c.path(RunExperience)
 	}
-	return strings.NewReplacer(PlaceholderModel, c.path(RunModel), PlaceholderExperience, experiencePath,
-		PlaceholderExperienceBefore, c.path(RunExperienceFirst)).Replace(spec)
+	pairs := []string{PlaceholderExperience, experiencePath, PlaceholderExperienceBefore, c.path(RunExperienceFirst)}
+	for _, t := range c.Train {
+		pairs = append(pairs, "{model:"+c.trainingName(t)+"}", c.weights(t))
+	}
+	if len(c.Train) > 0 {
+		pairs = append(pairs, PlaceholderModel, c.weights(c.Train[0]))
+	}
+	return strings.NewReplacer(pairs...).Replace(spec)
 }
 
 // RunOptions are what a run needs besides its config.
@@ -202,7 +274,7 @@ func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, e
 	if opts.Log == nil {
 		opts.Log = io.Discard
 	}
-	if err := checkOut(cfg.Out); err != nil {
+	if err := cfg.checkOut(); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
@@ -252,6 +324,23 @@ func exists(path string) bool {
 }
 
 func (c *RunConfig) stages(opts RunOptions) []stage {
+	var out []stage
+	for _, st := range c.fixedStages(opts) {
+		if st.name != "trainings" {
+			out = append(out, st)
+			continue
+		}
+		for _, t := range c.Train {
+			name := c.trainingName(t)
+			out = append(out,
+				stage{"train " + name, c.trainDir(t), func() bool { return exists(filepath.Join(c.trainDir(t), ModelFile)) }, c.train(t, opts)},
+				stage{"export " + name, c.weights(t), func() bool { return exists(c.weights(t)) }, c.export(t, opts)})
+		}
+	}
+	return out
+}
+
+func (c *RunConfig) fixedStages(opts RunOptions) []stage {
 	datasetDone := func(dir string) func() bool {
 		return func() bool { return exists(filepath.Join(dir, dataset.ManifestFile)) }
 	}
@@ -260,8 +349,7 @@ func (c *RunConfig) stages(opts RunOptions) []stage {
 		{"ingest", c.path(RunPositions), datasetDone(c.path(RunPositions)), c.ingest(opts)},
 		{"label", c.path(RunLabelled), datasetDone(c.path(RunLabelled)), c.label(opts)},
 		{"split", c.path(RunLabelled), c.splitDone, c.split(opts)},
-		{"train", c.path(RunTrainDir), func() bool { return exists(filepath.Join(c.path(RunTrainDir), ModelFile)) }, c.train(opts)},
-		{"export", c.path(RunModel), func() bool { return exists(c.path(RunModel)) }, c.export(opts)},
+		{"trainings", "", nil, nil},
 		{"experience", c.path(RunExperienceFirst), func() bool { return exists(c.path(RunExperienceFirst)) }, c.buildExperience(opts)},
 		{"learn", c.path(RunExperience), func() bool { return c.Experience.Learner == "" || exists(c.path(RunExperience)) }, c.learn(opts)},
 		{"tournament", c.path(RunTournament), func() bool { return exists(c.path(RunTournament)) }, c.tournament(opts)},
@@ -368,36 +456,49 @@ func (c *RunConfig) split(opts RunOptions) func(context.Context) error {
 	}
 }
 
-func (c *RunConfig) trainConfig() (*Config, error) {
-	if c.Train.Config == "" {
-		data, err := configs.Read(c.Train.Model)
+func (c *RunConfig) trainConfig(t Training) (*Config, error) {
+	if t.Config == "" {
+		data, err := configs.Read(t.Model)
 		if err != nil {
 			return nil, err
 		}
-		return ParseConfig(data, c.Train.Model)
+		return ParseConfig(data, t.Model)
 	}
-	path := c.Train.Config
+	path := t.Config
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.dir, path)
 	}
-	return LoadConfig(path, c.Train.Model)
+	return LoadConfig(path, t.Model)
 }
 
-func (c *RunConfig) train(opts RunOptions) func(context.Context) error {
+// TrainResultFile is where a training's result is kept: train-<name>.json.
+func (c *RunConfig) TrainResultFile(t Training) string {
+	return c.path("train-" + c.trainingName(t) + ".json")
+}
+
+func (c *RunConfig) train(t Training, opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
-		runDir := c.path(RunTrainDir)
-		topts := TrainOptions{Data: c.path(RunLabelled), RunDir: runDir, Epochs: c.Train.Epochs, MaxSteps: c.Train.MaxSteps,
+		runDir := c.trainDir(t)
+		topts := TrainOptions{Data: c.path(RunLabelled), RunDir: runDir, Epochs: t.Epochs, MaxSteps: t.MaxSteps,
 			Progress: opts.Progress, Infof: func(format string, args ...any) { fmt.Fprintf(opts.Log, "   "+format, args...) }}
 		// A run interrupted after a checkpoint continues from it.
 		if _, err := loadNewestCheckpoint(runDir); err == nil {
 			topts.Resume = true
 		} else {
-			cfg, err := c.trainConfig()
+			cfg, err := c.trainConfig(t)
 			if err != nil {
 				return err
 			}
-			if c.Train.Seed != 0 {
-				cfg.Seed = c.Train.Seed
+			if t.Seed != 0 {
+				cfg.Seed = t.Seed
+			}
+			if t.Init != "" {
+				f, _ := LookupFamily(t.Model) // check has seen it
+				for _, from := range c.Train {
+					if c.trainingName(from) == t.Init {
+						f.SetInit(cfg, c.weights(from))
+					}
+				}
 			}
 			topts.Config = cfg
 		}
@@ -408,13 +509,13 @@ func (c *RunConfig) train(opts RunOptions) func(context.Context) error {
 		for _, line := range res.Summary() {
 			fmt.Fprintf(opts.Log, "   %s\n", line)
 		}
-		return writeJSONFile(c.path("train.json"), res)
+		return writeJSONFile(c.TrainResultFile(t), res)
 	}
 }
 
-func (c *RunConfig) export(opts RunOptions) func(context.Context) error {
+func (c *RunConfig) export(t Training, opts RunOptions) func(context.Context) error {
 	return func(context.Context) error {
-		path, err := Export(c.path(RunTrainDir), c.path(RunModel), false)
+		path, err := Export(c.trainDir(t), c.weights(t), false)
 		if err != nil {
 			return err
 		}

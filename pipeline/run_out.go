@@ -2,22 +2,28 @@ package pipeline
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
 )
 
-// runEntries are the names a run writes directly under Out (the two
-// summaries are the selfplay and train stages' own).
-var runEntries = []string{RunGames, RunPositions, RunLabelled, strings.Split(RunTrainDir, "/")[0], RunModel,
-	RunExperienceFirst, RunExperience, RunLearningGames, RunTournament, RunTournamentGames, RunTimings, RunReportDir,
-	"selfplay.json", "train.json"}
+// entries are the names a run writes directly under Out: the stages'
+// outputs and summaries, and each training's weights and result.
+func (c *RunConfig) entries() []string {
+	out := []string{RunGames, RunPositions, RunLabelled, "runs", RunExperienceFirst, RunExperience, RunLearningGames,
+		RunTournament, RunTournamentGames, RunTimings, RunReportDir, "selfplay.json"}
+	for _, t := range c.Train {
+		out = append(out, filepath.Base(c.weights(t)), filepath.Base(c.TrainResultFile(t)))
+	}
+	return out
+}
 
-// runOwns says whether an entry of Out is a run's file or one of its
+// owns says whether an entry of Out is a run's file or one of its
 // temporaries: ".tmp-NAME", ".NAME.tmp-…", "NAME.partial", "NAME-journal".
-func runOwns(name string) bool {
+func (c *RunConfig) owns(name string) bool {
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "."), "tmp-")
-	for _, own := range runEntries {
+	for _, own := range c.entries() {
 		if name == own || strings.HasPrefix(name, own+".") || strings.HasPrefix(name, own+"-") {
 			return true
 		}
@@ -27,8 +33,8 @@ func runOwns(name string) bool {
 
 // checkOut refuses an Out that is the root or home folder or holds files a
 // run did not write: a run fills it with its own files.
-func checkOut(out string) error {
-	if err := dataset.CheckOutputFolder(out, runOwns); err != nil {
+func (c *RunConfig) checkOut() error {
+	if err := dataset.CheckOutputFolder(c.Out, c.owns); err != nil {
 		return fmt.Errorf("out: %w", err)
 	}
 	return nil

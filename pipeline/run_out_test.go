@@ -24,10 +24,12 @@ func TestRunRefusesAnOutOfOtherFiles(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "run")
 	os.MkdirAll(filepath.Join(out, "runs", "model"), 0o755)
-	for _, own := range []string{RunGames, ".tmp-" + RunLearningGames, "labelled.partial", ".positions.tmp-1a2b", RunExperience + "-journal", RunTimings} {
+	cfg := &RunConfig{Out: out, Train: Trainings{{Model: "cnn"}, {Model: "siamese", Name: "comparator"}}}
+	for _, own := range []string{RunGames, ".tmp-" + RunLearningGames, "labelled.partial", ".positions.tmp-1a2b", RunExperience + "-journal", RunTimings,
+		"cnn.dcw", "comparator.dcw", ".tmp-comparator.dcw", "train-comparator.json"} {
 		os.WriteFile(filepath.Join(out, own), nil, 0o644)
 	}
-	if err := checkOut(out); err != nil {
+	if err := cfg.checkOut(); err != nil {
 		t.Fatalf("a run's own files: %v", err)
 	}
 	os.WriteFile(filepath.Join(out, "thesis.tex"), []byte("precious"), 0o644)

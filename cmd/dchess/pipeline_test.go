@@ -29,13 +29,13 @@ func TestPipelineRunShortConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"## Ratings", "| Rank | Player | Elo | ± 95 % |", "random", "cnn", "experience-before",
-		"![training and validation loss](loss.png)", "[Self-play games](../games.pgn)", "[Learning games](../learning.pgn)",
+		"![model: training and validation loss](loss-model.png)", "[Self-play games](../games.pgn)", "[Learning games](../learning.pgn)",
 		"[Tournament games](../tournament.pgn)", "## Time per stage", "Labelled by Stockfish"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report lacks %q:\n%s", want, report)
 		}
 	}
-	for _, f := range []string{"report/loss.png", "games.pgn", "learning.pgn", "tournament.pgn", "model.dcw", "experience.db", "experience-before.db"} {
+	for _, f := range []string{"report/loss-model.png", "games.pgn", "learning.pgn", "tournament.pgn", "model.dcw", "experience.db", "experience-before.db"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
@@ -122,9 +123,9 @@ func printStandings(w io.Writer, st *tournament.Standings) {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%.1f %%\t\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error), p.Games, 100*p.Score)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Anchor: %s = %g", st.Anchor.Name, st.Anchor.Elo)
-	if !st.FiniteMLE {
-		fmt.Fprint(w, " (a player won or lost every game: ratings use one virtual draw per pair)")
+	fmt.Fprintf(w, "Anchor: %s = %g; the fit's prior: %s\n", st.Anchor.Name, st.Anchor.Elo, st.Prior)
+	for _, p := range st.Pairs {
+		fmt.Fprintf(w, "%s vs %s: +%d -%d =%d, Elo difference %s\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
+			elo.FormatDiff(elo.FromWDL(p.Wins, p.Losses, p.Draws)))
 	}
-	fmt.Fprintln(w)
 }

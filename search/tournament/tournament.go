@@ -76,9 +76,11 @@ type Standings struct {
 		Name string  `json:"name"`
 		Elo  float64 `json:"elo"`
 	} `json:"anchor"`
-	// FiniteMLE is false when a player won or lost every game and the fit
-	// needed virtual draws to stay finite.
+	// FiniteMLE is false when a player won or lost every game, so that
+	// without the prior no finite fit exists.
 	FiniteMLE bool `json:"finite_mle"`
+	// Prior is the prior the fit applies, in words (elo.DefaultPrior).
+	Prior string `json:"prior"`
 }
 
 // Standing is one player's rating, relative to the anchor, with its 95 %
@@ -247,7 +249,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	}
 
 	// Players with no finished game yet (an interrupted run) are left out of the fit.
-	ratings, err := elo.FitRatings(results, len(specs), anchor, anchorElo)
+	ratings, err := elo.FitRatingsWithPrior(results, len(specs), anchor, anchorElo, elo.DefaultPrior)
 	if err != nil {
 		if runErr != nil {
 			return nil, runErr
@@ -255,6 +257,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 		return nil, err
 	}
 	st.FiniteMLE = elo.HasFiniteMLE(results, len(specs))
+	st.Prior = elo.DefaultPrior.String()
 	st.Anchor.Name, st.Anchor.Elo = names[anchor], anchorElo
 	for i := range specs {
 		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
