@@ -61,7 +61,7 @@ type RunConfig struct {
 	} `yaml:"split"`
 	// Train lists the models the run trains, in order; one mapping reads
 	// as a list of one.
-	Train Trainings `yaml:"train"`
+	Train      Trainings `yaml:"train"`
 	Experience struct {
 		// Learner is the learning player's SPEC; Opponents are whom it
 		// learns against, on the tournament's openings, Rounds times each
@@ -134,8 +134,10 @@ func (c *RunConfig) trainingName(t Training) string {
 	return t.Model
 }
 
-func (c *RunConfig) trainDir(t Training) string { return c.path(filepath.Join("runs", c.trainingName(t))) }
-func (c *RunConfig) weights(t Training) string  { return c.path(c.trainingName(t) + ".dcw") }
+func (c *RunConfig) trainDir(t Training) string {
+	return c.path(filepath.Join("runs", c.trainingName(t)))
+}
+func (c *RunConfig) weights(t Training) string { return c.path(c.trainingName(t) + ".dcw") }
 
 // Placeholders in player SPECs, replaced by the pipeline's own files.
 const (
