@@ -32,6 +32,8 @@ type PlayedMove struct {
 	UCI, SAN string
 	Info     player.MoveInfo
 	Elapsed  time.Duration
+	// White says White played it.
+	White bool
 }
 
 // GameResult is one finished game.
@@ -188,7 +190,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 		if err != nil {
 			return fault(side, TermIllegalMove, fmt.Sprintf("%s (%s) makes an illegal move: %s", colorName(side), s.name, info.Move)), nil
 		}
-		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed})
+		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed, White: side == board.White})
 		b.Make(m)
 		pos.Moves = append(pos.Moves, info.Move)
 

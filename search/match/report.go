@@ -48,6 +48,9 @@ type Report struct {
 	Terminations map[string]int `json:"terminations"`
 	// Faults counts each player's faults by kind, under "a" and "b".
 	Faults map[string]map[string]int `json:"faults"`
+	// ThinkingA and ThinkingB sum up how each player spent its moves.
+	ThinkingA MoveStats `json:"thinking_a"`
+	ThinkingB MoveStats `json:"thinking_b"`
 	// StoppedEarly is "sprt" when the test ended the match.
 	StoppedEarly string `json:"stopped_early,omitempty"`
 
@@ -62,7 +65,61 @@ func newReport(a, b string, sprt *elo.SPRT) *Report {
 	return r
 }
 
+// MoveStats sums up one player's moves: how many, the time they took, the
+// nodes searched and, over the moves that report one, the depth reached.
+type MoveStats struct {
+	Moves      int     `json:"moves"`
+	Seconds    float64 `json:"seconds"`
+	Nodes      int64   `json:"nodes"`
+	DepthSum   int64   `json:"depth_sum"`
+	DepthMoves int     `json:"depth_moves"`
+}
+
+// Add counts one move.
+func (s *MoveStats) Add(m PlayedMove) {
+	s.Moves++
+	s.Seconds += m.Elapsed.Seconds()
+	s.Nodes += m.Info.Nodes
+	if m.Info.Depth > 0 {
+		s.DepthSum += int64(m.Info.Depth)
+		s.DepthMoves++
+	}
+}
+
+// Merge adds o's moves.
+func (s *MoveStats) Merge(o MoveStats) {
+	s.Moves += o.Moves
+	s.Seconds += o.Seconds
+	s.Nodes += o.Nodes
+	s.DepthSum += o.DepthSum
+	s.DepthMoves += o.DepthMoves
+}
+
+// MsPerMove is the mean time of a move in milliseconds.
+func (s MoveStats) MsPerMove() float64 { return ratio(1000*s.Seconds, float64(s.Moves)) }
+
+// NodesPerSecond is the search speed over all moves (0 for players that
+// report no nodes).
+func (s MoveStats) NodesPerSecond() float64 { return ratio(float64(s.Nodes), s.Seconds) }
+
+// MeanDepth is the mean depth reached over the moves that report one.
+func (s MoveStats) MeanDepth() float64 { return ratio(float64(s.DepthSum), float64(s.DepthMoves)) }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
 func (r *Report) add(g GameResult) {
+	for _, m := range g.Moves {
+		if m.White == g.AIsWhite {
+			r.ThinkingA.Add(m)
+		} else {
+			r.ThinkingB.Add(m)
+		}
+	}
 	outcome := g.OutcomeForA()
 	switch outcome {
 	case elo.Win:

@@ -94,6 +94,8 @@ type Standing struct {
 	Games  int     `json:"games"`
 	Points float64 `json:"points"`
 	Score  float64 `json:"score"`
+	// Thinking sums up the player's moves over all its games.
+	Thinking match.MoveStats `json:"thinking,omitzero"`
 }
 
 // PairScore is one pairing's result from A's side.
@@ -215,6 +217,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	log := cfg.Log
 	st := &Standings{}
 	var results []elo.PairResult
+	thinking := make([]match.MoveStats, len(specs))
 	var runErr error
 	list := pairings(len(specs), cfg.Gauntlet)
 	for k, pr := range list {
@@ -232,6 +235,8 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 		fmt.Fprintf(log, "[%d/%d] %s vs %s\n", k+1, len(list), names[pr.a], names[pr.b])
 		mrep, err := match.Run(ctx, mcfg)
 		if mrep != nil && mrep.Games > 0 {
+			thinking[pr.a].Merge(mrep.ThinkingA)
+			thinking[pr.b].Merge(mrep.ThinkingB)
 			results = append(results, elo.PairResult{A: pr.a, B: pr.b, Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
 			st.Pairs = append(st.Pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
 			fmt.Fprintf(log, "  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], mrep.Wins, mrep.Losses, mrep.Draws))
@@ -260,7 +265,8 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	st.Prior = elo.DefaultPrior.String()
 	st.Anchor.Name, st.Anchor.Elo = names[anchor], anchorElo
 	for i := range specs {
-		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
+		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error),
+			Thinking: thinking[i]}
 		for _, r := range results {
 			switch i {
 			case r.A:
