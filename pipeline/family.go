@@ -35,6 +35,9 @@ type Family struct {
 	// Accuracy names the figure the objective's score counts (see
 	// AccuracyKind); the loop reports it under that name.
 	Accuracy AccuracyKind
+	// Reference says where measured results of the family stand, for a
+	// report to set a small run's figures against (with their source).
+	Reference string
 	// Metrics names and explains the figures the family's runs report,
 	// beyond the loss, for docs and `dchess train --help`.
 	Metrics []MetricInfo

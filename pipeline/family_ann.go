@@ -16,5 +16,6 @@ func init() {
 			cfg.Input = c.input()
 			return ann.NewModel(cfg)
 		},
-		func(path string) (search.Evaluator, error) { return ann.Load(path) }))
+		func(path string) (search.Evaluator, error) { return ann.Load(path) },
+		"on 317,477 Stockfish-labelled positions the thesis ANN reached a test MSE of 0.0306 and ann-wide 0.0184, where the heuristic's is 0.0187 (docs/strength.md)"))
 }

@@ -16,5 +16,6 @@ func init() {
 			cfg.Input = c.input()
 			return cnn.NewModel(cfg)
 		},
-		func(path string) (search.Evaluator, error) { return cnn.Load(path) }))
+		func(path string) (search.Evaluator, error) { return cnn.Load(path) },
+		"on 317,477 Stockfish-labelled positions the thesis CNN reached a test MSE of 0.0330 and cnn-wide 0.0153, where the heuristic's is 0.0187; cnn-wide still lost every game to the heuristic, searching far shallower (docs/strength.md)"))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,40 +64,43 @@ func readJSONFile(path string, v any) error {
 	return json.Unmarshal(data, v)
 }
 
-func eloText(v tournament.Rating) string {
-	f := float64(v)
-	if math.IsInf(f, 0) {
-		if f > 0 {
-			return "+inf"
-		}
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.0f", f)
-}
+// ratingText prints a fitted rating, which the prior keeps finite.
+func ratingText(v tournament.Rating) string { return fmt.Sprintf("%+.0f", float64(v)) }
 
 func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) {
 	t := cfg.Tournament
-	fmt.Fprintf(b, "## Ratings\n\nA round robin of %d games per pair (each opening twice, colours swapped; openings of %d random plies, seed %d), "+
-		"every move searched to depth %d at most. Ratings are a maximum-likelihood fit of all games with %s fixed at %g; "+
-		"the error bars are 95 %% intervals relative to it.\n\n",
-		t.GamesPerPair, t.RandomPlies, t.Seed, tournamentDepth(t.Depth), st.Anchor.Name, st.Anchor.Elo)
-	b.WriteString("| Rank | Player | Elo | ± 95 % | Games | Score |\n| ---: | --- | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "## Ratings\n\nA round robin of %d games per pair (each opening twice, colours swapped; openings of %d random plies, seed %d). "+
+		"The searching players search each move to depth %d at most, or less where their SPEC says so; the sequence models "+
+		"play the first move of the line they decode and Deep Red's tree plays its stored moves, neither searching. "+
+		"Ratings are a maximum-likelihood fit of all games with %s fixed at %g and a stated prior (%s); "+
+		"the error bars are 95 %% intervals relative to the anchor.\n\n",
+		t.GamesPerPair, t.RandomPlies, t.Seed, tournamentDepth(t.Depth), st.Anchor.Name, st.Anchor.Elo, orSame(st.Prior, "none"))
+	b.WriteString("| Rank | Player | Elo | ± 95 % | Games | Score | ms a move | mean depth |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, p := range st.Players {
-		bar := strings.TrimPrefix(eloText(p.Error), "+")
+		bar := strings.TrimPrefix(ratingText(p.Error), "+")
 		if p.Name == st.Anchor.Name {
 			bar = "anchor"
 		}
-		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %.1f %% |\n", p.Rank, p.Name, eloText(p.Elo), bar, p.Games, 100*p.Score)
+		depth := "-"
+		if p.Thinking.DepthMoves > 0 {
+			depth = fmt.Sprintf("%.1f", p.Thinking.MeanDepth())
+		}
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %.1f %% | %.1f | %s |\n", p.Rank, p.Name, ratingText(p.Elo), bar, p.Games,
+			100*p.Score, p.Thinking.MsPerMove(), depth)
 	}
-	if !st.FiniteMLE {
-		b.WriteString("\nA player won or lost every game, so the fit added one virtual draw per pair to stay finite.\n")
+	b.WriteString("\n### What each player is\n\n")
+	var ev Evaluation
+	_ = readJSONFile(cfg.path(RunEvaluation), &ev) // no evaluation: the sentences say less
+	for _, p := range st.Players {
+		fmt.Fprintf(b, "- %s\n", cfg.explain(p, ev[p.Name]))
 	}
-	b.WriteString("\n| Pair | Wins | Losses | Draws | Elo difference (± 95 %) |\n| --- | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("\n| Pair | Wins | Losses | Draws | Elo difference (95 %) |\n| --- | ---: | ---: | ---: | ---: |\n")
 	for _, p := range st.Pairs {
-		e := elo.FromWDL(p.Wins, p.Losses, p.Draws)
-		fmt.Fprintf(b, "| %s vs %s | %d | %d | %d | %s ± %s |\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
-			eloText(tournament.Rating(e.Elo)), strings.TrimPrefix(eloText(tournament.Rating(e.ErrorMargin)), "+"))
+		fmt.Fprintf(b, "| %s vs %s | %d | %d | %d | %s |\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
+			elo.FormatDiff(elo.FromWDL(p.Wins, p.Losses, p.Draws)))
 	}
+	b.WriteString("\nWhere a pair's score is 100 % or 0 %, the difference is a one-sided 95 % bound from an exact " +
+		"(Clopper-Pearson) interval on the score, not an estimate.\n\n")
 
 	// The goals: who is clearly above the anchor, and whether learning paid.
 	b.WriteString("\n### Checks\n\n")
@@ -111,8 +113,8 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) 
 		if low > st.Anchor.Elo {
 			verdict = "clearly above"
 		}
-		fmt.Fprintf(b, "- %s is %s %s: %s ± %s, so at least %s.\n", p.Name, verdict, st.Anchor.Name,
-			eloText(p.Elo), strings.TrimPrefix(eloText(p.Error), "+"), eloText(tournament.Rating(low)))
+		fmt.Fprintf(b, "- %s is %s %s: %s ± %.0f, so at least %s.\n", p.Name, verdict, st.Anchor.Name,
+			ratingText(p.Elo), float64(p.Error), ratingText(tournament.Rating(low)))
 	}
 	before, after := "", ""
 	for _, p := range st.Players {
@@ -138,11 +140,11 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) 
 		}
 		e := elo.FromWDL(w, l, d)
 		verdict := "is not clearly stronger than"
-		if e.Elo-e.ErrorMargin > 0 {
+		if e.LowerBound > 0 {
 			verdict = "is stronger than"
 		}
-		fmt.Fprintf(b, "- After learning, %s %s before (%s): +%d -%d =%d head to head, %s ± %s Elo, LOS %.1f %%.\n",
-			after, verdict, before, w, l, d, eloText(tournament.Rating(e.Elo)), strings.TrimPrefix(eloText(tournament.Rating(e.ErrorMargin)), "+"), 100*e.LOS)
+		fmt.Fprintf(b, "- After learning, %s %s before (%s): +%d -%d =%d head to head, %s Elo, LOS %.1f %%.\n",
+			after, verdict, before, w, l, d, elo.FormatDiff(e), 100*e.LOS)
 	}
 	if cfg.Experience.Learner != "" {
 		var opponents []string

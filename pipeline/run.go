@@ -70,6 +70,13 @@ type RunConfig struct {
 		Opponents []string `yaml:"opponents"`
 		Rounds    int      `yaml:"rounds"`
 	} `yaml:"experience"`
+	// Evaluate scores every tournament player that has a static figure
+	// (an evaluator's accuracy, a comparator's pairs, a sequence model's
+	// moves) on the first Positions records of the test split, for the
+	// report (0: no evaluation).
+	Evaluate struct {
+		Positions int `yaml:"positions"`
+	} `yaml:"evaluate"`
 	Tournament struct {
 		Players      []string `yaml:"players"`
 		Anchor       string   `yaml:"anchor"`
@@ -225,6 +232,7 @@ const (
 	RunExperienceFirst = "experience-before.db"
 	RunExperience      = "experience.db"
 	RunLearningGames   = "learning.pgn"
+	RunEvaluation      = "evaluation.json"
 	RunTournament      = "tournament.json"
 	RunTournamentGames = "tournament.pgn"
 	RunTimings         = "timings.json"
@@ -354,6 +362,7 @@ func (c *RunConfig) fixedStages(opts RunOptions) []stage {
 		{"trainings", "", nil, nil},
 		{"experience", c.path(RunExperienceFirst), func() bool { return exists(c.path(RunExperienceFirst)) }, c.buildExperience(opts)},
 		{"learn", c.path(RunExperience), func() bool { return c.Experience.Learner == "" || exists(c.path(RunExperience)) }, c.learn(opts)},
+		{"evaluate", c.path(RunEvaluation), func() bool { return c.Evaluate.Positions == 0 || exists(c.path(RunEvaluation)) }, c.evaluate(opts)},
 		{"tournament", c.path(RunTournament), func() bool { return exists(c.path(RunTournament)) }, c.tournament(opts)},
 	}
 }
@@ -629,6 +638,50 @@ func tournamentDepth(d int) int {
 		return d
 	}
 	return 4
+}
+
+// Evaluation is the evaluate stage's output: each evaluated player's
+// report on the test split, by the player's name in the tournament.
+type Evaluation map[string]*PlayerEvaluation
+
+// PlayerEvaluation is one player's: its moves and static figures, or a
+// comparator's pairs.
+type PlayerEvaluation struct {
+	Data  *DataReport `json:"data,omitempty"`
+	Pairs *PairReport `json:"pairs,omitempty"`
+}
+
+// evaluate scores the tournament's players on the test split, each with
+// the figures its family supports; players without such figures (random,
+// the heuristic's search, Deep Red's tree, engines) are scored by their
+// moves against Stockfish's and their static evaluation where they have one.
+func (c *RunConfig) evaluate(opts RunOptions) func(context.Context) error {
+	return func(ctx context.Context) error {
+		out := Evaluation{}
+		for _, raw := range c.Tournament.Players {
+			spec, err := player.ParseSpec(c.expand(raw, ""))
+			if err != nil {
+				return err
+			}
+			if spec.Family == "random" || spec.Family == "experience" || spec.Family == "uci" {
+				continue // nothing static to score: their strength is in the tournament
+			}
+			do := DataOptions{Dataset: c.path(RunLabelled),
+				EvalOptions: EvalOptions{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions}}
+			ev := &PlayerEvaluation{}
+			if Supports(spec.Family, EvalPairs) {
+				ev.Pairs, err = EvaluatePairs(ctx, do)
+			} else {
+				ev.Data, err = EvaluateData(ctx, do)
+			}
+			if err != nil {
+				return fmt.Errorf("evaluating %s: %w", spec.DisplayName(), err)
+			}
+			out[spec.DisplayName()] = ev
+			fmt.Fprintf(opts.Log, "   %s: %s\n", spec.DisplayName(), ev.figures())
+		}
+		return writeJSONFile(c.path(RunEvaluation), out)
+	}
 }
 
 func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {

@@ -12,7 +12,7 @@ import (
 // outputs and summaries, and each training's weights and result.
 func (c *RunConfig) entries() []string {
 	out := []string{RunGames, RunPositions, RunLabelled, "runs", RunExperienceFirst, RunExperience, RunLearningGames,
-		RunTournament, RunTournamentGames, RunTimings, RunReportDir, "selfplay.json"}
+		RunEvaluation, RunTournament, RunTournamentGames, RunTimings, RunReportDir, "selfplay.json"}
 	for _, t := range c.Train {
 		out = append(out, filepath.Base(c.weights(t)), filepath.Base(c.TrainResultFile(t)))
 	}

@@ -223,7 +223,7 @@ func (t *trainGraph) grads(i int) ([]float32, error) {
 // evalObjective, reported by sign agreement, played through alpha-beta with
 // the weights loaded by load.
 func evaluatorFamily(name, description string, settings func() any, model func(c *Config) (Model, error),
-	load func(path string) (search.Evaluator, error)) Family {
+	load func(path string) (search.Evaluator, error), reference string) Family {
 	return Family{
 		Name:        name,
 		Description: description,
@@ -241,6 +241,7 @@ func evaluatorFamily(name, description string, settings func() any, model func(c
 			return &evalObjective{m: m, cfg: c}, nil
 		},
 		Accuracy:    AccuracySign,
+		Reference:   reference,
 		Metrics:     evaluatorMetrics,
 		Player:      evaluatorPlayer(load),
 		Evaluations: EvalStatic,

@@ -60,7 +60,7 @@ func TestPipelineRunShortConfig(t *testing.T) {
 		}
 		Report string
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &again); err != nil || len(again.Stages) != 9 {
+	if err := json.Unmarshal(stdout.Bytes(), &again); err != nil || len(again.Stages) != 10 {
 		t.Fatalf("second run: %v\n%s", err, stdout)
 	}
 	for _, stage := range again.Stages {

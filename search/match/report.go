@@ -48,9 +48,11 @@ type Report struct {
 	Terminations map[string]int `json:"terminations"`
 	// Faults counts each player's faults by kind, under "a" and "b".
 	Faults map[string]map[string]int `json:"faults"`
-	// ThinkingA and ThinkingB sum up how each player spent its moves.
-	ThinkingA MoveStats `json:"thinking_a"`
-	ThinkingB MoveStats `json:"thinking_b"`
+	// ThinkingA and ThinkingB sum up how each player spent its moves (for
+	// tournaments; timings vary from run to run, so the JSON leaves them out
+	// and a merged report equals one run's).
+	ThinkingA MoveStats `json:"-"`
+	ThinkingB MoveStats `json:"-"`
 	// StoppedEarly is "sprt" when the test ended the match.
 	StoppedEarly string `json:"stopped_early,omitempty"`
 
