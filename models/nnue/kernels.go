@@ -50,8 +50,14 @@ func (n *Net) update(parent, child *frame) {
 	child.computed = true
 }
 
+// The accumulators are a multiple of 16 long (Config.Validate), the
+// vector kernels' step.
 func addSub(dst, src, a, s []int16) {
 	src, a, s = src[:len(dst)], a[:len(dst)], s[:len(dst)]
+	if useAVX2 {
+		addSub16(&dst[0], &src[0], &a[0], &s[0], len(dst))
+		return
+	}
 	for i := range dst {
 		dst[i] = src[i] + a[i] - s[i]
 	}
@@ -59,6 +65,10 @@ func addSub(dst, src, a, s []int16) {
 
 func addSubSub(dst, src, a, s1, s2 []int16) {
 	src, a, s1, s2 = src[:len(dst)], a[:len(dst)], s1[:len(dst)], s2[:len(dst)]
+	if useAVX2 {
+		addSubSub16(&dst[0], &src[0], &a[0], &s1[0], &s2[0], len(dst))
+		return
+	}
 	for i := range dst {
 		dst[i] = src[i] + a[i] - s1[i] - s2[i]
 	}
@@ -81,29 +91,14 @@ func subFrom(dst, s []int16) {
 // score runs the dense layers on the two clipped accumulators, the side to
 // move's first, and returns centipawns.
 func (n *Net) score(us, them []int16, input []float32, hidden [2][]float32) float32 {
-	qa := int16(n.qa)
 	w := n.cfg.Accumulator
-	for i, v := range us {
-		input[i] = float32(min(max(v, 0), qa))
-	}
-	for i, v := range them {
-		input[w+i] = float32(min(max(v, 0), qa))
-	}
+	clampInto(input[:w], us, n.qa)
+	clampInto(input[w:], them, n.qa)
 	x := input
 	for l, d := range n.dense {
 		out := hidden[l%2][:d.out]
 		copy(out, d.b)
-		// Row by row over the inputs, skipping the clip's zeros: about
-		// half of the accumulators in trained networks.
-		for i, v := range x {
-			if v == 0 {
-				continue
-			}
-			r := d.w[i*d.out:][:d.out]
-			for o := range out {
-				out[o] += v * r[o]
-			}
-		}
+		affine(out, x, d.w)
 		if l+1 < len(n.dense) {
 			for o, v := range out {
 				out[o] = min(max(v, 0), 1)
@@ -112,4 +107,45 @@ func (n *Net) score(us, them []int16, input []float32, hidden [2][]float32) floa
 		x = out
 	}
 	return x[0] * float32(n.cfg.Scale)
+}
+
+// clampInto writes the clipped accumulators as float32.
+func clampInto(dst []float32, acc []int16, qa float32) {
+	if useAVX2 {
+		clampToFloat(&dst[0], &acc[0], len(acc), int32(qa))
+		return
+	}
+	top := int16(qa)
+	dst = dst[:len(acc)]
+	for i, v := range acc {
+		dst[i] = float32(min(max(v, 0), top))
+	}
+}
+
+// affine adds x · w (len(x) × len(out)) to out: with AVX2 over every
+// input, 32 outputs in one pass (the default first layer: each broadcast
+// input feeds four FMAs) or eight at a time; in plain Go input by input,
+// skipping the clip's zeros (about half the accumulators of a trained
+// network), which is what pays there.
+func affine(out, x, w []float32) {
+	m := len(out)
+	if useAVX2 && m == 32 && len(w) >= len(x)*m {
+		affine32(&out[0], &x[0], len(x), &w[0])
+		return
+	}
+	if useAVX2 && m%8 == 0 && len(w) >= len(x)*m {
+		for c := 0; c < m; c += 8 {
+			affineBlock8(&out[c], &x[0], len(x), &w[c], m)
+		}
+		return
+	}
+	for i, v := range x {
+		if v == 0 {
+			continue
+		}
+		r := w[i*m:][:m]
+		for o := range out {
+			out[o] += v * r[o]
+		}
+	}
 }

@@ -59,8 +59,8 @@ func DefaultConfig() Config {
 // Validate reports a configuration that cannot be built, in one line.
 func (c Config) Validate() error {
 	switch {
-	case c.Accumulator < 8 || c.Accumulator > 4096 || c.Accumulator%8 != 0:
-		return fmt.Errorf("nnue: accumulator %d must be a multiple of 8 in 8..4096", c.Accumulator)
+	case c.Accumulator < 16 || c.Accumulator > 4096 || c.Accumulator%16 != 0:
+		return fmt.Errorf("nnue: accumulator %d must be a multiple of 16 in 16..4096", c.Accumulator)
 	case len(c.Hidden) > 4:
 		return fmt.Errorf("nnue: at most 4 hidden layers, not %d", len(c.Hidden))
 	case !(c.Scale > 0 && c.Scale <= 1e4):

@@ -23,14 +23,14 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("default scale %g, want 1/0.00368208", s)
 	}
 	for name, mutate := range map[string]func(*Config){
-		"accumulator not a multiple of 8": func(c *Config) { c.Accumulator = 12 },
-		"no accumulator":                  func(c *Config) { c.Accumulator = 0 },
-		"zero hidden width":               func(c *Config) { c.Hidden = []int{0} },
-		"too many hidden layers":          func(c *Config) { c.Hidden = []int{8, 8, 8, 8, 8} },
-		"zero scale":                      func(c *Config) { c.Scale = 0 },
-		"NaN scale":                       func(c *Config) { c.Scale = math.NaN() },
-		"lambda above 1":                  func(c *Config) { c.Lambda = 1.5 },
-		"negative lambda":                 func(c *Config) { c.Lambda = -0.1 },
+		"accumulator not a multiple of 16": func(c *Config) { c.Accumulator = 24 },
+		"no accumulator":                   func(c *Config) { c.Accumulator = 0 },
+		"zero hidden width":                func(c *Config) { c.Hidden = []int{0} },
+		"too many hidden layers":           func(c *Config) { c.Hidden = []int{8, 8, 8, 8, 8} },
+		"zero scale":                       func(c *Config) { c.Scale = 0 },
+		"NaN scale":                        func(c *Config) { c.Scale = math.NaN() },
+		"lambda above 1":                   func(c *Config) { c.Lambda = 1.5 },
+		"negative lambda":                  func(c *Config) { c.Lambda = -0.1 },
 	} {
 		c := DefaultConfig()
 		mutate(&c)
