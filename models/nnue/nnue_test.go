@@ -1,14 +1,19 @@
 package nnue
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"gopkg.in/yaml.v3"
+
+	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
@@ -347,6 +352,53 @@ func TestLoadRefuses(t *testing.T) {
 		_, err := Load(path)
 		if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line naming the file", filepath.Base(path), err)
+		}
+	}
+}
+
+// The configs write out every setting of Config, the defaults in nnue.yaml.
+func TestConfigFiles(t *testing.T) {
+	for _, name := range []string{"nnue", "nnue-small"} {
+		data, err := configs.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file struct {
+			Model yaml.Node `yaml:"model"`
+		}
+		if err := yaml.Unmarshal(data, &file); err != nil {
+			t.Fatal(err)
+		}
+		var section struct {
+			Family string `yaml:"family"`
+			Config `yaml:",inline"`
+		}
+		raw, err := yaml.Marshal(&file.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(raw))
+		dec.KnownFields(true)
+		if err := dec.Decode(&section); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var keys map[string]any
+		yaml.Unmarshal(raw, &keys)
+		if section.Family != Family || len(keys) != 6 {
+			t.Errorf("%s: family %q and %d settings, want nnue and all 5 of Config", name, section.Family, len(keys)-1)
+		}
+		if err := section.Config.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "nnue" {
+			want := DefaultConfig()
+			if math.Abs(section.Scale-want.Scale) > 1e-3 {
+				t.Errorf("nnue.yaml: scale %g, default %g", section.Scale, want.Scale)
+			}
+			section.Scale = want.Scale
+			if !reflect.DeepEqual(section.Config, want) {
+				t.Errorf("nnue.yaml holds %+v, the defaults are %+v", section.Config, want)
+			}
 		}
 	}
 }
