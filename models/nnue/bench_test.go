@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dchess/dchess/search"
@@ -156,4 +157,39 @@ func TestBenchNetScoresMaterial(t *testing.T) {
 			t.Errorf("%s: %d, want about %d", fen, got, want)
 		}
 	}
+}
+
+// trainBatch is the batch BenchmarkTrainStep and scripts/bench/
+// train_torch.py time: configs/nnue.yaml's 1024.
+const trainBatch = 1024
+
+// BenchmarkTrainStep is one training step of the default network in the
+// Gorgonia graph the loop runs, forward and backward, without the
+// optimizer (the loop's Adam is in pipeline): trainBatch positions of 26
+// pieces per view, random win probabilities. scripts/bench/train.sh sets
+// the cores (-test.cpu) and compares it with PyTorch's EmbeddingBag.
+func BenchmarkTrainStep(b *testing.B) {
+	m := newModel(b, DefaultConfig())
+	rng := rand.New(rand.NewPCG(1, 2))
+	bt := batch{rows: trainBatch}
+	shapes := m.InputShapes(trainBatch)
+	for _, s := range shapes {
+		bt.bufs = append(bt.bufs, make([]float32, s[0]*s[1]))
+	}
+	for rp := 0; rp < 2*trainBatch; rp++ {
+		for k, sq := range rng.Perm(64)[:26] {
+			bt.bufs[InputActive][rp*Slots+k] = float32(1 + rng.IntN(12)*64 + sq)
+		}
+	}
+	for i := range trainBatch {
+		bt.bufs[InputWinProb][i], bt.bufs[InputResult][i] = rng.Float32(), 0.5
+	}
+	gr := buildGraph(b, m, m.InitParams(1), bt)
+	defer gr.vm.Close()
+	gr.run(b)
+	b.ResetTimer()
+	for range b.N {
+		gr.run(b)
+	}
+	b.ReportMetric(float64(b.N*trainBatch)/b.Elapsed().Seconds(), "samples/s")
 }
