@@ -22,8 +22,7 @@ type Evaluator struct {
 	// search (no move played since Root) is checked against it.
 	rootKey uint64
 	rooted  bool
-	input   []float32 // the dense layers' input, 2N
-	hidden  [2][]float32
+	scratch scratch
 	idx     [Slots + 1]int
 }
 
@@ -46,10 +45,7 @@ type frame struct {
 
 // NewEvaluator returns an evaluator over n's weights.
 func NewEvaluator(n *Net) *Evaluator {
-	e := &Evaluator{net: n, input: make([]float32, 2*n.cfg.Accumulator)}
-	for i := range e.hidden {
-		e.hidden[i] = make([]float32, max(1, maxOf(n.cfg.Hidden)))
-	}
+	e := &Evaluator{net: n, scratch: newScratch(n.cfg)}
 	e.grow()
 	return e
 }
@@ -148,7 +144,7 @@ func (e *Evaluator) Evaluate(b *board.Board) int {
 	}
 	f := e.accumulate(b)
 	stm := b.SideToMove()
-	return int(math.Round(float64(e.net.score(f.acc[stm], f.acc[stm.Other()], e.input, e.hidden))))
+	return int(math.Round(float64(e.net.score(f.acc[stm], f.acc[stm.Other()], &e.scratch))))
 }
 
 // accumulate brings the top frame's accumulators up to date: from the

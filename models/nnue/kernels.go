@@ -18,10 +18,7 @@ func (n *Net) row(f int) []int16 {
 func (n *Net) refresh(acc []int16, features []int) {
 	copy(acc, n.ftb)
 	for _, f := range features {
-		r := n.row(f)[:len(acc)]
-		for i := range acc {
-			acc[i] += r[i]
-		}
+		addTo(acc, n.row(f))
 	}
 }
 
@@ -76,6 +73,10 @@ func addSubSub(dst, src, a, s1, s2 []int16) {
 
 func addTo(dst, a []int16) {
 	a = a[:len(dst)]
+	if useAVX2 {
+		add16(&dst[0], &a[0], len(dst))
+		return
+	}
 	for i := range dst {
 		dst[i] += a[i]
 	}
@@ -83,22 +84,41 @@ func addTo(dst, a []int16) {
 
 func subFrom(dst, s []int16) {
 	s = s[:len(dst)]
+	if useAVX2 {
+		sub16(&dst[0], &s[0], len(dst))
+		return
+	}
 	for i := range dst {
 		dst[i] -= s[i]
 	}
 }
 
+// scratch holds an evaluation's intermediate values.
+type scratch struct {
+	input  []float32 // the dense layers' input, 2N
+	hidden [2][]float32
+	nz     []int32 // the indices of input's non-zero values, with the kernel's slack
+}
+
+func newScratch(c Config) scratch {
+	s := scratch{input: make([]float32, 2*c.Accumulator), nz: make([]int32, 2*c.Accumulator+8)}
+	for i := range s.hidden {
+		s.hidden[i] = make([]float32, max(1, maxOf(c.Hidden)))
+	}
+	return s
+}
+
 // score runs the dense layers on the two clipped accumulators, the side to
 // move's first, and returns centipawns.
-func (n *Net) score(us, them []int16, input []float32, hidden [2][]float32) float32 {
+func (n *Net) score(us, them []int16, s *scratch) float32 {
 	w := n.cfg.Accumulator
-	clampInto(input[:w], us, n.qa)
-	clampInto(input[w:], them, n.qa)
-	x := input
+	clampInto(s.input[:w], us, n.qa)
+	clampInto(s.input[w:], them, n.qa)
+	x := s.input
 	for l, d := range n.dense {
-		out := hidden[l%2][:d.out]
+		out := s.hidden[l%2][:d.out]
 		copy(out, d.b)
-		affine(out, x, d.w)
+		affine(out, x, d.w, s.nz)
 		if l+1 < len(n.dense) {
 			for o, v := range out {
 				out[o] = min(max(v, 0), 1)
@@ -122,14 +142,22 @@ func clampInto(dst []float32, acc []int16, qa float32) {
 	}
 }
 
-// affine adds x · w (len(x) × len(out)) to out: with AVX2 over every
-// input, 32 outputs in one pass (the default first layer: each broadcast
-// input feeds four FMAs) or eight at a time; in plain Go input by input,
-// skipping the clip's zeros (about half the accumulators of a trained
-// network), which is what pays there.
-func affine(out, x, w []float32) {
+// affine adds x · w (len(x) × len(out)) to out, skipping x's zeros (the
+// clip's: about half the accumulators of a trained network). With AVX2,
+// 32 outputs (the default first layer) take one pass, each broadcast input
+// feeding four FMAs, over the non-zero inputs listed first into nz (len(x)
+// + 8 values) when len(x) is a multiple of 8; other widths go eight
+// outputs at a time over every input. In plain Go input by input.
+func affine(out, x, w []float32, nz []int32) {
 	m := len(out)
 	if useAVX2 && m == 32 && len(w) >= len(x)*m {
+		if len(x)%8 == 0 && len(nz) >= len(x)+8 {
+			count := nonZero(&nz[0], &x[0], len(x), &nonZeroTable)
+			if count > 0 {
+				affine32Sparse(&out[0], &x[0], &nz[0], count, &w[0])
+			}
+			return
+		}
 		affine32(&out[0], &x[0], len(x), &w[0])
 		return
 	}
@@ -149,3 +177,17 @@ func affine(out, x, w []float32) {
 		}
 	}
 }
+
+// nonZeroTable[mask] lists the positions of mask's set bits, for nonZero.
+var nonZeroTable = func() (t [256][8]int32) {
+	for mask := range t {
+		k := 0
+		for bit := range 8 {
+			if mask&(1<<bit) != 0 {
+				t[mask][k] = int32(bit)
+				k++
+			}
+		}
+	}
+	return t
+}()

@@ -194,3 +194,152 @@ bdone:
 	VMOVUPS Y3, 96(DI)
 	VZEROUPPER
 	RET
+
+// func nonZero(idx *int32, x *float32, n int, table *[256][8]int32) int
+//
+// Writes the indices of x's non-zero values into idx, in order, and
+// returns how many: for each eight values, the compare's mask picks the
+// table row holding the set bits' positions, which is stored whole (idx
+// needs eight values of slack) and the count moves on by the mask's
+// population count, so no branch depends on the data.
+TEXT ·nonZero(SB), NOSPLIT, $0-40
+	MOVQ         idx+0(FP), DI
+	MOVQ         x+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVQ         table+24(FP), DX
+	SHRQ         $3, CX
+	XORQ         R8, R8
+	VXORPS       Y15, Y15, Y15
+	MOVL         $8, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	VPXOR        Y13, Y13, Y13
+	TESTQ        CX, CX
+	JZ           nzdone
+
+nzloop:
+	VMOVUPS   (SI), Y0
+	VCMPPS    $4, Y15, Y0, Y1
+	VMOVMSKPS Y1, AX
+	MOVQ      AX, BX
+	SHLQ      $5, BX
+	VMOVDQU   (DX)(BX*1), Y2
+	VPADDD    Y13, Y2, Y2
+	VMOVDQU   Y2, (DI)(R8*4)
+	POPCNTL   AX, AX
+	ADDQ      AX, R8
+	VPADDD    Y14, Y13, Y13
+	ADDQ      $32, SI
+	DECQ      CX
+	JNZ       nzloop
+
+nzdone:
+	MOVQ R8, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func affine32Sparse(out, x *float32, idx *int32, count int, w *float32)
+//
+// affine32 over the inputs listed in idx only; inputs alternate between
+// two sets of partial sums as in affine32.
+TEXT ·affine32Sparse(SB), NOSPLIT, $0-40
+	MOVQ    out+0(FP), DI
+	MOVQ    x+8(FP), SI
+	MOVQ    idx+16(FP), R10
+	MOVQ    count+24(FP), CX
+	MOVQ    w+32(FP), DX
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VXORPS  Y8, Y8, Y8
+	VXORPS  Y9, Y9, Y9
+	VXORPS  Y10, Y10, Y10
+	VXORPS  Y11, Y11, Y11
+	MOVQ    CX, BX
+	SHRQ    $1, BX
+	JZ      stail
+
+sloop2:
+	MOVLQSX      (R10), AX
+	MOVLQSX      4(R10), R11
+	VBROADCASTSS (SI)(AX*4), Y4
+	SHLQ         $7, AX
+	VFMADD231PS  (DX)(AX*1), Y4, Y0
+	VFMADD231PS  32(DX)(AX*1), Y4, Y1
+	VFMADD231PS  64(DX)(AX*1), Y4, Y2
+	VFMADD231PS  96(DX)(AX*1), Y4, Y3
+	VBROADCASTSS (SI)(R11*4), Y5
+	SHLQ         $7, R11
+	VFMADD231PS  (DX)(R11*1), Y5, Y8
+	VFMADD231PS  32(DX)(R11*1), Y5, Y9
+	VFMADD231PS  64(DX)(R11*1), Y5, Y10
+	VFMADD231PS  96(DX)(R11*1), Y5, Y11
+	ADDQ         $8, R10
+	DECQ         BX
+	JNZ          sloop2
+
+stail:
+	ANDQ         $1, CX
+	JZ           sdone
+	MOVLQSX      (R10), AX
+	VBROADCASTSS (SI)(AX*4), Y4
+	SHLQ         $7, AX
+	VFMADD231PS  (DX)(AX*1), Y4, Y0
+	VFMADD231PS  32(DX)(AX*1), Y4, Y1
+	VFMADD231PS  64(DX)(AX*1), Y4, Y2
+	VFMADD231PS  96(DX)(AX*1), Y4, Y3
+
+sdone:
+	VADDPS  Y8, Y0, Y0
+	VADDPS  Y9, Y1, Y1
+	VADDPS  Y10, Y2, Y2
+	VADDPS  Y11, Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func add16(dst, a *int16, n int)
+TEXT ·add16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), AX
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	JZ   addone
+
+addloop:
+	VMOVDQU (DI), Y0
+	VPADDW  (AX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ    $32, AX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     addloop
+
+addone:
+	VZEROUPPER
+	RET
+
+// func sub16(dst, s *int16, n int)
+TEXT ·sub16(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), DI
+	MOVQ s+8(FP), AX
+	MOVQ n+16(FP), CX
+	SHRQ $4, CX
+	JZ   subdone
+
+subloop:
+	VMOVDQU (DI), Y0
+	VPSUBW  (AX), Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ    $32, AX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     subloop
+
+subdone:
+	VZEROUPPER
+	RET

@@ -13,3 +13,11 @@ func affineBlock8(out, x *float32, n int, w *float32, ldw int) {
 	panic("nnue: affineBlock8 needs amd64")
 }
 func affine32(out, x *float32, n int, w *float32) { panic("nnue: affine32 needs amd64") }
+func nonZero(idx *int32, x *float32, n int, table *[256][8]int32) int {
+	panic("nnue: nonZero needs amd64")
+}
+func affine32Sparse(out, x *float32, idx *int32, count int, w *float32) {
+	panic("nnue: affine32Sparse needs amd64")
+}
+func add16(dst, a *int16, n int) { panic("nnue: add16 needs amd64") }
+func sub16(dst, s *int16, n int) { panic("nnue: sub16 needs amd64") }

@@ -28,23 +28,35 @@ func TestKernelsAgree(t *testing.T) {
 		return v
 	}
 	src, a, s1, s2 := ints(), ints(), ints(), ints()
-	run := func(asm bool) (sub, subSub []int16, clamped, product []float32) {
+	run := func(asm bool) (sub, subSub []int16, clamped, product, sparse []float32) {
 		useAVX2 = asm
 		sub, subSub = make([]int16, n), make([]int16, n)
 		addSub(sub, src, a, s1)
 		addSubSub(subSub, src, a, s1, s2)
+		// The generic path (castling, refreshes): add and subtract in place.
+		both := slices.Clone(src)
+		addTo(both, a)
+		subFrom(both, s2)
+		sub = append(sub, both...)
 		clamped = make([]float32, n)
 		clampInto(clamped, src, 1000)
 		w := make([]float32, n*32)
 		for i := range w {
 			w[i] = float32(math.Sin(float64(i)))
 		}
+		nz := make([]int32, n+8)
 		product = make([]float32, 32)
-		affine(product, clamped[:n-3], w) // an input count off the kernel's step of 4
-		return sub, subSub, clamped, product
+		affine(product, clamped[:n-3], w, nz) // every input, a count off the kernel's step of 2
+		sparse = make([]float32, 32)
+		affine(sparse, clamped, w, nz) // the non-zero inputs only
+		return sub, subSub, clamped, product, sparse
 	}
-	sub, subSub, clamped, product := run(true)
-	gsub, gsubSub, gclamped, gproduct := run(false)
+	sub, subSub, clamped, product, sparse := run(true)
+	gsub, gsubSub, gclamped, gproduct, gsparse := run(false)
+	if zeros := n - len(slices.DeleteFunc(slices.Clone(clamped), func(v float32) bool { return v == 0 })); zeros < n/4 || zeros > 3*n/4 {
+		t.Fatalf("%d of %d clipped values are zero: the sparse product needs both", zeros, n)
+	}
+	product, gproduct = append(product, sparse...), append(gproduct, gsparse...)
 	if !slices.Equal(sub, gsub) || !slices.Equal(subSub, gsubSub) || !slices.Equal(clamped, gclamped) {
 		t.Fatal("the int16 kernels differ from the plain-Go loops")
 	}
