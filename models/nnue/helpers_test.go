@@ -8,7 +8,6 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/testenv"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 )
@@ -142,5 +141,3 @@ func weightsFile(t testing.TB, m *Model, params []dcw.Tensor) *dcw.File {
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
-
-func testenvPerft(t *testing.T) string { return testenv.SharedData(t, "perft") }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/testenv"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search/board"
@@ -176,33 +177,6 @@ func TestQuantizedMatchesGraph(t *testing.T) {
 	}
 }
 
-// perftPositions are the perft suites' positions: castling, en passant,
-// promotions and captures of every kind.
-func perftPositions(t *testing.T) map[string][]string {
-	t.Helper()
-	dir := testenvPerft(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.epd"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no perft suites in %s", dir)
-	}
-	out := map[string][]string{}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases, err := board.ParsePerftSuite(fh)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		for _, c := range cases {
-			out[filepath.Base(f)] = append(out[filepath.Base(f)], c.FEN)
-		}
-	}
-	return out
-}
-
 // TestIncrementalMatchesRefresh plays every move of the perft suites'
 // positions (and every reply, in all but the largest suite) through the
 // evaluator and checks the updated accumulators against ones computed
@@ -252,12 +226,17 @@ func TestIncrementalMatchesRefresh(t *testing.T) {
 			e.Unmake()
 		}
 	}
-	for suite, fens := range perftPositions(t) {
+	suites, err := board.ReadPerftSuites(testenv.SharedData(t, "perft"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for suite, cases := range suites {
 		depth := 2
-		if len(fens) > 1000 {
+		if len(cases) > 1000 {
 			depth = 1
 		}
-		for _, fen := range fens {
+		for _, c := range cases {
+			fen := c.FEN
 			b := mustFEN(t, fen)
 			e.Root(b)
 			play(b, depth, suite+": "+fen+":")

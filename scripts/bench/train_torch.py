@@ -42,7 +42,12 @@ def bench(model, shape, seconds, batch=256):
         loss.backward()
         opt.step()
 
-    for _ in range(20):  # warm-up
+    return timed(step, seconds, batch, warmup=20)
+
+
+def timed(step, seconds, batch, warmup):
+    """Runs step for about seconds after warmup steps: samples/s and CPU ms per step."""
+    for _ in range(warmup):
         step()
     steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
@@ -87,13 +92,7 @@ def bench_nnue(seconds, batch=1024, slots=32, pieces=26):
         loss = ((torch.sigmoid(model(us, them)) - y) ** 2).mean()
         loss.backward()
 
-    for _ in range(5):  # warm-up
-        step()
-    steps, start, cpu = 0, time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        step()
-        steps += 1
-    return steps * batch / (time.perf_counter() - start), (time.process_time() - cpu) * 1000 / steps
+    return timed(step, seconds, batch, warmup=5)
 
 
 def main():
