@@ -10,6 +10,12 @@ import (
 	"github.com/dchess/dchess/search/heuristic"
 )
 
+// The player plugs into the search as an evaluator that follows the moves.
+var (
+	_ search.Evaluator    = (*Evaluator)(nil)
+	_ search.MoveObserver = (*Evaluator)(nil)
+)
+
 // benchNet is the default network (N = 256, 512 → 32 → 1) set by hand to
 // score material, so that a search with it looks like a search with a
 // trained network (a random one sends quiescence down every capture):
