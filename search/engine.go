@@ -97,8 +97,10 @@ func MateIn(score int) int {
 // goroutine its own Engine.
 type Engine struct {
 	eval Evaluator
-	algo Algorithm
-	tt   transpositionTable
+	// observer is eval when it follows the moves (nil otherwise).
+	observer MoveObserver
+	algo     Algorithm
+	tt       transpositionTable
 
 	killers [MaxPly + 1][2]board.Move
 	// history[side][from][to] rewards quiet moves that caused cutoffs.
@@ -130,7 +132,30 @@ func New(eval Evaluator, opts Options) *Engine {
 	if mb <= 0 {
 		mb = DefaultHashMB
 	}
-	return &Engine{eval: eval, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+	observer, _ := eval.(MoveObserver)
+	return &Engine{eval: eval, observer: observer, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+}
+
+// make, makeNull and unmake play moves on b and tell the observer.
+func (e *Engine) make(b *board.Board, m board.Move) {
+	if e.observer != nil {
+		e.observer.MakeMove(b, m)
+	}
+	b.Make(m)
+}
+
+func (e *Engine) makeNull(b *board.Board) {
+	if e.observer != nil {
+		e.observer.MakeNull(b)
+	}
+	b.MakeNull()
+}
+
+func (e *Engine) unmake(b *board.Board) {
+	b.Unmake()
+	if e.observer != nil {
+		e.observer.Unmake()
+	}
 }
 
 // NewGame forgets everything learned in earlier searches: the
@@ -154,6 +179,9 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 	res, soft, timed, ok := e.begin(ctx, b, lim)
 	if !ok {
 		return res
+	}
+	if e.observer != nil {
+		e.observer.Root(b)
 	}
 	if e.algo == Minimax {
 		e.searchMinimax(b, lim, &res, onInfo)
@@ -344,9 +372,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		// search, a real move will too. Not without pieces, where passing
 		// can be the only bad option (zugzwang).
 		if depth >= 3 && staticEval >= beta && b.HasPieces(side) && b.NullMoveAllowed() {
-			b.MakeNull()
+			e.makeNull(b)
 			s := -e.negamax(b, depth-1-nullMoveReduction(depth), -beta, -beta+1, ply+1, false)
-			b.Unmake()
+			e.unmake(b)
 			if e.stopped {
 				return 0
 			}
@@ -386,7 +414,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		if prunable && !b.MayGiveCheck(m) {
 			continue
 		}
-		b.Make(m)
+		e.make(b, m)
 		// A check is searched one ply deeper, so a forcing line is not cut
 		// at the horizon (docs/strength.md: the match and WAC that show it gains).
 		next, check := depth-1, b.InCheck()
@@ -394,7 +422,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			next = depth
 		}
 		if prunable && !check {
-			b.Unmake()
+			e.unmake(b)
 			continue
 		}
 		var s int
@@ -418,7 +446,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 				s = -e.negamax(b, next, -beta, -alpha, ply+1, check)
 			}
 		}
-		b.Unmake()
+		e.unmake(b)
 		if e.stopped {
 			return 0
 		}
@@ -579,9 +607,9 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 	for i := 0; i < n; i++ {
 		pickMove(moves[:n], scores[:n], i)
 		m := moves[i]
-		b.Make(m)
+		e.make(b, m)
 		s := -e.quiesce(b, -beta, -alpha, ply+1)
-		b.Unmake()
+		e.unmake(b)
 		if e.stopped {
 			return 0
 		}

@@ -17,9 +17,9 @@ func (e *Engine) searchMinimax(b *board.Board, lim Limits, res *Result, onInfo f
 	moves := b.LegalMoves()
 	best := -infinity
 	for _, m := range moves {
-		b.Make(m)
+		e.make(b, m)
 		s := -e.minimax(b, depth-1, 1)
-		b.Unmake()
+		e.unmake(b)
 		if e.stopped {
 			break
 		}
@@ -62,9 +62,9 @@ func (e *Engine) minimax(b *board.Board, depth, ply int) int {
 	}
 	best := -infinity
 	for _, m := range moves {
-		b.Make(m)
+		e.make(b, m)
 		s := -e.minimax(b, depth-1, ply+1)
-		b.Unmake()
+		e.unmake(b)
 		if e.stopped {
 			return 0
 		}

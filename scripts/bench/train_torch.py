@@ -3,6 +3,10 @@
 with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/). Same work: batch
 256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
 random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
+And the NNUE of configs/nnue.yaml (BenchmarkTrainStep in models/nnue/): an
+EmbeddingBag sum over each view's active features (26 of 768 per view, as many
+as the Go side), clipped ReLU, 512 -> 32 -> 1, batch 1024, forward and
+backward only, as the Go benchmark (the loop's Adam lives in pipeline/).
 Usage: train_torch.py [--threads N] [--seconds S]; prints one line per model:
 <model> <samples/s> <CPU ms per step>. The CPU time (all threads) is steadier
 than samples/s on a loaded machine."""
@@ -38,7 +42,12 @@ def bench(model, shape, seconds, batch=256):
         loss.backward()
         opt.step()
 
-    for _ in range(20):  # warm-up
+    return timed(step, seconds, batch, warmup=20)
+
+
+def timed(step, seconds, batch, warmup):
+    """Runs step for about seconds after warmup steps: samples/s and CPU ms per step."""
+    for _ in range(warmup):
         step()
     steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
@@ -47,15 +56,60 @@ def bench(model, shape, seconds, batch=256):
     return steps * batch / (time.perf_counter() - start), (time.process_time() - cpu) * 1000 / steps
 
 
+class NNUE(nn.Module):
+    """768 -> n per view (one table for both, index 0 an empty slot), clipped ReLU, 2n -> 32 -> 1."""
+
+    def __init__(self, n=256, hidden=32):
+        super().__init__()
+        self.ft = nn.EmbeddingBag(769, n, mode="sum", padding_idx=0)
+        self.ft_bias = nn.Parameter(torch.zeros(n))
+        self.l1 = nn.Linear(2 * n, hidden)
+        self.out = nn.Linear(hidden, 1)
+
+    def forward(self, us, them):
+        a = torch.clamp(self.ft(us) + self.ft_bias, 0, 1)
+        b = torch.clamp(self.ft(them) + self.ft_bias, 0, 1)
+        return self.out(torch.clamp(self.l1(torch.cat([a, b], 1)), 0, 1))
+
+
+def bench_nnue(seconds, batch=1024, slots=32, pieces=26):
+    g = torch.Generator().manual_seed(1)
+    model = NNUE()
+
+    def view():
+        idx = torch.zeros(batch, slots, dtype=torch.long)
+        for r in range(batch):
+            squares = torch.randperm(64, generator=g)[:pieces]
+            kinds = torch.randint(0, 12, (pieces,), generator=g)
+            idx[r, :pieces] = 1 + kinds * 64 + squares
+        return idx
+
+    us, them = view(), view()
+    y = torch.rand(batch, 1, generator=g)
+
+    def step():
+        model.zero_grad()
+        loss = ((torch.sigmoid(model(us, them)) - y) ** 2).mean()
+        loss.backward()
+
+    return timed(step, seconds, batch, warmup=5)
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seconds", type=float, default=5)
+    p.add_argument("--models", default="ann,cnn,nnue", help="comma-separated: ann, cnn, nnue")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
+    models = a.models.split(",")
     for name, model, shape in (("ann", ann(), (64,)), ("cnn", cnn(), (1, 8, 8))):
-        rate, cpu_ms = bench(model, shape, a.seconds)
-        print(name, round(rate), round(cpu_ms, 3))
+        if name in models:
+            rate, cpu_ms = bench(model, shape, a.seconds)
+            print(name, round(rate), round(cpu_ms, 3))
+    if "nnue" in models:
+        rate, cpu_ms = bench_nnue(a.seconds)
+        print("nnue", round(rate), round(cpu_ms, 3))
 
 
 if __name__ == "__main__":

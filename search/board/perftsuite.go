@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -66,6 +68,31 @@ func ParsePerftSuite(r io.Reader) ([]PerftCase, error) {
 		return nil, err
 	}
 	return cases, nil
+}
+
+// ReadPerftSuites reads every *.epd suite in dir, by file name.
+func ReadPerftSuites(dir string) (map[string][]PerftCase, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.epd"))
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no perft suites (*.epd) in %s", dir)
+	}
+	suites := map[string][]PerftCase{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			return nil, err
+		}
+		cases, err := ParsePerftSuite(fh)
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		suites[filepath.Base(f)] = cases
+	}
+	return suites, nil
 }
 
 // DivideEntry is one root move's share of a perft count.

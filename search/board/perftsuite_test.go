@@ -1,8 +1,6 @@
 package board
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,23 +48,9 @@ func perftDepth(c PerftCase, budget int64) int {
 
 func loadSuites(t *testing.T) map[string][]PerftCase {
 	t.Helper()
-	dir := testenv.SharedData(t, "perft")
-	files, err := filepath.Glob(filepath.Join(dir, "*.epd"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no perft suites in %s: %v", dir, err)
-	}
-	suites := map[string][]PerftCase{}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cases, err := ParsePerftSuite(fh)
-		fh.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		suites[filepath.Base(f)] = cases
+	suites, err := ReadPerftSuites(testenv.SharedData(t, "perft"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return suites
 }

@@ -18,6 +18,8 @@ const (
 	ActReLU    = "relu"
 	ActTanh    = "tanh"
 	ActSigmoid = "sigmoid"
+	// ActClippedReLU is min(max(x, 0), 1), NNUE's activation.
+	ActClippedReLU = "crelu"
 )
 
 // DenseStack adds a whole stack of fully connected layers to x's graph as
@@ -52,7 +54,7 @@ func denseStackOp(x *G.Node, ws, bs []*G.Node, activation string, inputGrad bool
 		return nil, fmt.Errorf("dense stack: %d weights and %d biases", len(ws), len(bs))
 	}
 	switch activation {
-	case ActReLU, ActTanh, ActSigmoid:
+	case ActReLU, ActTanh, ActSigmoid, ActClippedReLU:
 	default:
 		if len(ws) > 1 {
 			return nil, fmt.Errorf("dense stack: unknown activation %q", activation)
@@ -298,6 +300,10 @@ func activate(act string, v []float32) {
 		for i, x := range v {
 			v[i] = float32(1 / (1 + math.Exp(-float64(x))))
 		}
+	case ActClippedReLU:
+		for i, x := range v {
+			v[i] = min(max(x, 0), 1)
+		}
 	}
 }
 
@@ -321,6 +327,12 @@ func activationGrad(act string, h, g []float32) {
 	case ActSigmoid:
 		for i, y := range h {
 			g[i] *= y * (1 - y)
+		}
+	case ActClippedReLU:
+		for i, y := range h {
+			if y <= 0 || y >= 1 {
+				g[i] = 0
+			}
 		}
 	}
 }

@@ -24,6 +24,7 @@ var stackCases = []stackCase{
 	{"thesis-relu", 9, []int{64, 64, 64, 1}, ActReLU, false},
 	{"tanh", 5, []int{20, 17, 5, 3}, ActTanh, false},
 	{"sigmoid", 6, []int{33, 40, 1}, ActSigmoid, false},
+	{"inner-crelu", 6, []int{24, 32, 1}, ActClippedReLU, true},
 	{"no-hidden", 7, []int{5, 1}, ActReLU, false},
 	{"inner-mlp", 7, []int{20, 33, 5}, ActReLU, true},
 	{"inner-projection", 6, []int{17, 40}, ActReLU, true},
@@ -51,6 +52,8 @@ func refStack(c stackCase, x []float64, w, b [][]float64) []float64 {
 						s = math.Tanh(s)
 					case ActSigmoid:
 						s = 1 / (1 + math.Exp(-s))
+					case ActClippedReLU:
+						s = math.Min(math.Max(s, 0), 1)
 					}
 				}
 				z[n*out+o] = s
@@ -119,7 +122,11 @@ func (sg *stackGraph) run(t *testing.T) {
 }
 
 func stackInputs(c stackCase, rng *rand.Rand) (x []float64, w, b [][]float64) {
-	x = randoms(rng, c.batch*c.widths[0], 1)
+	scale := 1.0
+	if c.activation == ActClippedReLU {
+		scale = 4 // pre-activations on both sides of [0, 1]
+	}
+	x = randoms(rng, c.batch*c.widths[0], scale)
 	for i := 0; i+1 < len(c.widths); i++ {
 		w = append(w, randoms(rng, c.widths[i]*c.widths[i+1], 1/math.Sqrt(float64(c.widths[i]))))
 		b = append(b, randoms(rng, c.widths[i+1], 0.3))

@@ -1,0 +1,199 @@
+package nnue
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/heuristic"
+)
+
+// The player plugs into the search as an evaluator that follows the moves.
+var (
+	_ search.Evaluator    = (*Evaluator)(nil)
+	_ search.MoveObserver = (*Evaluator)(nil)
+)
+
+// benchNet is the default network (N = 256, 512 → 32 → 1) set by hand to
+// score material, so that a search with it looks like a search with a
+// trained network (a random one sends quiescence down every capture):
+// accumulator 0 of a view sums its own material, 1 the other side's,
+// hidden unit 0 their difference, the output that unit; every other
+// weight is random and small, so the work per node is the real one.
+func benchNet(b testing.TB) *Net {
+	b.Helper()
+	c := DefaultConfig()
+	m := newModel(b, c)
+	params := m.InitParams(1)
+	n, h := c.Accumulator, c.Hidden[0]
+	ftw, ftb, fc0w, fc0b, fc1w := params[0].Data, params[1].Data, params[2].Data, params[3].Data, params[4].Data
+	values := [...]float32{board.Pawn: 1, board.Knight: 3, board.Bishop: 3, board.Rook: 5, board.Queen: 9, board.King: 0}
+	for f := 0; f < Features; f++ {
+		side, piece := f/(6*64), board.Piece(f/64%6+1)
+		ftw[f*n+side], ftw[f*n+1-side] = values[piece]/100, 0
+	}
+	// The biases stay 0, so half of the random accumulators clip to 0.
+	ftb[0], ftb[1] = 0.1, 0.1
+	for i := range 2 * n {
+		fc0w[i*h] = 0
+	}
+	fc0w[0], fc0w[h] = 1, -1
+	fc0b[0] = 0.5
+	for j := range fc1w {
+		fc1w[j] *= 0.01
+	}
+	fc1w[0] = float32(10000 / c.Scale) // a pawn is 100 cp
+	params[5].Data[0] = -fc1w[0] * 0.5
+	net, err := NewNet(weightsFile(b, m, params))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return net
+}
+
+// benchLines are the bench positions with their legal moves, which the
+// benchmarks make, evaluate and take back one after the other.
+func benchLines(b *testing.B) ([]*board.Board, [][]board.Move) {
+	var boards []*board.Board
+	var moves [][]board.Move
+	for _, fen := range search.BenchPositions {
+		bd := mustFEN(b, fen)
+		if ms := bd.LegalMoves(); len(ms) > 0 {
+			boards, moves = append(boards, bd), append(moves, ms)
+		}
+	}
+	return boards, moves
+}
+
+// BenchmarkUpdateEvaluate is what a search node costs the evaluator: the
+// move's accumulator update and the evaluation, with the board's make and
+// unmake (BenchmarkMakeUnmake alone) included.
+func BenchmarkUpdateEvaluate(b *testing.B) {
+	e := NewEvaluator(benchNet(b))
+	boards, moves := benchLines(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for k, bd := range boards {
+			e.Root(bd)
+			for _, m := range moves[k] {
+				e.MakeMove(bd, m)
+				bd.Make(m)
+				e.Evaluate(bd)
+				bd.Unmake()
+				e.Unmake()
+				i++
+			}
+		}
+	}
+}
+
+// BenchmarkUpdate is the accumulator update alone.
+func BenchmarkUpdate(b *testing.B) {
+	e := NewEvaluator(benchNet(b))
+	boards, moves := benchLines(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for k, bd := range boards {
+			e.Root(bd)
+			for _, m := range moves[k] {
+				e.MakeMove(bd, m)
+				e.net.update(&e.frames[0], &e.frames[1])
+				e.Unmake()
+				i++
+			}
+		}
+	}
+}
+
+// BenchmarkMakeUnmake is the board's share of BenchmarkUpdateEvaluate.
+func BenchmarkMakeUnmake(b *testing.B) {
+	boards, moves := benchLines(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for k, bd := range boards {
+			for _, m := range moves[k] {
+				bd.Make(m)
+				bd.Unmake()
+				i++
+			}
+		}
+	}
+}
+
+// searchDepth keeps BenchmarkSearch to seconds: the bench positions at
+// depth 10 take the heuristic player 2.8 million nodes.
+const searchDepth = 8
+
+// BenchmarkSearch runs the bench positions to searchDepth with the nnue and
+// the heuristic evaluator: compare their nodes/s.
+func BenchmarkSearch(b *testing.B) {
+	for _, player := range []struct {
+		name string
+		eval func() search.Evaluator
+	}{
+		{"nnue", func() search.Evaluator { return NewEvaluator(benchNet(b)) }},
+		{"heuristic", func() search.Evaluator { return heuristic.New() }},
+	} {
+		b.Run(player.name, func(b *testing.B) {
+			var nodes int64
+			for range b.N {
+				r, err := search.Bench(context.Background(), player.eval(), search.Options{HashMB: 16}, searchDepth, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += r.Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}
+
+func TestBenchNetScoresMaterial(t *testing.T) {
+	e := NewEvaluator(benchNet(t))
+	for fen, want := range map[string]int{
+		board.StartFEN: 0,
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1": -900,
+		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1": 900,
+	} {
+		if got := e.Evaluate(mustFEN(t, fen)); got < want-20 || got > want+20 {
+			t.Errorf("%s: %d, want about %d", fen, got, want)
+		}
+	}
+}
+
+// trainBatch is the batch BenchmarkTrainStep and scripts/bench/
+// train_torch.py time: configs/nnue.yaml's 1024.
+const trainBatch = 1024
+
+// BenchmarkTrainStep is one training step of the default network in the
+// Gorgonia graph the loop runs, forward and backward, without the
+// optimizer (the loop's Adam is in pipeline): trainBatch positions of 26
+// pieces per view, random win probabilities. scripts/bench/train.sh sets
+// the cores (-test.cpu) and compares it with PyTorch's EmbeddingBag.
+func BenchmarkTrainStep(b *testing.B) {
+	m := newModel(b, DefaultConfig())
+	rng := rand.New(rand.NewPCG(1, 2))
+	bt := batch{rows: trainBatch}
+	shapes := m.InputShapes(trainBatch)
+	for _, s := range shapes {
+		bt.bufs = append(bt.bufs, make([]float32, s[0]*s[1]))
+	}
+	for rp := 0; rp < 2*trainBatch; rp++ {
+		for k, sq := range rng.Perm(64)[:26] {
+			bt.bufs[InputActive][rp*Slots+k] = float32(1 + rng.IntN(12)*64 + sq)
+		}
+	}
+	for i := range trainBatch {
+		bt.bufs[InputWinProb][i], bt.bufs[InputResult][i] = rng.Float32(), 0.5
+	}
+	gr := buildGraph(b, m, m.InitParams(1), bt)
+	defer gr.vm.Close()
+	gr.run(b)
+	b.ResetTimer()
+	for range b.N {
+		gr.run(b)
+	}
+	b.ReportMetric(float64(b.N*trainBatch)/b.Elapsed().Seconds(), "samples/s")
+}

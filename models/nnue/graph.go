@@ -1,0 +1,226 @@
+package nnue
+
+import (
+	"encoding/json"
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nn/ops"
+	"github.com/dchess/dchess/search/board"
+)
+
+// Model is the training side of the family.
+type Model struct{ cfg Config }
+
+// NewModel checks cfg and returns the trainable model.
+func NewModel(cfg Config) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Model{cfg: cfg}, nil
+}
+
+// Config returns the model's configuration.
+func (m *Model) Config() Config { return m.cfg }
+
+// Arch returns the architecture as stored in model.dcw.
+func (m *Model) Arch() ([]byte, error) { return json.Marshal(m.cfg) }
+
+// InitParams draws fresh weights from seed: Glorot-uniform weights (the
+// feature transformer's as a 768 × N layer, so about 26 active rows put
+// the accumulators mostly inside the clip's [0, 1]) and zero biases.
+func (m *Model) InitParams(seed int64) []dcw.Tensor {
+	rng := nn.NewRand(seed)
+	var out []dcw.Tensor
+	for _, p := range m.cfg.paramShapes() {
+		if len(p.shape) == 1 {
+			out = append(out, nn.Zeros(p.name, p.shape...))
+			continue
+		}
+		out = append(out, nn.Uniform(rng, p.name, nn.GlorotLimit(p.shape[0], p.shape[1]), p.shape...))
+	}
+	return out
+}
+
+// Graph inputs, in InputShapes' order.
+const (
+	InputActive  = iota // batch × 2·Slots: the side to move's features, then the other side's
+	InputWinProb        // batch × 1: Stockfish's win probability for the side to move
+	InputResult         // batch × 1: the game's result for the side to move (1, 0.5, 0)
+)
+
+// InputShapes are the graph's inputs for a batch. Active features are
+// stored as feature index + 1, 0 for an empty slot (ops.FeatureTransformer),
+// so a zeroed padding row holds no piece.
+func (m *Model) InputShapes(batch int) [][]int {
+	return [][]int{{batch, 2 * Slots}, {batch, 1}, {batch, 1}}
+}
+
+// Encode fills one row of each input of InputShapes from a labelled record
+// and says whether the record is used: records without a Stockfish label,
+// without a game result when the target needs one (lambda < 1), or not
+// quiet when QuietOnly, are skipped. An error means a record that cannot
+// be read (a bad FEN or best move), which the loop counts as rejected.
+func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
+	if r.Label == nil || r.Label.Status != dataset.LabelOK {
+		return false, nil
+	}
+	if m.cfg.Lambda < 1 && r.Result == dataset.ResultUnknown {
+		return false, nil
+	}
+	b, err := board.FromFEN(r.FEN)
+	if err != nil {
+		return false, err
+	}
+	if m.cfg.QuietOnly {
+		if b.InCheck() {
+			return false, nil
+		}
+		if r.Label.BestMove != "" {
+			best, err := b.ParseUCI(r.Label.BestMove)
+			if err != nil {
+				return false, fmt.Errorf("best move: %w", err)
+			}
+			if b.IsCapture(best) {
+				return false, nil
+			}
+		}
+	}
+	if err := encodeActive(b, rows[InputActive]); err != nil {
+		return false, err
+	}
+	rows[InputWinProb][0] = r.Label.WinProb
+	rows[InputResult][0] = resultFor(r.Result, b.SideToMove())
+	return true, nil
+}
+
+// encodeActive writes b's active features as the graph reads them: the
+// side to move's view in the first Slots values, the other's after.
+func encodeActive(b *board.Board, dst []float32) error {
+	var idx [Slots]int
+	stm := b.SideToMove()
+	for k, view := range [2]board.Color{stm, stm.Other()} {
+		n := activeFeatures(b, view, idx[:])
+		if n > Slots {
+			return fmt.Errorf("more than %d pieces", Slots)
+		}
+		slots := dst[k*Slots : (k+1)*Slots]
+		clear(slots)
+		for i, f := range idx[:n] {
+			slots[i] = float32(f + 1)
+		}
+	}
+	return nil
+}
+
+// resultFor is a game's result from side's view: 1 won, 0.5 drawn or
+// unknown, 0 lost.
+func resultFor(r dataset.Result, side board.Color) float32 {
+	switch {
+	case r == dataset.WhiteWin && side == board.White, r == dataset.BlackWin && side == board.Black:
+		return 1
+	case r == dataset.WhiteWin, r == dataset.BlackWin:
+		return 0
+	}
+	return 0.5
+}
+
+// Outputs are the nodes the training loop reads.
+type Outputs struct {
+	// PerRow is each row's loss (batch × 1): (sigmoid(score / Scale) -
+	// target)², target = Lambda · win probability + (1 - Lambda) · result.
+	PerRow *G.Node
+	// Score is the network's output in centipawns (batch × 1).
+	Score *G.Node
+	// Logit is Score / Scale (batch × 1), whose sigmoid is the side to
+	// move's predicted win probability.
+	Logit      *G.Node
+	Learnables []*G.Node
+}
+
+// Build adds the network and its loss on the inputs of InputShapes to g,
+// with weights params; the learnables are named like their tensors.
+func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
+	c := m.cfg
+	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("nnue graph: %w", err) }
+	if len(inputs) != 3 {
+		return fail(fmt.Errorf("%d inputs, want 3", len(inputs)))
+	}
+	var learnables []*G.Node
+	param := func(name string, shape ...int) (*G.Node, error) {
+		t, err := nn.Find(params, name)
+		if err != nil {
+			return nil, err
+		}
+		n, err := nn.Param(g, t, shape...)
+		if err != nil {
+			return nil, err
+		}
+		learnables = append(learnables, n)
+		return n, nil
+	}
+	ftw, err := param("ft.w", Features, c.Accumulator)
+	if err != nil {
+		return fail(err)
+	}
+	ftb, err := param("ft.b", 1, c.Accumulator)
+	if err != nil {
+		return fail(err)
+	}
+	x, err := ops.FeatureTransformer(ftw, ftb, inputs[InputActive], 2, true)
+	if err != nil {
+		return fail(err)
+	}
+	widths := c.widths()
+	var ws, bs []*G.Node
+	for i := 0; i+1 < len(widths); i++ {
+		w, err := param(denseName(i)+".w", widths[i], widths[i+1])
+		if err != nil {
+			return fail(err)
+		}
+		b, err := param(denseName(i)+".b", 1, widths[i+1])
+		if err != nil {
+			return fail(err)
+		}
+		ws, bs = append(ws, w), append(bs, b)
+	}
+	logit, err := ops.DenseStackInner(x, ws, bs, ops.ActClippedReLU)
+	if err != nil {
+		return fail(err)
+	}
+	score, err := G.Mul(logit, G.NewConstant(float32(c.Scale), G.WithName("nnue.scale")))
+	if err != nil {
+		return fail(err)
+	}
+	p, err := G.Sigmoid(logit)
+	if err != nil {
+		return fail(err)
+	}
+	target := inputs[InputWinProb]
+	if c.Lambda < 1 {
+		wp, err := G.Mul(target, G.NewConstant(float32(c.Lambda), G.WithName("nnue.lambda")))
+		if err != nil {
+			return fail(err)
+		}
+		res, err := G.Mul(inputs[InputResult], G.NewConstant(float32(1-c.Lambda), G.WithName("nnue.1-lambda")))
+		if err != nil {
+			return fail(err)
+		}
+		if target, err = G.Add(wp, res); err != nil {
+			return fail(err)
+		}
+	}
+	diff, err := G.Sub(p, target)
+	if err != nil {
+		return fail(err)
+	}
+	perRow, err := G.Square(diff)
+	if err != nil {
+		return fail(err)
+	}
+	return Outputs{PerRow: perRow, Score: score, Logit: logit, Learnables: learnables}, nil
+}

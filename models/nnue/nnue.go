@@ -1,0 +1,134 @@
+// Package nnue is the efficiently updatable neural network evaluation
+// (NNUE, Nasu 2018; Stockfish's since 2020): a first layer over the 768
+// (colour, piece, square) features of each side's view, whose sum over a
+// position's pieces is kept in an accumulator that a move updates by
+// adding and subtracting a few weight rows, then a few small dense layers.
+// graph.go builds it in Gorgonia for training; eval.go quantizes exported
+// weights and follows the search's moves with the accumulators.
+package nnue
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/search/board"
+)
+
+// Family names the family in configs and model.dcw.
+const Family = "nnue"
+
+// Features is the number of (colour, piece, square) features of one view.
+const Features = 2 * 6 * 64
+
+// Slots is the most features one view has active: one per piece.
+const Slots = 32
+
+// Config is the architecture and the target: the config file's model
+// section, stored in model.dcw.
+type Config struct {
+	// Accumulator is N, the width of the feature transformer 768 → N that
+	// both views share; the dense layers read the two side by side (2N).
+	Accumulator int `json:"accumulator" yaml:"accumulator"`
+	// Hidden are the widths of the dense layers between the 2N clipped
+	// accumulators and the one output, each followed by a clipped ReLU.
+	Hidden []int `json:"hidden" yaml:"hidden"`
+	// Scale is the centipawns per unit of the output's logit: the network
+	// scores output centipawns and is trained on sigmoid(output / Scale).
+	Scale float64 `json:"scale" yaml:"scale"`
+	// Lambda blends the target: Lambda · Stockfish's win probability +
+	// (1 - Lambda) · the game's result, from the side to move.
+	Lambda float64 `json:"lambda" yaml:"lambda"`
+	// QuietOnly trains on quiet positions alone: not in check, and
+	// Stockfish's best move not a capture, where a static score means most.
+	QuietOnly bool `json:"quiet_only" yaml:"quiet_only"`
+}
+
+// DefaultScale makes sigmoid(cp / Scale) the win probability dchess
+// labels with, 1/(1 + exp(-0.00368208 cp)): a network trained with it
+// scores on Stockfish's centipawn scale.
+const DefaultScale = 1 / dataset.WinProbCoefficient
+
+// DefaultConfig is the issue's network: 768 → 256 per view, 512 → 32 → 1,
+// trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
+// default) and on quiet positions.
+func DefaultConfig() Config {
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true}
+}
+
+// Validate reports a configuration that cannot be built, in one line.
+func (c Config) Validate() error {
+	switch {
+	case c.Accumulator < 16 || c.Accumulator > 4096 || c.Accumulator%16 != 0:
+		return fmt.Errorf("nnue: accumulator %d must be a multiple of 16 in 16..4096", c.Accumulator)
+	case len(c.Hidden) > 4:
+		return fmt.Errorf("nnue: at most 4 hidden layers, not %d", len(c.Hidden))
+	case !(c.Scale > 0 && c.Scale <= 1e4):
+		return fmt.Errorf("nnue: scale %g must be in (0, 10000] centipawns", c.Scale)
+	case !(c.Lambda >= 0 && c.Lambda <= 1):
+		return fmt.Errorf("nnue: lambda %g must be in [0, 1]", c.Lambda)
+	}
+	for _, h := range c.Hidden {
+		if h < 1 || h > 1024 {
+			return fmt.Errorf("nnue: hidden width %d must be in 1..1024", h)
+		}
+	}
+	return nil
+}
+
+// widths are the dense layers' widths, input first.
+func (c Config) widths() []int {
+	return append(append([]int{2 * c.Accumulator}, c.Hidden...), 1)
+}
+
+func denseName(i int) string { return fmt.Sprintf("fc%d", i) }
+
+type paramShape struct {
+	name  string
+	shape []int
+}
+
+// paramShapes lists every tensor: the feature transformer, then the dense
+// layers (weights in × out).
+func (c Config) paramShapes() []paramShape {
+	out := []paramShape{{"ft.w", []int{Features, c.Accumulator}}, {"ft.b", []int{c.Accumulator}}}
+	w := c.widths()
+	for i := 0; i+1 < len(w); i++ {
+		out = append(out, paramShape{denseName(i) + ".w", []int{w[i], w[i+1]}}, paramShape{denseName(i) + ".b", []int{w[i+1]}})
+	}
+	return out
+}
+
+// feature is the index of a piece of colour pc on sq in view's features:
+// the viewer's pieces first, squares as the viewer sees them (Black's
+// view is the board flipped vertically), so both views share one weight
+// matrix.
+func feature(view, pc board.Color, p board.Piece, sq uint8) int {
+	side := 0
+	if pc != view {
+		side = 1
+	}
+	if view == board.Black {
+		sq ^= 56
+	}
+	return (side*6+int(p)-1)*64 + int(sq)
+}
+
+// activeFeatures writes the features of b's pieces in view into dst (one
+// per piece, in square order) and returns how many.
+func activeFeatures(b *board.Board, view board.Color, dst []int) int {
+	n := 0
+	for _, pc := range [2]board.Color{board.White, board.Black} {
+		bb := b.Pieces(pc)
+		for _, p := range board.PieceTypes {
+			for set := board.PieceBits(bb, p); set != 0; set &= set - 1 {
+				if n == len(dst) {
+					return n + 1 // more pieces than slots: the caller refuses the position
+				}
+				dst[n] = feature(view, pc, p, uint8(bits.TrailingZeros64(set)))
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,383 @@
+package nnue
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/testenv"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/search/board"
+)
+
+func TestConfigValidate(t *testing.T) {
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s := DefaultConfig().Scale; math.Abs(s-271.5856) > 1e-3 {
+		t.Errorf("default scale %g, want 1/0.00368208", s)
+	}
+	for name, mutate := range map[string]func(*Config){
+		"accumulator not a multiple of 16": func(c *Config) { c.Accumulator = 24 },
+		"no accumulator":                   func(c *Config) { c.Accumulator = 0 },
+		"zero hidden width":                func(c *Config) { c.Hidden = []int{0} },
+		"too many hidden layers":           func(c *Config) { c.Hidden = []int{8, 8, 8, 8, 8} },
+		"zero scale":                       func(c *Config) { c.Scale = 0 },
+		"NaN scale":                        func(c *Config) { c.Scale = math.NaN() },
+		"lambda above 1":                   func(c *Config) { c.Lambda = 1.5 },
+		"negative lambda":                  func(c *Config) { c.Lambda = -0.1 },
+	} {
+		c := DefaultConfig()
+		mutate(&c)
+		err := c.Validate()
+		if err == nil || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line", name, err)
+		}
+	}
+}
+
+// The two views share one weight matrix: Black's view of a position is
+// White's view of the position with colours swapped and the board flipped.
+func TestViewsAreMirrorImages(t *testing.T) {
+	pairs := [][2]string{
+		{board.StartFEN, board.StartFEN},
+		{"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+			"r3k2r/pppbbppp/2n2q1P/1P2p3/3pn3/BN2PNP1/P1PPQPB1/R3K2R b KQkq - 0 1"},
+	}
+	for _, p := range pairs {
+		a, b := mustFEN(t, p[0]), mustFEN(t, p[1])
+		var fa, fb [Slots + 1]int
+		na, nb := activeFeatures(a, board.White, fa[:]), activeFeatures(b, board.Black, fb[:])
+		sa, sb := slices.Sorted(slices.Values(fa[:na])), slices.Sorted(slices.Values(fb[:nb]))
+		if !slices.Equal(sa, sb) {
+			t.Errorf("%s: White's view %v, Black's view of the mirror %v", p[0], sa, sb)
+		}
+	}
+}
+
+func mustFEN(t testing.TB, fen string) *board.Board {
+	t.Helper()
+	b, err := board.FromFEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestEncode(t *testing.T) {
+	m := newModel(t, smallConfig())
+	label := func(best string) *dataset.Label {
+		return &dataset.Label{Status: dataset.LabelOK, CP: 50, WinProb: 0.6, BestMove: best}
+	}
+	const open = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
+	cases := []struct {
+		name   string
+		rec    dataset.Record
+		lambda float64
+		used   bool
+		result float32
+	}{
+		{"quiet, black to move, white won", dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label("g8f6")}, 1, true, 0},
+		{"best move captures", dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label("d5e4")}, 1, false, 0},
+		{"in check", dataset.Record{FEN: "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3",
+			Result: dataset.Draw, Label: label("c7c6")}, 1, false, 0},
+		{"not labelled", dataset.Record{FEN: open, Result: dataset.BlackWin}, 1, false, 0},
+		{"result needed but unknown", dataset.Record{FEN: open, Label: label("g8f6")}, 0.5, false, 0},
+		{"black won, black to move", dataset.Record{FEN: open, Result: dataset.BlackWin, Label: label("g8f6")}, 0.5, true, 1},
+		{"draw", dataset.Record{FEN: open, Result: dataset.Draw, Label: label("g8f6")}, 0.5, true, 0.5},
+	}
+	for _, c := range cases {
+		cfg := smallConfig()
+		cfg.Lambda = c.lambda
+		m := newModel(t, cfg)
+		rows := [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
+		used, err := m.Encode(&c.rec, rows)
+		if err != nil || used != c.used {
+			t.Errorf("%s: used %t, error %v; want used %t", c.name, used, err, c.used)
+			continue
+		}
+		if !used {
+			continue
+		}
+		if rows[InputWinProb][0] != 0.6 || rows[InputResult][0] != c.result {
+			t.Errorf("%s: win probability %g, result %g; want 0.6, %g", c.name, rows[InputWinProb][0], rows[InputResult][0], c.result)
+		}
+		// Black to move: Black's view first, where Black's pawn on d5
+		// (d4 seen from Black) is one of "our" pawns.
+		own := float32(feature(board.Black, board.Black, board.Pawn, 35) + 1)
+		if !slices.Contains(rows[InputActive][:Slots], own) || slices.Contains(rows[InputActive][Slots:], own) {
+			t.Errorf("%s: the side to move's view is not first: %v", c.name, rows[InputActive])
+		}
+	}
+	bad := dataset.Record{FEN: open, Label: label("e2e4")}
+	if _, err := m.Encode(&bad, [][]float32{make([]float32, 2*Slots), {0}, {0}}); err == nil {
+		t.Error("an illegal best move was not an error")
+	}
+}
+
+func TestTrainingLowersLoss(t *testing.T) {
+	m := newModel(t, smallConfig())
+	bt := encodeBatch(t, m, materialSet(256, 1))
+	before, after, _ := train(t, m, m.InitParams(1), bt, 150, 0.01)
+	if !(after < 0.5*before) {
+		t.Fatalf("150 Adam steps took the loss from %g to %g, want below half", before, after)
+	}
+}
+
+// quantizedTolerance is how far, in centipawns, the player's score may be
+// from the Gorgonia graph's on the same weights: the feature weights'
+// rounding to steps of 1/qa (qa 1387 here; ~26 rows per view) moved the
+// scores by at most 1.7 cp when this was written, the integer score
+// adds half a centipawn.
+const quantizedTolerance = 4
+
+func TestQuantizedMatchesGraph(t *testing.T) {
+	m := newModel(t, smallConfig())
+	recs := materialSet(256, 2)
+	bt := encodeBatch(t, m, recs)
+	_, _, params := train(t, m, m.InitParams(2), bt, 150, 0.01)
+	net, err := NewNet(weightsFile(t, m, params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := buildGraph(t, m, params, bt)
+	defer gr.vm.Close()
+	gr.run(t)
+	scores := gr.out.Score.Value().Data().([]float32)
+	e := NewEvaluator(net)
+	var worst, spread float64
+	i := 0
+	for _, r := range recs {
+		b := mustFEN(t, r.FEN)
+		if b.InCheck() { // the quiet filter left these out of the batch
+			continue
+		}
+		got := float64(e.Evaluate(b))
+		worst = math.Max(worst, math.Abs(got-float64(scores[i])))
+		spread = math.Max(spread, math.Abs(float64(scores[i])))
+		i++
+	}
+	if i != bt.rows {
+		t.Fatalf("%d positions compared, the batch has %d", i, bt.rows)
+	}
+	t.Logf("largest difference %.2f cp over %d positions (scores up to %.0f cp)", worst, i, spread)
+	if worst > quantizedTolerance || spread < 100 {
+		t.Fatalf("quantized scores differ by up to %.2f cp (tolerance %d), the graph's reach %.0f cp", worst, quantizedTolerance, spread)
+	}
+}
+
+// TestIncrementalMatchesRefresh plays every move of the perft suites'
+// positions (and every reply, in all but the largest suite) through the
+// evaluator and checks the updated accumulators against ones computed
+// from scratch, exactly: int16 sums do not depend on their order.
+func TestIncrementalMatchesRefresh(t *testing.T) {
+	m := newModel(t, smallConfig())
+	net, err := NewNet(weightsFile(t, m, m.InitParams(3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEvaluator(net)
+	fresh := frame{acc: [2][]int16{make([]int16, net.cfg.Accumulator), make([]int16, net.cfg.Accumulator)}}
+	var moves, castles, enPassants, promotions, captures int
+	check := func(b *board.Board, line string) {
+		f := &e.frames[e.top]
+		net.update(&e.frames[e.top-1], f)
+		e.refresh(&fresh, b)
+		for v := range f.acc {
+			if !slices.Equal(f.acc[v], fresh.acc[v]) {
+				t.Fatalf("%s: view %d updated %v, refreshed %v", line, v, f.acc[v][:4], fresh.acc[v][:4])
+			}
+		}
+		moves++
+	}
+	var play func(b *board.Board, depth int, line string)
+	play = func(b *board.Board, depth int, line string) {
+		for _, mv := range b.LegalMoves() {
+			piece, _ := b.PieceAt(mv.From())
+			switch {
+			case piece == board.King && (mv.To() == mv.From()+2 || mv.From() == mv.To()+2):
+				castles++
+			case mv.Promote() != 0:
+				promotions++
+			}
+			if ep, ok := b.EnPassant(); ok && piece == board.Pawn && mv.To() == ep {
+				enPassants++
+			} else if b.IsCapture(mv) {
+				captures++
+			}
+			e.MakeMove(b, mv)
+			b.Make(mv)
+			check(b, line+" "+board.UCI(mv))
+			if depth > 1 {
+				play(b, depth-1, line+" "+board.UCI(mv))
+			}
+			b.Unmake()
+			e.Unmake()
+		}
+	}
+	suites, err := board.ReadPerftSuites(testenv.SharedData(t, "perft"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for suite, cases := range suites {
+		depth := 2
+		if len(cases) > 1000 {
+			depth = 1
+		}
+		for _, c := range cases {
+			fen := c.FEN
+			b := mustFEN(t, fen)
+			e.Root(b)
+			play(b, depth, suite+": "+fen+":")
+		}
+	}
+	t.Logf("%d moves: %d castling, %d en passant, %d promotions, %d other captures", moves, castles, enPassants, promotions, captures)
+	if castles == 0 || enPassants == 0 || promotions == 0 || captures == 0 {
+		t.Fatal("the suites must exercise every kind of move")
+	}
+}
+
+// TestEvaluateFollowsTheLine plays random games, evaluating at random
+// plies only (so updates run over several plies, or become refreshes),
+// with null moves and take-backs, against a fresh evaluator each time.
+func TestEvaluateFollowsTheLine(t *testing.T) {
+	m := newModel(t, smallConfig())
+	net, err := NewNet(weightsFile(t, m, m.InitParams(4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEvaluator(net)
+	evaluated, nullsTakenBack := 0, 0
+	rng := rand.New(rand.NewPCG(6, 7))
+	for g, start := range nntest.RandomBoards(40, 5) {
+		b := start.Clone()
+		e.Root(b)
+		var nulls []int // the plies null moves led to
+		for ply := 0; ply < 60; ply++ {
+			moves := b.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			switch r := rng.IntN(6); {
+			case r == 0 && !b.InCheck() && b.NullMoveAllowed():
+				e.MakeNull(b)
+				b.MakeNull()
+				nulls = append(nulls, b.Ply())
+			case r == 1 && b.Ply() > 1:
+				if len(nulls) > 0 && nulls[len(nulls)-1] == b.Ply() {
+					nulls = nulls[:len(nulls)-1]
+					nullsTakenBack++
+				}
+				b.Unmake()
+				e.Unmake()
+			default:
+				mv := moves[rng.IntN(len(moves))]
+				e.MakeMove(b, mv)
+				b.Make(mv)
+			}
+			if rng.IntN(3) == 0 {
+				want := NewEvaluator(net).Evaluate(b.Clone())
+				if got := e.Evaluate(b); got != want {
+					t.Fatalf("game %d ply %d (%s): followed %d, fresh %d", g, ply, b.FEN(), got, want)
+				}
+				evaluated++
+			}
+		}
+	}
+	if evaluated < 100 || nullsTakenBack == 0 {
+		t.Fatalf("only %d evaluations, %d null moves taken back", evaluated, nullsTakenBack)
+	}
+}
+
+func TestLoadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	m := newModel(t, smallConfig())
+	params := m.InitParams(5)
+	good := filepath.Join(dir, "good.dcw")
+	if err := dcw.Write(good, weightsFile(t, m, params)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(good); err != nil {
+		t.Fatalf("a good file: %v", err)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, "damaged.dcw")
+	data[len(data)/2] ^= 0x40
+	os.WriteFile(damaged, data, 0o644)
+	foreign := filepath.Join(dir, "foreign.dcw")
+	dcw.Write(foreign, &dcw.File{Family: "ann", Arch: []byte(`{"hidden":[64]}`), Tensors: params})
+	wrongShape := filepath.Join(dir, "shape.dcw")
+	bigger := smallConfig()
+	bigger.Accumulator = 64
+	wf := weightsFile(t, newModel(t, bigger), params)
+	dcw.Write(wrongShape, wf)
+	badArch := filepath.Join(dir, "arch.dcw")
+	dcw.Write(badArch, &dcw.File{Family: Family, Arch: []byte(`{"accumulator":32,"heads":4}`), Tensors: params})
+	for _, path := range []string{damaged, foreign, wrongShape, badArch, filepath.Join(dir, "missing.dcw")} {
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line naming the file", filepath.Base(path), err)
+		}
+	}
+}
+
+// The configs write out every setting of Config, the defaults in nnue.yaml.
+func TestConfigFiles(t *testing.T) {
+	for _, name := range []string{"nnue", "nnue-small"} {
+		data, err := configs.Read(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file struct {
+			Model yaml.Node `yaml:"model"`
+		}
+		if err := yaml.Unmarshal(data, &file); err != nil {
+			t.Fatal(err)
+		}
+		var section struct {
+			Family string `yaml:"family"`
+			Config `yaml:",inline"`
+		}
+		raw, err := yaml.Marshal(&file.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(raw))
+		dec.KnownFields(true)
+		if err := dec.Decode(&section); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var keys map[string]any
+		yaml.Unmarshal(raw, &keys)
+		if section.Family != Family || len(keys) != 6 {
+			t.Errorf("%s: family %q and %d settings, want nnue and all 5 of Config", name, section.Family, len(keys)-1)
+		}
+		if err := section.Config.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "nnue" {
+			want := DefaultConfig()
+			if math.Abs(section.Scale-want.Scale) > 1e-3 {
+				t.Errorf("nnue.yaml: scale %g, default %g", section.Scale, want.Scale)
+			}
+			section.Scale = want.Scale
+			if !reflect.DeepEqual(section.Config, want) {
+				t.Errorf("nnue.yaml holds %+v, the defaults are %+v", section.Config, want)
+			}
+		}
+	}
+}
