@@ -23,7 +23,7 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	for _, name := range []string{"autoencoder", "siamese", "test/autoencoder", "test/siamese", "diffusion-small", "policy-small", "flow-small", "test/flow"} {
+	for _, name := range []string{"autoencoder", "siamese", "test/autoencoder", "test/siamese", "diffusion-small", "policy-small", "flow-small", "test/flow", "nnue-small", "test/nnue"} {
 		data, err := configs.Read(name)
 		if err != nil {
 			t.Fatal(err)

@@ -210,6 +210,9 @@ func (c *RunConfig) check() error {
 		if t.Init != "" && f.SetInit == nil {
 			return fmt.Errorf("train %s: %s does not start from another run's weights (init)", name, t.Model)
 		}
+		if _, err := c.trainConfig(t); err != nil {
+			return fmt.Errorf("train %s: %w", name, err)
+		}
 		names[name] = true
 	}
 	specs := append(append([]string{c.SelfPlay.A, c.SelfPlay.B, c.Experience.Learner}, c.Experience.Opponents...), c.Tournament.Players...)

@@ -333,7 +333,10 @@ func (o *evalObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 	}
 }
 
-func (o *evalObjective) epochSize(man *dataset.Manifest) int64 {
+func (o *evalObjective) epochSize(man *dataset.Manifest) int64 { return labelledTrainRecords(man) }
+
+// labelledTrainRecords estimates the labelled records of the train split.
+func labelledTrainRecords(man *dataset.Manifest) int64 {
 	if man.Split != nil && man.Counts.Records > 0 {
 		return man.Split.Records.Train * man.Counts.Labelled / man.Counts.Records
 	}

@@ -1,0 +1,103 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/nnue"
+	"github.com/dchess/dchess/search"
+)
+
+// An efficiently updatable network (docs/nnue.md): sparse (colour, piece,
+// square) features of both sides' views through a shared feature
+// transformer, trained on Stockfish's win probability over quiet
+// positions, played by the alpha-beta with its accumulators updated move
+// by move.
+func init() {
+	mustRegister(Family{
+		Name:        nnue.Family,
+		Description: "an efficiently updatable network: 768 features x 2 views -> N -> dense -> centipawns, searched incrementally",
+		Data:        "positions labelled by Stockfish (dchess label), quiet ones by default",
+		NewSettings: func() any { c := nnue.DefaultConfig(); return &c },
+		Defaults: func(c *Config) {
+			// Many small steps over many positions, as nnue-pytorch trains.
+			c.Optimizer.LRDecay, c.BatchSize, c.Epochs = 0.99, 1024, 20
+		},
+		Validate: func(c *Config) error {
+			if c.Loss != LossMSE {
+				return fmt.Errorf("nnue is trained on the squared error of its win probability: loss must be mse, not %q", c.Loss)
+			}
+			return c.Model.Settings.(*nnue.Config).Validate()
+		},
+		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
+			m, err := nnue.NewModel(*c.Model.Settings.(*nnue.Config))
+			if err != nil {
+				return nil, err
+			}
+			return &nnueObjective{m: m, cfg: c}, nil
+		},
+		Accuracy: AccuracySign,
+		Metrics: append([]MetricInfo{{"train_loss, val_loss",
+			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
+			evaluatorMetrics[1:]...),
+		Reference:   "Stockfish's first NNUE was more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games (DESIGN.md)",
+		Player:      evaluatorPlayer(func(path string) (search.Evaluator, error) { return nnue.Load(path) }),
+		Evaluations: EvalStatic,
+	})
+}
+
+// nnueObjective trains the network on one labelled position a row; the
+// sign agreement it reports is against the blended target.
+type nnueObjective struct {
+	m   *nnue.Model
+	cfg *Config
+}
+
+func (o *nnueObjective) family() string        { return nnue.Family }
+func (o *nnueObjective) arch() ([]byte, error) { return o.m.Arch() }
+func (o *nnueObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+	return o.m.InitParams(seed), nil
+}
+func (o *nnueObjective) stages() int                   { return 1 }
+func (o *nnueObjective) inputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *nnueObjective) targetWidth() int              { return 0 }
+
+func (o *nnueObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+	out, err := o.m.Build(g, inputs, params)
+	if err != nil {
+		return netParts{}, err
+	}
+	return netParts{perRow: out.PerRow, output: out.Logit, learnables: out.Learnables}, nil
+}
+
+func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		rows, _ := sink.row()
+		used, err := o.m.Encode(r, rows)
+		if err != nil {
+			sink.reject()
+			return nil
+		}
+		if !used {
+			return nil
+		}
+		return sink.add()
+	})
+}
+
+func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+	logits, losses := tg.outputs(), tg.rowLosses()
+	lambda := float32(o.m.Config().Lambda)
+	win, result := tg.bufs[nnue.InputWinProb], tg.bufs[nnue.InputResult]
+	for i := 0; i < rows; i++ {
+		target := lambda*win[i] + (1-lambda)*result[i]
+		acc.add(float64(losses[i]), nn.Sigmoid(logits[i]), target)
+	}
+}
+
+func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 { return labelledTrainRecords(man) }
