@@ -21,7 +21,7 @@ var playerKinds = map[string]string{
 // figures on the test split, how it spent its moves, and where measured
 // results of its family stand.
 func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string {
-	parts := []string{"**" + p.Name + "**"}
+	var parts []string
 	spec, err := player.ParseSpec(p.Spec)
 	var fam *Family
 	if err == nil {
@@ -53,7 +53,7 @@ func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string 
 	if fam != nil && fam.Reference != "" {
 		parts = append(parts, "for comparison, "+fam.Reference)
 	}
-	return strings.Join(parts, "; ") + "."
+	return "**" + p.Name + "**: " + strings.Join(parts, "; ") + "."
 }
 
 // figures are a player's test-split figures in words.
