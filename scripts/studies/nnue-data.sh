@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The NNUE study's data (issue #19), made with dchess alone: chunks of
+# self-play games between two depth-3 heuristic players from generated
+# openings (8 random plies, kept when balanced; the first 20 plies 10 %
+# random moves), ingested from ply 8 on and labelled by Stockfish at depth 8.
+# Each chunk is a dataset of its own (about 500,000 positions for 5,000
+# games), split 90/5/5 by game, so the study can train on 1, 2, 5 ... million
+# positions by naming more chunks. Quiet positions (not in check, Stockfish's
+# best move not a capture) are chosen at training time (nnue's data.quiet).
+#
+#   scripts/studies/nnue-data.sh OUT_DIR [CHUNKS [GAMES_PER_CHUNK [WORKERS]]]
+#
+# Defaults: 10 chunks of 5,000 games, 1 Stockfish process. A rerun skips the
+# finished stages of every chunk; labelling resumes from its journal, so the
+# script can be stopped at any point and run again.
+set -euo pipefail
+if [ $# -lt 1 ]; then
+	echo "usage: $0 OUT_DIR [CHUNKS [GAMES_PER_CHUNK [WORKERS]]]" >&2
+	exit 2
+fi
+out=$1
+chunks=${2:-10}
+games=${3:-5000}
+workers=${4:-1}
+. "$(dirname "$0")/env.sh"
+mkdir -p "$out"
+for k in $(seq 1 "$chunks"); do
+	d=$out/chunk-$k
+	mkdir -p "$d"
+	echo "== chunk $k of $chunks: $d ($(date -u +%FT%TZ))"
+	[ -s "$d/games.pgn" ] || "$dchess" selfplay --a heuristic:depth=3 --games "$games" --random-plies 8 \
+		--random-rate 0.1 --random-rate-plies 20 --max-moves 150 --concurrency "$workers" --seed "$((1000 + k))" \
+		-o "$d/games.pgn" --json >"$d/selfplay.json"
+	[ -f "$d/positions/manifest.json" ] || "$dchess" ingest "$d/games.pgn" -o "$d/positions" --min-ply 8 \
+		--json >"$d/ingest.json"
+	[ -f "$d/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$d/positions" -o "$d/labelled" \
+		--depth 8 --workers "$workers" --json >"$d/label.json"
+	[ -f "$d/split.json" ] || "$dchess" dataset split "$d/labelled" --val 0.05 --test 0.05 --seed 1 --json >"$d/split.json"
+	"$dchess" dataset info "$d/labelled" | head -5
+done
