@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/ingest"
-	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/models/experience"
 )
 
 func init() { register(newExperienceCmd) }
