@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"

@@ -20,7 +20,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/dataset/label"
-	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"

@@ -1,15 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -74,82 +68,12 @@ func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
 	return cmd
 }
 
-// datasetInfoJSON is the --json output of dataset info.
-type datasetInfoJSON struct {
-	Dataset       string               `json:"dataset"`
-	FormatVersion int                  `json:"format_version"`
-	CreatedAt     time.Time            `json:"created_at"`
-	Records       int64                `json:"records"`
-	Games         int64                `json:"games"`
-	Labelled      int64                `json:"labelled"`
-	Failed        int64                `json:"failed"`
-	Duplicates    int64                `json:"duplicates_dropped"`
-	LabelCoverage float64              `json:"label_coverage"`
-	Split         *dataset.SplitInfo   `json:"split"`
-	Splits        map[string]int64     `json:"splits"`
-	SplitGames    map[string]int64     `json:"split_games"`
-	Histogram     datasetHistogramJSON `json:"histogram"`
-	Sources       []dataset.Source     `json:"sources"`
-	Command       []string             `json:"command"`
-	Settings      map[string]any       `json:"settings"`
-	Shards        int                  `json:"shards"`
-	Bytes         int64                `json:"bytes"`
-}
-
-type datasetHistogramJSON struct {
-	EdgesCP     []int32          `json:"edges_cp"`
-	Buckets     []datasetBucket  `json:"buckets"`
-	MateFor     int64            `json:"mate_for"`
-	MateAgainst int64            `json:"mate_against"`
-	Counts      map[string]int64 `json:"counts"`
-}
-
-type datasetBucket struct {
-	Name  string `json:"name"`
-	Count int64  `json:"count"`
-}
-
-func datasetInfoOf(d *dataset.Dataset) datasetInfoJSON {
-	m := d.Manifest()
-	c := m.Counts
-	info := datasetInfoJSON{
-		Dataset: d.Dir(), FormatVersion: m.FormatVersion, CreatedAt: m.CreatedAt,
-		Records: c.Records, Games: c.Games, Labelled: c.Labelled, Failed: c.Failed, Duplicates: c.Duplicates,
-		Split: m.Split, Sources: m.Sources, Command: m.Command, Settings: m.Settings, Shards: len(m.Shards),
-	}
-	if c.Records > 0 {
-		info.LabelCoverage = float64(c.Labelled) / float64(c.Records)
-	}
-	// An unsplit dataset is all train, as SplitOf says.
-	records, games := dataset.SplitCounts{Train: c.Records}, dataset.SplitCounts{Train: c.Games}
-	if m.Split != nil {
-		records, games = m.Split.Records, m.Split.Games
-	}
-	info.Splits = map[string]int64{"train": records.Train, "val": records.Val, "test": records.Test}
-	info.SplitGames = map[string]int64{"train": games.Train, "val": games.Val, "test": games.Test}
-	h := m.Histogram
-	info.Histogram = datasetHistogramJSON{EdgesCP: h.EdgesCP, MateFor: h.MateFor, MateAgainst: h.MateAgainst,
-		Counts: map[string]int64{}}
-	for i, name := range h.BucketNames() {
-		if i < len(h.Counts) {
-			info.Histogram.Buckets = append(info.Histogram.Buckets, datasetBucket{name, h.Counts[i]})
-			info.Histogram.Counts[name] = h.Counts[i]
-		}
-	}
-	info.Histogram.Counts["mate_for"] = h.MateFor
-	info.Histogram.Counts["mate_against"] = h.MateAgainst
-	for _, sh := range m.Shards {
-		info.Bytes += sh.Bytes
-	}
-	return info
-}
-
 func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams) error {
 	d, err := dataset.Open(opts.Dir)
 	if err != nil {
 		return err
 	}
-	info := datasetInfoOf(d)
+	info := dataset.Describe(d)
 	if opts.JSON {
 		return writeJSON(s.Out, info)
 	}
@@ -176,8 +100,8 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 	}
 	if scored > 0 {
 		fmt.Fprintln(w, "scores     centipawns from the side to move")
-		rows := append([]datasetBucket{{"mated", h.MateAgainst}}, h.Buckets...)
-		rows = append(rows, datasetBucket{"mates", h.MateFor})
+		rows := append([]dataset.BucketCount{{Name: "mated", Count: h.MateAgainst}}, h.Buckets...)
+		rows = append(rows, dataset.BucketCount{Name: "mates", Count: h.MateFor})
 		for _, b := range rows {
 			bar := strings.Repeat("#", int(40*b.Count/scored))
 			fmt.Fprintf(w, "  %-12s %12s %5.1f%% %s\n", b.Name, datasetCount(b.Count), 100*float64(b.Count)/float64(scored), bar)
@@ -330,100 +254,8 @@ label columns empty when unlabelled). With -o the file appears only when complet
 	return cmd
 }
 
-// datasetRecordJSON is one line of a jsonl export. Keys and game IDs are
-// hex strings because JSON numbers lose 64-bit integers in many readers.
-type datasetRecordJSON struct {
-	FEN      string            `json:"fen"`
-	Key      string            `json:"key"`
-	Move     string            `json:"move"`
-	Next     []string          `json:"next"`
-	Result   string            `json:"result"`
-	Ply      uint16            `json:"ply"`
-	WhiteElo uint16            `json:"white_elo"`
-	BlackElo uint16            `json:"black_elo"`
-	GameID   string            `json:"game_id"`
-	Split    string            `json:"split"`
-	Label    *datasetLabelJSON `json:"label"`
-}
-
-type datasetLabelJSON struct {
-	Status   string              `json:"status"`
-	CP       int32               `json:"cp"`
-	Mate     int32               `json:"mate"`
-	WinProb  float32             `json:"win_prob"`
-	BestMove string              `json:"best_move"`
-	PV       []string            `json:"pv"`
-	Depth    uint16              `json:"depth"`
-	Nodes    uint64              `json:"nodes"`
-	Engine   string              `json:"engine"`
-	MultiPV  []datasetPVLineJSON `json:"multipv"`
-	Error    string              `json:"error,omitempty"`
-}
-
-type datasetPVLineJSON struct {
-	CP   int32    `json:"cp"`
-	Mate int32    `json:"mate"`
-	PV   []string `json:"pv"`
-}
-
-func datasetLabelStatus(s dataset.LabelStatus) string {
-	switch s {
-	case dataset.LabelOK:
-		return "ok"
-	case dataset.LabelFailed:
-		return "failed"
-	}
-	return strconv.Itoa(int(s))
-}
-
-func datasetRecordToJSON(r *dataset.Record, split dataset.Split) datasetRecordJSON {
-	out := datasetRecordJSON{
-		FEN: r.FEN, Key: fmt.Sprintf("%016x", r.Key), Move: r.Move, Next: r.Next, Result: r.Result.String(),
-		Ply: r.Ply, WhiteElo: r.WhiteElo, BlackElo: r.BlackElo, GameID: fmt.Sprintf("%016x", r.GameID), Split: split.String(),
-	}
-	if out.Next == nil {
-		out.Next = []string{}
-	}
-	if l := r.Label; l != nil {
-		lj := &datasetLabelJSON{Status: datasetLabelStatus(l.Status), CP: l.CP, Mate: l.Mate, WinProb: l.WinProb,
-			BestMove: l.BestMove, PV: l.PV, Depth: l.Depth, Nodes: l.Nodes, Engine: l.Engine, Error: l.Error,
-			MultiPV: []datasetPVLineJSON{}}
-		if lj.PV == nil {
-			lj.PV = []string{}
-		}
-		for _, line := range l.MultiPV {
-			pv := line.PV
-			if pv == nil {
-				pv = []string{}
-			}
-			lj.MultiPV = append(lj.MultiPV, datasetPVLineJSON{CP: line.CP, Mate: line.Mate, PV: pv})
-		}
-		out.Label = lj
-	}
-	return out
-}
-
-var datasetCSVHeader = []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv"}
-
-// datasetCSVRow gives the label columns only for a successful label; cp is
-// empty for a mate score and mate empty for a centipawn score.
-func datasetCSVRow(r *dataset.Record) []string {
-	row := []string{r.FEN, r.Move, r.Result.String(), strconv.Itoa(int(r.Ply)), "", "", "", "", ""}
-	if l := r.Label; l != nil && l.Status == dataset.LabelOK {
-		if l.Mate != 0 {
-			row[5] = strconv.Itoa(int(l.Mate))
-		} else {
-			row[4] = strconv.Itoa(int(l.CP))
-		}
-		row[6] = strconv.FormatFloat(float64(l.WinProb), 'g', -1, 32)
-		row[7] = l.BestMove
-		row[8] = strings.Join(l.PV, " ")
-	}
-	return row
-}
-
 func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStreams) error {
-	if opts.Format != "jsonl" && opts.Format != "csv" {
+	if opts.Format != dataset.ExportJSONL && opts.Format != dataset.ExportCSV {
 		return usagef("--format %q: want jsonl or csv", opts.Format)
 	}
 	split, err := dataset.ParseSplit(opts.Split)
@@ -434,88 +266,21 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	if err != nil {
 		return err
 	}
-	if split != dataset.AllSplits && d.Manifest().Split == nil && split != dataset.Train {
-		return fmt.Errorf("dataset %s is not split, so its %s split is empty (run: dchess dataset split %s)", opts.Dir, split, opts.Dir)
-	}
-
-	var out io.Writer = s.Out
-	var file *os.File
-	if opts.Output != "-" && opts.Output != "" {
-		if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
-			return err
-		}
-		// Write beside the target and rename at the end, so an interrupted
-		// export never leaves a file that looks complete.
-		file, err = os.CreateTemp(filepath.Dir(opts.Output), "."+filepath.Base(opts.Output)+".tmp-")
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		// CreateTemp makes the file 0600; the export is an ordinary file.
-		if err := file.Chmod(0o644); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		defer func() {
-			if file != nil {
-				file.Close()
-				os.Remove(file.Name())
+	var bar progress.Reporter
+	count, err := dataset.Export(ctx, d, dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
+		Progress: func(done, total int64) {
+			if bar == nil {
+				bar = s.Progress("export", total, "records")
 			}
-		}()
-		out = file
-	}
-	bw := bufio.NewWriterSize(out, 1<<20)
-
-	m := d.Manifest()
-	total := m.Counts.Records
-	if split != dataset.AllSplits && m.Split != nil {
-		total = m.Split.Records.Of(split)
-	}
-	bar := s.Progress("export", total, "records")
-	var count int64
-	tick := func() {
-		count++
-		if count%4096 == 0 {
-			bar.Add(4096)
-		}
-	}
-
-	switch opts.Format {
-	case "jsonl":
-		enc := json.NewEncoder(bw)
-		err = d.Scan(ctx, split, func(r *dataset.Record) error {
-			tick()
-			return enc.Encode(datasetRecordToJSON(r, d.SplitOf(r.GameID)))
-		})
-	case "csv":
-		cw := csv.NewWriter(bw)
-		if err = cw.Write(datasetCSVHeader); err == nil {
-			err = d.Scan(ctx, split, func(r *dataset.Record) error {
-				tick()
-				return cw.Write(datasetCSVRow(r))
-			})
-		}
-		cw.Flush()
-		if err == nil {
-			err = cw.Error()
-		}
-	}
-	bar.Finish()
-	if err == nil {
-		err = bw.Flush()
+			bar.Set(done)
+		}})
+	if bar != nil {
+		bar.Finish()
 	}
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("export interrupted after %d records; nothing was written to %s", count, opts.Output)
-		}
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
-	if file != nil {
-		if err := file.Close(); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		if err := os.Rename(file.Name(), opts.Output); err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		file = nil
+	if opts.Output != "-" && opts.Output != "" {
 		s.Infof("exported %s records to %s\n", datasetCount(count), opts.Output)
 	}
 	return nil
@@ -547,62 +312,34 @@ non-zero naming each damaged shard file.`,
 	return cmd
 }
 
-type datasetDamageJSON struct {
-	File  string `json:"file"`
-	Error string `json:"error"`
-}
-
 func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStreams) error {
 	d, err := dataset.Open(opts.Dir)
 	if err != nil {
 		return err
 	}
-	m := d.Manifest()
-	bar := s.Progress("verify", int64(len(m.Shards)), "shards")
-	damaged := []datasetDamageJSON{}
-	var total int64
-	for _, sh := range m.Shards {
-		if err := d.VerifyShard(ctx, sh); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			damaged = append(damaged, datasetDamageJSON{File: filepath.Join(opts.Dir, sh.File), Error: err.Error()})
-		}
-		total += sh.Records
-		bar.Add(1)
-	}
+	bar := s.Progress("verify", int64(len(d.Manifest().Shards)), "shards")
+	r, err := dataset.Verify(ctx, d, func(done, _ int64) { bar.Set(done) })
 	bar.Finish()
-	var problems []string
-	if err := d.CheckCounts(); err != nil {
-		problems = append(problems, err.Error())
+	if err != nil {
+		return err
 	}
 	if opts.JSON {
-		if err := writeJSON(s.Out, map[string]any{
-			"dataset": opts.Dir, "ok": len(damaged) == 0 && len(problems) == 0, "shards": len(m.Shards),
-			"records": total, "damaged": damaged, "problems": problems,
-		}); err != nil {
+		if err := writeJSON(s.Out, r); err != nil {
 			return err
 		}
 	} else {
-		for _, dmg := range damaged {
+		for _, dmg := range r.Damaged {
 			fmt.Fprintf(s.Out, "DAMAGED %s\n", dmg.Error)
 		}
-		for _, p := range problems {
+		for _, p := range r.Problems {
 			fmt.Fprintf(s.Out, "PROBLEM %s\n", p)
 		}
 	}
-	if len(damaged) > 0 {
-		files := make([]string, len(damaged))
-		for i, dmg := range damaged {
-			files[i] = dmg.File
-		}
-		return fmt.Errorf("dataset %s: %d of %d shards damaged: %s", opts.Dir, len(damaged), len(m.Shards), strings.Join(files, ", "))
-	}
-	if len(problems) > 0 {
-		return errors.New(problems[0])
+	if err := r.Err(); err != nil {
+		return err
 	}
 	if !opts.JSON {
-		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", len(m.Shards), datasetCount(total), opts.Dir)
+		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", r.Shards, datasetCount(r.Records), opts.Dir)
 	}
 	return nil
 }

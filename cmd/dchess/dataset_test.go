@@ -138,7 +138,7 @@ func TestDatasetSplitThenInfo(t *testing.T) {
 	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var info datasetInfoJSON
+	var info dataset.Info
 	json.Unmarshal(out.Bytes(), &info)
 	if !reflect.DeepEqual(info.Splits, split.Splits) || info.Split == nil || info.Split.Seed != 9 {
 		t.Errorf("info after split shows %v (seed %v), split printed %v", info.Splits, info.Split, split.Splits)
@@ -165,12 +165,12 @@ func TestDatasetExportJSONL(t *testing.T) {
 		t.Fatalf("%d lines for %d records", len(lines), len(recs))
 	}
 	for i, line := range lines {
-		var got datasetRecordJSON
+		var got dataset.RecordJSON
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatalf("line %d: %v", i, err)
 		}
 		r := recs[i]
-		want := datasetRecordToJSON(r, dataset.Train)
+		want := dataset.RecordToJSON(r, dataset.Train)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("line %d:\n got %+v\nwant %+v", i, got, want)
 		}
@@ -201,7 +201,7 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 	var want [][]string
 	for _, r := range recs {
 		if d.SplitOf(r.GameID) == dataset.Test {
-			want = append(want, datasetCSVRow(r))
+			want = append(want, dataset.CSVRow(r))
 		}
 	}
 	outFile := filepath.Join(t.TempDir(), "test.csv")
@@ -243,11 +243,11 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 		}
 		switch {
 		case r.Label.Status == dataset.LabelFailed:
-			byKind["failed"] = datasetCSVRow(r)
+			byKind["failed"] = dataset.CSVRow(r)
 		case r.Label.Mate != 0:
-			byKind["mate"] = datasetCSVRow(r)
+			byKind["mate"] = dataset.CSVRow(r)
 		default:
-			byKind["cp"] = datasetCSVRow(r)
+			byKind["cp"] = dataset.CSVRow(r)
 		}
 	}
 	if row := byKind["mate"]; row[4] != "" || row[5] != "3" || row[6] != "1" || row[7] != "g1h3" {

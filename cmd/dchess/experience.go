@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset/ingest"
-	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/models/experience"
 )
 
 func init() { register(newExperienceCmd) }
@@ -76,12 +71,7 @@ type experienceBuildJSON struct {
 	DB             string  `json:"db"`
 	GamesPerSecond float64 `json:"games_per_second"`
 	// Inputs says per input what was done with it.
-	Inputs []experienceInputJSON `json:"inputs"`
-}
-
-type experienceInputJSON struct {
-	Input string `json:"input"`
-	experience.ImportSummary
+	Inputs []experience.FileSummary `json:"inputs"`
 }
 
 func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
@@ -98,51 +88,12 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 	if err != nil {
 		return usagef("%v", err)
 	}
-	db, err := experience.Open(ctx, opts.DB)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	bar := s.Progress("experience", -1, "games")
-	var total experience.ImportSummary
-	var perInput []experienceInputJSON
-	for _, in := range inputs {
-		path, name, cleanup, err := experienceInputFile(in, s.In, filepath.Dir(opts.DB))
-		if err != nil {
-			return err
-		}
-		src, err := ingest.HashSources([]string{path})
-		if err != nil {
-			cleanup()
-			return err
-		}
-		r, closeIn, err := openPGNInput(path)
-		if err != nil {
-			cleanup()
-			return err
-		}
-		done := total.Games
-		sum, err := experience.Import(ctx, db, r, experience.ImportSource{Name: name, SHA256: src[0].SHA256, Again: opts.Again},
-			func(p experience.ImportSummary) {
-				bar.Set(done + p.Games)
-			})
-		closeIn()
-		cleanup()
-		perInput = append(perInput, experienceInputJSON{Input: in, ImportSummary: sum})
-		total.Games += sum.Games
-		total.Skipped += sum.Skipped
-		total.NoResult += sum.NoResult
-		total.Plies += sum.Plies
-		total.Seconds += sum.Seconds
-		for _, e := range sum.FirstErrors {
-			if len(total.FirstErrors) < 10 {
-				total.FirstErrors = append(total.FirstErrors, e)
-			}
-		}
-		if err != nil {
-			bar.Abort()
-			return fmt.Errorf("%w (%d games of %s were added before)", err, sum.Games, in)
-		}
+	total, perInput, err := experience.ImportFiles(ctx, opts.DB, inputs, experience.ImportFilesOptions{Again: opts.Again, Stdin: s.In,
+		Progress: func(games int64) { bar.Set(games) }})
+	if err != nil {
+		bar.Abort()
+		return err
 	}
 	bar.Finish()
 	for _, e := range total.FirstErrors {
@@ -165,15 +116,6 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 	fmt.Fprintf(s.Out, "added %d games (%d plies) to %s in %.1fs (%.0f games/s); skipped %d (%d without a result)\n",
 		total.Games, total.Plies, opts.DB, total.Seconds, total.GamesPerSecond(), total.Skipped, total.NoResult)
 	return nil
-}
-
-// openPGNInput opens a PGN file for reading.
-func openPGNInput(name string) (io.Reader, func() error, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return bufio.NewReaderSize(f, 1<<16), f.Close, nil
 }
 
 type experienceStatsOptions struct {
@@ -211,21 +153,9 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 	if opts.Top < 0 {
 		return usagef("--top must not be negative")
 	}
-	// Stats must not create a database where none is.
-	if _, err := os.Stat(opts.DB); err != nil {
-		return fmt.Errorf("experience stats: %w", err)
-	}
-	db, err := experience.Open(ctx, opts.DB)
+	st, err := experience.ReadStats(ctx, opts.DB, opts.Top)
 	if err != nil {
 		return err
-	}
-	defer db.Close()
-	st, err := db.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	if opts.Top > 0 && len(st.StartMoves) > opts.Top {
-		st.StartMoves = st.StartMoves[:opts.Top]
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, st)
@@ -240,30 +170,4 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 		}
 	}
 	return nil
-}
-
-// experienceInputFile returns a file to import for input: the file itself,
-// or for stdin a copy in dir, so that its content hash is known before its
-// games are counted. name labels the games' source; cleanup removes a copy.
-func experienceInputFile(input string, stdin io.Reader, dir string) (path, name string, cleanup func(), err error) {
-	if input != ingest.Stdin {
-		return input, filepath.Base(input), func() {}, nil
-	}
-	if stdin == nil {
-		return "", "", nil, errors.New("no stdin to read")
-	}
-	f, err := os.CreateTemp(dir, ".stdin-*.pgn")
-	if err != nil {
-		return "", "", nil, err
-	}
-	cleanup = func() { os.Remove(f.Name()) }
-	_, err = io.Copy(f, stdin)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		cleanup()
-		return "", "", nil, fmt.Errorf("copying stdin: %w", err)
-	}
-	return f.Name(), ingest.Stdin, cleanup, nil
 }

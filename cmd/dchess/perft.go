@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"sort"
-	"time"
 
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/search/board"
 	"github.com/spf13/cobra"
 )
@@ -65,128 +63,37 @@ func runPerft(ctx context.Context, opts *perftOptions, s *IOStreams) error {
 	if opts.Depth < 1 || opts.Depth > 12 {
 		return usagef("--depth must be between 1 and 12, got %d", opts.Depth)
 	}
-	fen := opts.FEN
-	if fen == "" {
-		fen = board.StartFEN
-	}
-	b, err := board.FromFEN(fen)
+	r, err := board.PerftFEN(opts.FEN, opts.Depth, opts.Divide)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	start := time.Now()
-	var nodes int64
-	var divide []board.DivideEntry
-	if opts.Divide {
-		divide = b.Divide(opts.Depth)
-		sort.Slice(divide, func(i, j int) bool { return divide[i].Move.String() < divide[j].Move.String() })
-		for _, d := range divide {
-			nodes += d.Nodes
-		}
-	} else {
-		nodes = b.Perft(opts.Depth)
-	}
-	elapsed := time.Since(start)
 	if opts.JSON {
-		out := perftJSON{FEN: b.FEN(), Depth: opts.Depth, Nodes: nodes, Seconds: elapsed.Seconds(), NPS: perftPerSecond(nodes, elapsed)}
-		if opts.Divide {
-			out.Divide = map[string]int64{}
-			for _, d := range divide {
-				out.Divide[d.Move.String()] = d.Nodes
-			}
-		}
-		return writeJSON(s.Out, out)
+		return writeJSON(s.Out, r)
 	}
-	for _, d := range divide {
+	for _, d := range r.DivideOrder {
 		fmt.Fprintf(s.Out, "%s: %d\n", board.UCI(d.Move), d.Nodes)
 	}
 	if opts.Divide {
-		fmt.Fprintf(s.Out, "\nmoves: %d\n", len(divide))
+		fmt.Fprintf(s.Out, "\nmoves: %d\n", len(r.DivideOrder))
 	}
-	fmt.Fprintf(s.Out, "perft(%d) = %d  (%.3fs, %d nodes/s)\n", opts.Depth, nodes, elapsed.Seconds(), perftPerSecond(nodes, elapsed))
+	fmt.Fprintf(s.Out, "perft(%d) = %d  (%.3fs, %d nodes/s)\n", opts.Depth, r.Nodes, r.Seconds, r.NPS)
 	return nil
 }
 
-type perftJSON struct {
-	FEN     string           `json:"fen"`
-	Depth   int              `json:"depth"`
-	Nodes   int64            `json:"nodes"`
-	Seconds float64          `json:"seconds"`
-	NPS     int64            `json:"nodes_per_second"`
-	Divide  map[string]int64 `json:"divide,omitempty"`
-}
-
-type perftFailure struct {
-	Line  int    `json:"line"`
-	FEN   string `json:"fen"`
-	Depth int    `json:"depth"`
-	Got   int64  `json:"got"`
-	Want  int64  `json:"want"`
-	Error string `json:"error,omitempty"`
-}
-
-type perftSuiteJSON struct {
-	Suite     string         `json:"suite"`
-	Positions int            `json:"positions"`
-	Checked   int            `json:"checked"`
-	Passed    int            `json:"passed"`
-	Skipped   int            `json:"skipped"`
-	Failures  []perftFailure `json:"failures"`
-	Nodes     int64          `json:"nodes"`
-	Seconds   float64        `json:"seconds"`
-	NPS       int64          `json:"nodes_per_second"`
-}
-
-// suiteDepth picks the deepest listed depth within the limits, 0 if none is.
-func suiteDepth(c board.PerftCase, maxDepth int, maxNodes int64) int {
-	best := 0
-	for _, d := range c.Depths() {
-		if (maxDepth == 0 || d <= maxDepth) && (maxNodes == 0 || c.Counts[d] <= maxNodes) {
-			best = d
-		}
-	}
-	return best
-}
-
 func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error {
-	f, err := os.Open(opts.Suite)
+	var bar progress.Reporter
+	res, err := board.CheckPerftSuite(ctx, opts.Suite, opts.MaxDepth, opts.MaxNodes, func(done, total int) {
+		if bar == nil {
+			bar = s.Progress("perft", int64(total), "positions")
+		}
+		bar.Set(int64(done))
+	})
+	if bar != nil {
+		bar.Finish()
+	}
 	if err != nil {
 		return err
 	}
-	cases, err := board.ParsePerftSuite(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("%s: %w", opts.Suite, err)
-	}
-	res := perftSuiteJSON{Suite: opts.Suite, Positions: len(cases), Failures: []perftFailure{}}
-	bar := s.Progress("perft", int64(len(cases)), "positions")
-	defer bar.Finish()
-	start := time.Now()
-	for _, c := range cases {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		bar.Add(1)
-		d := suiteDepth(c, opts.MaxDepth, opts.MaxNodes)
-		if d == 0 {
-			res.Skipped++
-			continue
-		}
-		res.Checked++
-		b, err := board.FromFEN(c.FEN)
-		if err != nil {
-			res.Failures = append(res.Failures, perftFailure{Line: c.Line, FEN: c.FEN, Depth: d, Want: c.Counts[d], Error: err.Error()})
-			continue
-		}
-		got := b.Perft(d)
-		res.Nodes += got
-		if got != c.Counts[d] {
-			res.Failures = append(res.Failures, perftFailure{Line: c.Line, FEN: c.FEN, Depth: d, Got: got, Want: c.Counts[d]})
-			continue
-		}
-		res.Passed++
-	}
-	elapsed := time.Since(start)
-	res.Seconds, res.NPS = elapsed.Seconds(), perftPerSecond(res.Nodes, elapsed)
 	if opts.JSON {
 		if err := writeJSON(s.Out, res); err != nil {
 			return err
@@ -202,15 +109,5 @@ func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error 
 		fmt.Fprintf(s.Out, "%s: %d positions, %d checked, %d passed, %d failed, %d skipped; %d nodes in %.2fs (%d nodes/s)\n",
 			opts.Suite, res.Positions, res.Checked, res.Passed, len(res.Failures), res.Skipped, res.Nodes, res.Seconds, res.NPS)
 	}
-	if len(res.Failures) > 0 {
-		return fmt.Errorf("perft: %d of %d checked positions in %s differ", len(res.Failures), res.Checked, opts.Suite)
-	}
-	return nil
-}
-
-func perftPerSecond(n int64, d time.Duration) int64 {
-	if d <= 0 {
-		return 0
-	}
-	return int64(float64(n) / d.Seconds())
+	return res.Err()
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/dchess/dchess/search/board"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -31,7 +33,7 @@ func TestPerftPosition(t *testing.T) {
 	if err := runPerft(context.Background(), &perftOptions{FEN: kiwipete, Depth: 2, Divide: true, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var got perftJSON
+	var got board.PerftReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
@@ -55,7 +57,7 @@ func TestPerftSuiteReportsMismatches(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "2 of 3") {
 		t.Fatalf("error %v", err)
 	}
-	var got perftSuiteJSON
+	var got board.PerftSuiteReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}

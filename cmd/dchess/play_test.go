@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/pipeline/experience"
+	"github.com/dchess/dchess/models/experience"
 )
 
 func TestPlayThroughStdin(t *testing.T) {

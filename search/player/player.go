@@ -1,8 +1,12 @@
 // Package player gives every kind of chess player one interface, so the
 // match runner, tournaments, `dchess eval` and UCI engine mode drive a
 // random mover, an alpha-beta searcher over a learned evaluator or an
-// external UCI engine the same way. Model families plug in through
-// Register from their own packages; this package imports no model.
+// external UCI engine the same way. This package registers only random,
+// heuristic and uci, and imports no model: a model family's player is
+// registered (RegisterModel) by its pipeline.Family in
+// pipeline/family_<name>.go, and a player family that is not trained, such
+// as Deep Red's experience tree (models/experience), registers itself
+// (Register) from its own package's init.
 package player
 
 import (

@@ -1,0 +1,77 @@
+package dataset
+
+import "time"
+
+// Info is what `dchess dataset info` reports of a dataset (its --json
+// output): the manifest's counts, splits, score histogram and provenance.
+type Info struct {
+	Dataset       string           `json:"dataset"`
+	FormatVersion int              `json:"format_version"`
+	CreatedAt     time.Time        `json:"created_at"`
+	Records       int64            `json:"records"`
+	Games         int64            `json:"games"`
+	Labelled      int64            `json:"labelled"`
+	Failed        int64            `json:"failed"`
+	Duplicates    int64            `json:"duplicates_dropped"`
+	LabelCoverage float64          `json:"label_coverage"`
+	Split         *SplitInfo       `json:"split"`
+	Splits        map[string]int64 `json:"splits"`
+	SplitGames    map[string]int64 `json:"split_games"`
+	Histogram     HistogramInfo    `json:"histogram"`
+	Sources       []Source         `json:"sources"`
+	Command       []string         `json:"command"`
+	Settings      map[string]any   `json:"settings"`
+	Shards        int              `json:"shards"`
+	Bytes         int64            `json:"bytes"`
+}
+
+// HistogramInfo is the manifest's score histogram with its buckets named.
+type HistogramInfo struct {
+	EdgesCP     []int32          `json:"edges_cp"`
+	Buckets     []BucketCount    `json:"buckets"`
+	MateFor     int64            `json:"mate_for"`
+	MateAgainst int64            `json:"mate_against"`
+	Counts      map[string]int64 `json:"counts"`
+}
+
+// BucketCount is one named bucket of a histogram.
+type BucketCount struct {
+	Name  string `json:"name"`
+	Count int64  `json:"count"`
+}
+
+// Describe sums up d from its manifest alone, without reading a shard.
+func Describe(d *Dataset) Info {
+	m := d.Manifest()
+	c := m.Counts
+	info := Info{
+		Dataset: d.Dir(), FormatVersion: m.FormatVersion, CreatedAt: m.CreatedAt,
+		Records: c.Records, Games: c.Games, Labelled: c.Labelled, Failed: c.Failed, Duplicates: c.Duplicates,
+		Split: m.Split, Sources: m.Sources, Command: m.Command, Settings: m.Settings, Shards: len(m.Shards),
+	}
+	if c.Records > 0 {
+		info.LabelCoverage = float64(c.Labelled) / float64(c.Records)
+	}
+	// An unsplit dataset is all train, as SplitOf says.
+	records, games := SplitCounts{Train: c.Records}, SplitCounts{Train: c.Games}
+	if m.Split != nil {
+		records, games = m.Split.Records, m.Split.Games
+	}
+	info.Splits = map[string]int64{"train": records.Train, "val": records.Val, "test": records.Test}
+	info.SplitGames = map[string]int64{"train": games.Train, "val": games.Val, "test": games.Test}
+	h := m.Histogram
+	info.Histogram = HistogramInfo{EdgesCP: h.EdgesCP, MateFor: h.MateFor, MateAgainst: h.MateAgainst,
+		Counts: map[string]int64{}}
+	for i, name := range h.BucketNames() {
+		if i < len(h.Counts) {
+			info.Histogram.Buckets = append(info.Histogram.Buckets, BucketCount{name, h.Counts[i]})
+			info.Histogram.Counts[name] = h.Counts[i]
+		}
+	}
+	info.Histogram.Counts["mate_for"] = h.MateFor
+	info.Histogram.Counts["mate_against"] = h.MateAgainst
+	for _, sh := range m.Shards {
+		info.Bytes += sh.Bytes
+	}
+	return info
+}
