@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -190,29 +189,18 @@ func TestCheckSuggestions(t *testing.T) {
 // code blocks names a command and flags the tree has, so the tour's text
 // does not send a reader to a flag that is gone.
 func TestReadmeCommandLinesExist(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := newRootCmd(&IOStreams{})
+	command := regexp.MustCompile(`(?:^|\|\s*|&&\s*)dchess ([^|]+)`)
 	var lines int
-	inCode := false
 	var joined string
-	for _, line := range strings.Split(string(readme), "\n") {
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-			continue
-		}
-		if !inCode {
-			continue
-		}
+	for _, line := range readmeCodeLines(t) {
 		if cont, ok := strings.CutSuffix(strings.TrimSpace(line), "\\"); ok {
 			joined += cont + " "
 			continue
 		}
 		line, joined = joined+line, ""
 		line, _, _ = strings.Cut(line, " #")
-		for _, m := range regexp.MustCompile(`(?:^|\|\s*|&&\s*)dchess ([^|]+)`).FindAllStringSubmatch(line, -1) {
+		for _, m := range command.FindAllStringSubmatch(line, -1) {
 			lines++
 			if err := checkCommandLine(root, strings.Fields(m[1])); err != nil {
 				t.Errorf("README: dchess %s: %v", m[1], err)
