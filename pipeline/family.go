@@ -20,6 +20,10 @@ type Family struct {
 	Description string
 	// Data says in a few words what dataset the family trains on.
 	Data string
+	// FirstRun is the command line of a first short run on a dataset
+	// called DATASET, with the family's small config: what a message
+	// about missing weights tells a new user to run.
+	FirstRun string
 	// NewSettings returns the model section's fields with their defaults,
 	// as a pointer to the family's own config struct (yaml-tagged).
 	NewSettings func() any
@@ -112,8 +116,8 @@ func RegisterFamily(f Family) error {
 	switch {
 	case f.Name == "" || f.Name != strings.ToLower(f.Name) || strings.ContainsAny(f.Name, ":?, "):
 		return fmt.Errorf("model family %q: a family's name is lower case without ':', '?', ',' or spaces", f.Name)
-	case f.NewSettings == nil || f.Validate == nil || f.Objective == nil || f.Description == "":
-		return fmt.Errorf("model family %q: a family needs a description, settings, validation and an objective", f.Name)
+	case f.NewSettings == nil || f.Validate == nil || f.Objective == nil || f.Description == "" || f.Data == "" || f.FirstRun == "":
+		return fmt.Errorf("model family %q: a family needs a description, its data, a first run, settings, validation and an objective", f.Name)
 	}
 	familiesMu.Lock()
 	defer familiesMu.Unlock()

@@ -8,7 +8,7 @@ import (
 // The thesis ANN (seed 004): an evaluator trained on Stockfish's win
 // probabilities, played through alpha-beta.
 func init() {
-	mustRegister(evaluatorFamily(ann.Family,
+	f := evaluatorFamily(ann.Family,
 		"the thesis ANN: 64 signed piece codes -> dense layers -> win probability (seed 004)",
 		func() any { c := ann.DefaultConfig(); return &c },
 		func(c *Config) (Model, error) {
@@ -17,5 +17,7 @@ func init() {
 			return ann.NewModel(cfg)
 		},
 		func(path string) (search.Evaluator, error) { return ann.Load(path) },
-		"on 317,477 Stockfish-labelled positions the thesis ANN reached a test MSE of 0.0306 and ann-wide 0.0184, where the heuristic's is 0.0187 (docs/strength.md)"))
+		"on 317,477 Stockfish-labelled positions the thesis ANN reached a test MSE of 0.0306 and ann-wide 0.0184, where the heuristic's is 0.0187 (docs/strength.md)")
+	f.FirstRun = "dchess train --model ann --data DATASET --config configs/ann.yaml --max-steps 2000"
+	mustRegister(f)
 }

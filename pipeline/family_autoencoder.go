@@ -15,6 +15,8 @@ func init() {
 		Name:        deepchess.AutoencoderFamily,
 		Description: "DeepChess's Pos2Vec: 773 bits -> stacked autoencoder, trained layer by layer (seed 000)",
 		Data:        "positions of decisive games (dchess ingest); no labels needed",
+		// Each layer trains on its own; a few epochs make a usable start.
+		FirstRun:    "dchess train --model autoencoder --data DATASET --config configs/autoencoder-small.yaml --epochs 3",
 		NewSettings: func() any { c := deepchess.DefaultAutoencoderConfig(); return &c },
 		Defaults: func(c *Config) {
 			deepChessDefaults(c)

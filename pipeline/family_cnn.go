@@ -8,7 +8,7 @@ import (
 // The thesis CNN (seed 004): an evaluator trained on Stockfish's win
 // probabilities, played through alpha-beta.
 func init() {
-	mustRegister(evaluatorFamily(cnn.Family,
+	f := evaluatorFamily(cnn.Family,
 		"the thesis CNN: board planes -> convolutions and pooling -> win probability (seed 004)",
 		func() any { c := cnn.DefaultConfig(); return &c },
 		func(c *Config) (Model, error) {
@@ -17,5 +17,7 @@ func init() {
 			return cnn.NewModel(cfg)
 		},
 		func(path string) (search.Evaluator, error) { return cnn.Load(path) },
-		"on 317,477 Stockfish-labelled positions the thesis CNN reached a test MSE of 0.0330 and cnn-wide 0.0153, where the heuristic's is 0.0187; cnn-wide still lost every game to the heuristic, searching far shallower (docs/strength.md)"))
+		"on 317,477 Stockfish-labelled positions the thesis CNN reached a test MSE of 0.0330 and cnn-wide 0.0153, where the heuristic's is 0.0187; cnn-wide still lost every game to the heuristic, searching far shallower (docs/strength.md)")
+	f.FirstRun = "dchess train --model cnn --data DATASET --config configs/cnn.yaml --max-steps 2000"
+	mustRegister(f)
 }

@@ -21,11 +21,23 @@ func init() {
 		EvalActions))
 }
 
+// sequenceData is what the sequence families (diffusion, policy, flow)
+// train on: a line of moves after each position.
+const sequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
+
+// sequenceFirstRun is a sequence family's first short run: the default
+// size trains at a few sequences a second (docs/benchmarks.md), so the
+// small config, stopped after a few hundred steps.
+func sequenceFirstRun(family string) string {
+	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
+}
+
 func sequenceFamily(name, description string, defaults func() diffusion.Config, evals Evaluations) Family {
 	return Family{
 		Name:        name,
 		Description: description,
-		Data:        "positions labelled with principal variations (label --pv H) or games' next moves (ingest --horizon)",
+		Data:        sequenceData,
+		FirstRun:    sequenceFirstRun(name),
 		NewSettings: func() any { c := defaults(); return &c },
 		Defaults:    sequenceDefaults,
 		Validate: func(c *Config) error {

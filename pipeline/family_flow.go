@@ -17,7 +17,8 @@ func init() {
 	mustRegister(Family{
 		Name:        flow.Family,
 		Description: "discrete flow matching over action-state-action sequences, mask or board source (seed 000, 3.2)",
-		Data:        "positions labelled with principal variations (label --pv H) or games' next moves (ingest --horizon)",
+		Data:        sequenceData,
+		FirstRun:    sequenceFirstRun(flow.Family),
 		NewSettings: func() any { c := flow.DefaultConfig(); return &c },
 		Defaults:    sequenceDefaults,
 		Validate: func(c *Config) error {

@@ -23,6 +23,7 @@ func init() {
 		Name:        nnue.Family,
 		Description: "an efficiently updatable network: 768 features x 2 views -> N -> dense -> centipawns, searched incrementally",
 		Data:        "positions labelled by Stockfish (dchess label), quiet ones by default",
+		FirstRun:    "dchess train --model nnue --data DATASET --config configs/nnue-small.yaml --max-steps 2000",
 		NewSettings: func() any { c := nnue.DefaultConfig(); return &c },
 		Defaults: func(c *Config) {
 			// Many small steps over many positions, as nnue-pytorch trains.

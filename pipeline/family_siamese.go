@@ -19,6 +19,7 @@ func init() {
 		Name:        deepchess.SiameseFamily,
 		Description: "DeepChess's comparator: two Pos2Vec towers + head, which of two positions is better (seed 000)",
 		Data:        "positions of decisive games (dchess ingest), and an autoencoder run to start from",
+		FirstRun:    "dchess train --model siamese --data DATASET --config configs/siamese-small.yaml --max-steps 2000",
 		NewSettings: func() any { c := deepchess.DefaultSiameseConfig(); return &c },
 		Defaults: func(c *Config) {
 			deepChessDefaults(c)

@@ -51,7 +51,21 @@ func NewestWeights(runsDir, family string) (string, error) {
 		newest, newestTime = path, st.ModTime()
 	}
 	if newest == "" {
-		return "", fmt.Errorf("no exported %s weights under %s/: make them with `dchess train --model %s --data DATASET` (or `dchess export RUNDIR`)", family, runsDir, family)
+		return "", noWeightsError(runsDir, family)
 	}
 	return newest, nil
+}
+
+// noWeightsError says how a new user makes the first weights of family:
+// the family's first short run and the data it needs.
+func noWeightsError(runsDir, family string) error {
+	f, err := LookupFamily(family)
+	if err != nil {
+		return fmt.Errorf("no exported %s weights under %s/: %w", family, runsDir, err)
+	}
+	msg := fmt.Sprintf("no exported %s weights under %s/: train a first short run, which writes them there, with `%s` on a dataset of %s", family, runsDir, f.FirstRun, f.Data)
+	if f.Player != nil {
+		msg += fmt.Sprintf("; or name weights you have: %s:PATH/model.dcw", family)
+	}
+	return errors.New(msg)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -284,5 +285,47 @@ func TestNewestWeights(t *testing.T) {
 	}
 	if _, err := NewestWeights(runs, "cnn"); err == nil {
 		t.Fatal("ann weights returned for cnn")
+	}
+}
+
+// TestNoWeightsMessagePointsToAFirstRun: the message a bare player name
+// meets with no weights under runs/ names, for every family, a config that
+// exists, the data the family needs and, for a sequence family, the short
+// run (--max-steps) and the lines its data must have (--pv).
+func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
+	runs := t.TempDir()
+	configName := regexp.MustCompile("--config configs/(\\S+)\\.yaml")
+	for _, name := range TrainableFamilies() {
+		f, _ := LookupFamily(name)
+		_, err := NewestWeights(runs, name)
+		if err == nil {
+			t.Fatalf("%s: weights found in an empty folder", name)
+		}
+		msg := err.Error()
+		m := configName.FindStringSubmatch(msg)
+		if m == nil {
+			t.Errorf("%s: the message names no config: %s", name, msg)
+		} else if data, err := configs.Read(m[1]); err != nil {
+			t.Errorf("%s: the message names configs/%s.yaml, which does not exist", name, m[1])
+		} else if cfg, err := ParseConfig(data, name); err != nil {
+			t.Errorf("%s: configs/%s.yaml is not a %s config: %v", name, m[1], name, err)
+		} else if cfg.Model.Family != name {
+			t.Errorf("%s: configs/%s.yaml trains %s", name, m[1], cfg.Model.Family)
+		}
+		for _, want := range []string{"dchess train --model " + name + " ", f.Data} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%s: the message lacks %q: %s", name, want, msg)
+			}
+		}
+		if f.Accuracy == AccuracyAction {
+			for _, want := range []string{"-small.yaml", "--max-steps", "dchess label --pv", "ingest --horizon"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("%s: a sequence family's message lacks %q: %s", name, want, msg)
+				}
+			}
+		}
+		if strings.Contains(msg, "\n") {
+			t.Errorf("%s: the message is not one line: %q", name, msg)
+		}
 	}
 }

@@ -199,6 +199,10 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 		}
 		return match.Entrant{}, usagef("%s", msg)
 	}
+	// Missing weights too: a bare model name is resolved now.
+	if s, err = player.ResolveWeights(context.Background(), s); err != nil {
+		return match.Entrant{}, err
+	}
 	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
 }
 

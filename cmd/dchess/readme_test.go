@@ -15,21 +15,9 @@ func TestReadmeOutputsAreIgnored(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
 	output := regexp.MustCompile(`(?:^|\s)(?:-o|--out|--pgn|--db)[ =]("[^"]*"|\S+)`)
 	var paths []string
-	inCode := false
-	for _, line := range strings.Split(string(readme), "\n") {
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-			continue
-		}
-		if !inCode {
-			continue
-		}
+	for _, line := range readmeCodeLines(t) {
 		for _, m := range output.FindAllStringSubmatch(line, -1) {
 			p := strings.Trim(m[1], `"'`)
 			// Outside the checkout, placeholders, and the tuner's Go output.
@@ -50,4 +38,23 @@ func TestReadmeOutputsAreIgnored(t *testing.T) {
 			t.Errorf("README example output %s is not in .gitignore", p)
 		}
 	}
+}
+
+// readmeCodeLines returns the lines of the README's code blocks.
+func readmeCodeLines(t *testing.T) []string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	inCode := false
+	for _, line := range strings.Split(string(readme), "\n") {
+		if strings.HasPrefix(line, "```") {
+			inCode = !inCode
+		} else if inCode {
+			lines = append(lines, line)
+		}
+	}
+	return lines
 }

@@ -83,15 +83,9 @@ func NewFromSpec(ctx context.Context, s Spec) (Player, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown player %q (known: %s)", s.Family, strings.Join(Families(), ", "))
 	}
-	if fam.needsWeights && s.Path == "" {
-		if resolve == nil {
-			return nil, fmt.Errorf("player %s needs a weights file: %s:PATH", s.Family, s.Family)
-		}
-		path, err := resolve(ctx, s.Family)
-		if err != nil {
-			return nil, err
-		}
-		s.Path = path
+	s, err := resolveWeights(ctx, s, fam, resolve)
+	if err != nil {
+		return nil, err
 	}
 	p, err := fam.factory(ctx, s)
 	if err != nil {
@@ -101,6 +95,32 @@ func NewFromSpec(ctx context.Context, s Spec) (Player, error) {
 		return &renamed{Player: p, name: s.Name}, nil
 	}
 	return p, nil
+}
+
+// ResolveWeights fills in the weights path of a bare model name ("cnn")
+// with the resolver's answer, so a command can report missing weights
+// before it starts; any other spec comes back as it is.
+func ResolveWeights(ctx context.Context, s Spec) (Spec, error) {
+	registryMu.RLock()
+	fam := registry[s.Family]
+	resolve := modelResolver
+	registryMu.RUnlock()
+	return resolveWeights(ctx, s, fam, resolve)
+}
+
+func resolveWeights(ctx context.Context, s Spec, fam family, resolve func(context.Context, string) (string, error)) (Spec, error) {
+	if !fam.needsWeights || s.Path != "" {
+		return s, nil
+	}
+	if resolve == nil {
+		return s, fmt.Errorf("player %s needs a weights file: %s:PATH", s.Family, s.Family)
+	}
+	path, err := resolve(ctx, s.Family)
+	if err != nil {
+		return s, err
+	}
+	s.Path = path
+	return s, nil
 }
 
 // renamed gives a player the display name from name=.
