@@ -11,8 +11,6 @@
 package cnn
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	cblas "gonum.org/v1/gonum/blas"
@@ -176,14 +174,9 @@ type Net struct {
 
 // NewNet builds a Net from a weights file of this family.
 func NewNet(f *dcw.File) (*Net, error) {
-	if f.Family != Family {
-		return nil, fmt.Errorf("weights are for model family %q, not %q", f.Family, Family)
-	}
 	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(f.Arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("cnn: architecture in the weights file: %w", err)
+	if err := f.DecodeArch(&cfg, Family); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

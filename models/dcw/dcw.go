@@ -13,11 +13,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Magic opens every .dcw file.
@@ -340,4 +343,19 @@ func Read(path string) (*File, error) {
 		return nil, fmt.Errorf("weights %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// DecodeArch reads the file's architecture into cfg, refusing the weights
+// of another family (family may list several: "diffusion", "policy") and
+// an architecture with fields cfg does not have.
+func (f *File) DecodeArch(cfg any, families ...string) error {
+	if !slices.Contains(families, f.Family) {
+		return fmt.Errorf("weights are for model family %q, not %s", f.Family, strings.Join(families, " or "))
+	}
+	dec := json.NewDecoder(bytes.NewReader(f.Arch))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(cfg); err != nil {
+		return fmt.Errorf("%s: architecture in the weights file: %w", f.Family, err)
+	}
+	return nil
 }

@@ -51,7 +51,7 @@ type Comparator struct {
 // NewComparator builds a Comparator from a weights file of the siamese family.
 func NewComparator(f *dcw.File) (*Comparator, error) {
 	var cfg SiameseConfig
-	if err := decodeArch(f, SiameseFamily, &cfg); err != nil {
+	if err := f.DecodeArch(&cfg, SiameseFamily); err != nil {
 		return nil, err
 	}
 	if err := cfg.validateBuilt(); err != nil {

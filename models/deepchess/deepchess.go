@@ -13,8 +13,6 @@
 package deepchess
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 
 	"github.com/dchess/dchess/dataset/encode"
@@ -142,20 +140,6 @@ const (
 	outName = "out"
 )
 
-// decodeArch reads a weights file's architecture into cfg, rejecting
-// another family and unknown fields.
-func decodeArch(f *dcw.File, family string, cfg any) error {
-	if f.Family != family {
-		return fmt.Errorf("weights are for model family %q, not %q", f.Family, family)
-	}
-	dec := json.NewDecoder(bytes.NewReader(f.Arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(cfg); err != nil {
-		return fmt.Errorf("%s: architecture in the weights file: %w", family, err)
-	}
-	return nil
-}
-
 // ReadAutoencoder reads exported Pos2Vec weights and their architecture.
 func ReadAutoencoder(path string) (*dcw.File, AutoencoderConfig, error) {
 	var cfg AutoencoderConfig
@@ -163,7 +147,7 @@ func ReadAutoencoder(path string) (*dcw.File, AutoencoderConfig, error) {
 	if err != nil {
 		return nil, cfg, err
 	}
-	if err := decodeArch(f, AutoencoderFamily, &cfg); err != nil {
+	if err := f.DecodeArch(&cfg, AutoencoderFamily); err != nil {
 		return nil, cfg, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := cfg.Validate(); err != nil {

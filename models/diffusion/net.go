@@ -1,8 +1,6 @@
 package diffusion
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -28,14 +26,9 @@ type Net struct {
 
 // NewNet builds a Net from a weights file of the diffusion or policy family.
 func NewNet(f *dcw.File) (*Net, error) {
-	if f.Family != Family && f.Family != PolicyFamily {
-		return nil, fmt.Errorf("weights are for model family %q, not diffusion or policy", f.Family)
-	}
 	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(f.Arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("%s: architecture in the weights file: %w", f.Family, err)
+	if err := f.DecodeArch(&cfg, Family, PolicyFamily); err != nil {
+		return nil, err
 	}
 	if cfg.Family != f.Family {
 		return nil, fmt.Errorf("weights of family %q hold a %q architecture", f.Family, cfg.Family)

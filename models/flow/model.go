@@ -1,7 +1,6 @@
 package flow
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -86,14 +85,9 @@ type Net struct {
 
 // NewNet builds a Net from a weights file of the flow family.
 func NewNet(f *dcw.File) (*Net, error) {
-	if f.Family != Family {
-		return nil, fmt.Errorf("weights are for model family %q, not flow", f.Family)
-	}
 	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(f.Arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("flow: architecture in the weights file: %w", err)
+	if err := f.DecodeArch(&cfg, Family); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

@@ -1,8 +1,6 @@
 package nnue
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -43,14 +41,9 @@ const maxQA = 1 << 12
 
 // NewNet checks a weights file of the nnue family and quantizes it.
 func NewNet(f *dcw.File) (*Net, error) {
-	if f.Family != Family {
-		return nil, fmt.Errorf("weights are for model family %q, not %q", f.Family, Family)
-	}
 	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader(f.Arch))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("nnue: architecture in the weights file: %w", err)
+	if err := f.DecodeArch(&cfg, Family); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
