@@ -198,7 +198,7 @@ func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) 
 	if b == "" {
 		b = opts.A
 	}
-	settings, inputs, err := matchShardSettings(ctx, &matchOptions{A: opts.A, B: b, Games: opts.Games, gameFlags: opts.gameFlags}, cfg, spec)
+	settings, inputs, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, b, opts.Games, ""), cfg, spec.Count)
 	if err != nil {
 		return err
 	}
