@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/dchess/dchess/search/board"
@@ -98,4 +99,77 @@ func Bench(ctx context.Context, eval Evaluator, opts Options, depth int, each fu
 		}
 	}
 	return total, nil
+}
+
+// BenchSignature says whether nodes, the node count of a bench at depth,
+// equals BenchNodes: "ok", or how it differs; "" at any depth but
+// BenchDepth, where the count signs nothing.
+func BenchSignature(depth int, nodes int64) string {
+	switch {
+	case depth != BenchDepth:
+		return ""
+	case nodes == BenchNodes:
+		return "ok"
+	}
+	return fmt.Sprintf("differs from search.BenchNodes %d", BenchNodes)
+}
+
+// BenchTotal is one bench run's nodes and time.
+type BenchTotal struct {
+	Nodes   int64   `json:"nodes"`
+	Seconds float64 `json:"seconds"`
+	NPS     int64   `json:"nodes_per_second"`
+}
+
+// Total is r's nodes and time.
+func (r BenchResult) Total() BenchTotal {
+	return BenchTotal{Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS()}
+}
+
+// BenchCompareRow is one depth of CompareBench.
+type BenchCompareRow struct {
+	Depth     int        `json:"depth"`
+	Minimax   BenchTotal `json:"minimax"`
+	AlphaBeta BenchTotal `json:"alphabeta"`
+}
+
+// Ratio is how many times more nodes minimax searched than alpha-beta.
+func (r BenchCompareRow) Ratio() float64 {
+	return float64(r.Minimax.Nodes) / float64(max(r.AlphaBeta.Nodes, 1))
+}
+
+// CompareBench runs Bench with Minimax and then AlphaBeta at every depth
+// from 1 to maxDepth, each with a fresh evaluator from newEval. progress,
+// if not nil, hears after every position which run it belongs to
+// ("minimax d2"), how many of its positions are done and of how many;
+// row, if not nil, hears of every depth as soon as both runs finished it.
+func CompareBench(ctx context.Context, newEval func() Evaluator, hashMB, maxDepth int,
+	progress func(run string, done, total int), row func(BenchCompareRow)) ([]BenchCompareRow, error) {
+	run := func(algo Algorithm, name string, depth int) (BenchResult, error) {
+		run := fmt.Sprintf("%s d%d", name, depth)
+		var done int
+		return Bench(ctx, newEval(), Options{HashMB: hashMB, Algorithm: algo}, depth, func(int, Result) {
+			done++
+			if progress != nil {
+				progress(run, done, len(BenchPositions))
+			}
+		})
+	}
+	var rows []BenchCompareRow
+	for d := 1; d <= maxDepth; d++ {
+		mm, err := run(Minimax, "minimax", d)
+		if err != nil {
+			return rows, err
+		}
+		ab, err := run(AlphaBeta, "alphabeta", d)
+		if err != nil {
+			return rows, err
+		}
+		r := BenchCompareRow{Depth: d, Minimax: mm.Total(), AlphaBeta: ab.Total()}
+		rows = append(rows, r)
+		if row != nil {
+			row(r)
+		}
+	}
+	return rows, nil
 }

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/dchess/dchess/search"
@@ -50,4 +51,62 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+func TestCompareBench(t *testing.T) {
+	var runs []string
+	var rows []search.BenchCompareRow
+	got, err := search.CompareBench(context.Background(), func() search.Evaluator { return heuristic.New() }, 1, 2,
+		func(run string, done, total int) {
+			if total != len(search.BenchPositions) || done < 1 || done > total {
+				t.Fatalf("progress %s %d/%d", run, done, total)
+			}
+			if done == total {
+				runs = append(runs, run)
+			}
+		},
+		func(r search.BenchCompareRow) { rows = append(rows, r) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"minimax d1", "alphabeta d1", "minimax d2", "alphabeta d2"}; !slices.Equal(runs, want) {
+		t.Errorf("finished runs %v, want %v", runs, want)
+	}
+	if len(got) != 2 || !slices.Equal(got, rows) || got[0].Depth != 1 || got[1].Depth != 2 {
+		t.Fatalf("rows %+v, told %+v", got, rows)
+	}
+	// Minimax at depth 1 visits the root and each of its moves.
+	var wantD1 int64
+	for _, fen := range search.BenchPositions {
+		b, _ := board.FromFEN(fen)
+		wantD1 += 1 + int64(len(b.LegalMoves()))
+	}
+	if got[0].Minimax.Nodes != wantD1 || got[0].AlphaBeta.Nodes <= 0 || got[1].Minimax.Nodes <= wantD1 {
+		t.Errorf("rows %+v, want minimax depth-1 nodes %d", got, wantD1)
+	}
+	if r := got[1]; r.Ratio() != float64(r.Minimax.Nodes)/float64(r.AlphaBeta.Nodes) {
+		t.Errorf("ratio %v of %+v", r.Ratio(), r)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := search.CompareBench(ctx, func() search.Evaluator { return heuristic.New() }, 1, 1, nil, nil); err == nil {
+		t.Error("a cancelled compare returned no error")
+	}
+}
+
+func TestBenchSignature(t *testing.T) {
+	for _, c := range []struct {
+		depth int
+		nodes int64
+		want  string
+	}{
+		{search.BenchDepth, search.BenchNodes, "ok"},
+		{search.BenchDepth, search.BenchNodes + 1, "differs from search.BenchNodes 2771196"},
+		{search.BenchDepth - 1, search.BenchNodes, ""},
+	} {
+		if got := search.BenchSignature(c.depth, c.nodes); got != c.want {
+			t.Errorf("BenchSignature(%d, %d) = %q, want %q", c.depth, c.nodes, got, c.want)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/spf13/cobra"
@@ -62,18 +63,6 @@ type benchJSON struct {
 	Signature string `json:"signature,omitempty"`
 }
 
-type benchCompareRow struct {
-	Depth     int        `json:"depth"`
-	Minimax   benchTotal `json:"minimax"`
-	AlphaBeta benchTotal `json:"alphabeta"`
-}
-
-type benchTotal struct {
-	Nodes   int64   `json:"nodes"`
-	Seconds float64 `json:"seconds"`
-	NPS     int64   `json:"nodes_per_second"`
-}
-
 func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.Depth < 0 || opts.Depth > 30 {
 		return usagef("--depth must be between 1 and 30, got %d", opts.Depth)
@@ -88,17 +77,12 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if depth == 0 {
 		depth = search.BenchDepth
 	}
-	r, err := benchRun(ctx, s, search.AlphaBeta, opts.HashMB, depth, "bench")
+	r, err := benchRun(ctx, s, opts.HashMB, depth)
 	if err != nil {
 		return err
 	}
-	out := benchJSON{Positions: r.Positions, Depth: depth, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS()}
-	if depth == search.BenchDepth {
-		out.Signature = "ok"
-		if r.Nodes != search.BenchNodes {
-			out.Signature = fmt.Sprintf("differs from search.BenchNodes %d", search.BenchNodes)
-		}
-	}
+	out := benchJSON{Positions: r.Positions, Depth: depth, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS(),
+		Signature: search.BenchSignature(depth, r.Nodes)}
 	if opts.JSON {
 		return writeJSON(s.Out, out)
 	}
@@ -115,41 +99,43 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 	if maxDepth == 0 {
 		maxDepth = defaultCompareDepth
 	}
-	var rows []benchCompareRow
 	if !opts.JSON {
 		fmt.Fprintf(s.Out, "%5s %15s %10s %15s %10s %8s\n", "depth", "minimax nodes", "time", "alphabeta nodes", "time", "ratio")
 	}
-	for d := 1; d <= maxDepth; d++ {
-		mm, err := benchRun(ctx, s, search.Minimax, opts.HashMB, d, fmt.Sprintf("minimax d%d", d))
-		if err != nil {
-			return err
-		}
-		ab, err := benchRun(ctx, s, search.AlphaBeta, opts.HashMB, d, fmt.Sprintf("alphabeta d%d", d))
-		if err != nil {
-			return err
-		}
-		row := benchCompareRow{Depth: d,
-			Minimax:   benchTotal{Nodes: mm.Nodes, Seconds: mm.Elapsed.Seconds(), NPS: mm.NPS()},
-			AlphaBeta: benchTotal{Nodes: ab.Nodes, Seconds: ab.Elapsed.Seconds(), NPS: ab.NPS()}}
-		rows = append(rows, row)
-		if !opts.JSON {
-			fmt.Fprintf(s.Out, "%5d %15d %9.3fs %15d %9.3fs %8.1f\n", d, mm.Nodes, mm.Elapsed.Seconds(),
-				ab.Nodes, ab.Elapsed.Seconds(), float64(mm.Nodes)/float64(max(ab.Nodes, 1)))
-		}
+	var bar progress.Reporter
+	rows, err := search.CompareBench(ctx, func() search.Evaluator { return heuristic.New() }, opts.HashMB, maxDepth,
+		func(run string, done, total int) {
+			if bar == nil {
+				bar = s.Progress(run, int64(total), "positions")
+			}
+			bar.Set(int64(done))
+			if done == total {
+				bar.Finish()
+				bar = nil
+			}
+		},
+		func(row search.BenchCompareRow) {
+			if !opts.JSON {
+				fmt.Fprintf(s.Out, "%5d %15d %9.3fs %15d %9.3fs %8.1f\n", row.Depth, row.Minimax.Nodes, row.Minimax.Seconds,
+					row.AlphaBeta.Nodes, row.AlphaBeta.Seconds, row.Ratio())
+			}
+		})
+	if bar != nil {
+		bar.Finish()
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, struct {
-			Positions int               `json:"positions"`
-			Compare   []benchCompareRow `json:"compare"`
-		}{len(search.BenchPositions), rows})
+	if err != nil || !opts.JSON {
+		return err
 	}
-	return nil
+	return writeJSON(s.Out, struct {
+		Positions int                      `json:"positions"`
+		Compare   []search.BenchCompareRow `json:"compare"`
+	}{len(search.BenchPositions), rows})
 }
 
 // benchRun runs search.Bench with the heuristic evaluator and a progress bar.
-func benchRun(ctx context.Context, s *IOStreams, algo search.Algorithm, hashMB, depth int, what string) (search.BenchResult, error) {
-	bar := s.Progress(what, int64(len(search.BenchPositions)), "positions")
+func benchRun(ctx context.Context, s *IOStreams, hashMB, depth int) (search.BenchResult, error) {
+	bar := s.Progress("bench", int64(len(search.BenchPositions)), "positions")
 	defer bar.Finish()
-	return search.Bench(ctx, heuristic.New(), search.Options{HashMB: hashMB, Algorithm: algo}, depth,
+	return search.Bench(ctx, heuristic.New(), search.Options{HashMB: hashMB, Algorithm: search.AlphaBeta}, depth,
 		func(int, search.Result) { bar.Add(1) })
 }

@@ -44,7 +44,7 @@ func TestBenchCompareSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got struct {
-		Compare []benchCompareRow `json:"compare"`
+		Compare []search.BenchCompareRow `json:"compare"`
 	}
 	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -361,7 +360,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}
-	settings, inputs, err := matchShardSettings(ctx, opts, cfg, spec)
+	settings, inputs, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, spec.Count)
 	if err != nil {
 		return err
 	}
@@ -390,58 +389,12 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	return nil
 }
 
-// matchShardSettings are what a sharded match's games depend on, the same
-// for every task: its settings hash seeds the assignment of pairs and
-// tells the merge which tasks belong together. Files (openings, weights,
-// engine binaries) count by their SHA-256; their paths are only recorded.
-func matchShardSettings(ctx context.Context, opts *matchOptions, cfg match.Config, spec jobarray.Spec) (map[string]any, []jobarray.Input, error) {
-	var inputs []jobarray.Input
-	hashes := map[string]string{}
-	add := func(role, path string) error {
-		sum, err := jobarray.FileSHA256(path)
-		if err != nil {
-			return fmt.Errorf("%s: %w", role, err)
-		}
-		inputs = append(inputs, jobarray.Input{Path: path, SHA256: sum})
-		hashes[role] = sum
-		return nil
-	}
-	if opts.Openings != "" {
-		if err := add("openings", opts.Openings); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, side := range [][2]string{{"a", opts.A}, {"b", opts.B}} {
-		role, raw := side[0], side[1]
-		p, err := player.ParseSpec(raw)
-		if err != nil {
-			return nil, nil, usagef("--%s: %v", role, err)
-		}
-		path := p.Path
-		switch {
-		case path != "" && p.Family == "uci":
-			if found, err := exec.LookPath(path); err == nil {
-				path = found
-			}
-		case path == "" && p.Family != "uci" && p.Family != "heuristic" && p.Family != "random":
-			// A bare model name plays the newest weights under runs/.
-			path, _ = newestWeights(ctx, p.Family)
-		}
-		if st, err := os.Stat(path); path != "" && err == nil && st.Mode().IsRegular() {
-			if err := add("player "+role, path); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
-	settings := map[string]any{
-		"a": opts.A, "b": opts.B, "games": opts.Games, "tasks": spec.Count,
-		"tc": opts.TC, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime_ms": opts.MoveTimeMS,
-		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
-		"draw_adjudication": opts.DrawAdj, "resign_adjudication": opts.ResignAdj, "max_moves": opts.MaxMoves,
-		"openings_order": opts.OpeningsOrder, "random_plies": opts.RandomPlies, "seed": opts.Seed,
-		"sprt": opts.SPRT, "files_sha256": hashes,
-	}
-	return settings, inputs, nil
+// shardRun is what a sharded match or self-play run's games depend on,
+// as the flags gave it.
+func (f *gameFlags) shardRun(a, b string, games int, sprt string) match.ShardRun {
+	return match.ShardRun{A: a, B: b, Games: games, Openings: f.Openings, OpeningsOrder: f.OpeningsOrder,
+		RandomPlies: f.RandomPlies, Seed: f.Seed, TC: f.TC, MoveTimeMS: f.MoveTimeMS, DrawAdj: f.DrawAdj,
+		ResignAdj: f.ResignAdj, MaxMoves: f.MaxMoves, SPRT: sprt}
 }
 
 type matchMergeOptions struct {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/match"
 )
@@ -30,10 +30,6 @@ type selfPlayOptions struct {
 	RandomWindow int
 	JSON         bool
 	Force        bool
-	// pairs are the game pairs (0-based) this run plays out of --games;
-	// nil plays them all. A --shard i/n flag fills it with the task's share
-	// (internal/jobarray's Spec.Indices), as match's shards do.
-	pairs []int
 	// Shard makes the run one task of a job array (i/n or auto/n); -o
 	// then names the task outputs NAME-000i-of-000n/.
 	Shard   string
@@ -71,9 +67,6 @@ them all with a glob.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.Command = os.Args
-			if opts.Shard != "" {
-				return runSelfPlayShard(cmd.Context(), opts, s)
-			}
 			return runSelfPlay(cmd.Context(), opts, s)
 		},
 	}
@@ -105,6 +98,8 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		ctx = context.Background()
 	}
 	switch {
+	case opts.Shard != "" && opts.Out == "":
+		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", pipeline.SelfPlayShardPGN)
 	case opts.A == "":
 		return usagef("--a is required (a player SPEC such as heuristic:depth=2)")
 	case opts.Out == "":
@@ -118,7 +113,13 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0:
 		return usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
 	}
-	if err := dataset.CheckOutputFile(opts.Out, opts.Force); err != nil {
+	var spec jobarray.Spec
+	if opts.Shard != "" {
+		var err error
+		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
+			return usagef("--shard: %v", err)
+		}
+	} else if err := dataset.CheckOutputFile(opts.Out, opts.Force); err != nil {
 		return err
 	}
 	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
@@ -133,18 +134,17 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if err != nil {
 		return err
 	}
-	games := opts.Games
-	if opts.pairs != nil {
-		games = min(2*len(opts.pairs), opts.Games)
-	}
-	bar := s.Progress("selfplay", int64(games), "games")
 	b := opts.B
 	if b == "" {
 		b = opts.A
 	}
-	s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, opts.gameFlags.limitText(cfg))
-	res, err := pipeline.SelfPlay(ctx, pipeline.SelfPlayOptions{
-		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games, Pairs: opts.pairs,
+	var bar progress.Reporter
+	start := func(games int) {
+		s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, opts.gameFlags.limitText(cfg))
+		bar = s.Progress("selfplay", int64(games), "games")
+	}
+	play := pipeline.SelfPlayOptions{
+		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
 		OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
 		RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Output: opts.Out,
 		OnGame: func(match.GameResult, *match.Report) {
@@ -152,15 +152,35 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 				bar.Add(1)
 			}
 		},
-	})
+	}
+	var res *pipeline.SelfPlayResult
+	output := opts.Out
+	if opts.Shard != "" {
+		var task pipeline.SelfPlayShardResult
+		task, err = pipeline.SelfPlayShard(ctx, pipeline.SelfPlayShardOptions{SelfPlay: play,
+			Run: opts.gameFlags.shardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
+			Base: opts.Out, OnStart: start})
+		res, output = task.Played, filepath.Join(task.Dir, pipeline.SelfPlayShardPGN)
+		if err == nil && task.Skipped {
+			fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, task.Dir)
+			return nil
+		}
+	} else {
+		start(opts.Games)
+		res, err = pipeline.SelfPlay(ctx, play)
+	}
 	if bar != nil {
 		bar.Finish()
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
-			return fmt.Errorf("selfplay interrupted after %d games; %s was not written", res.Games, opts.Out)
+			return fmt.Errorf("selfplay interrupted after %d games; %s was not written", res.Games, output)
 		}
 		return err
+	}
+	if res == nil {
+		// A task that owns no pairs (more tasks than pairs) plays nothing.
+		return nil
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, struct {
@@ -178,82 +198,3 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
 	return nil
 }
-
-// runSelfPlayShard plays one task of a sharded self-play run. The task's
-// share of pairs follows from the run's settings (the same as a sharded
-// match's), so every task of a job agrees on it without talking.
-func runSelfPlayShard(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error {
-	if opts.Out == "" {
-		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfPlayShardPGN)
-	}
-	spec, err := jobarray.Parse(opts.Shard, nil)
-	if err != nil {
-		return usagef("--shard: %v", err)
-	}
-	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
-	if err != nil {
-		return err
-	}
-	b := opts.B
-	if b == "" {
-		b = opts.A
-	}
-	settings, inputs, err := matchShardSettings(ctx, &matchOptions{A: opts.A, B: b, Games: opts.Games, gameFlags: opts.gameFlags}, cfg, spec)
-	if err != nil {
-		return err
-	}
-	settings["kind"] = "selfplay"
-	settings["balance"], settings["balance_depth"] = opts.BalanceCP, opts.BalanceDepth
-	settings["random_rate"], settings["random_rate_plies"] = opts.RandomRate, opts.RandomWindow
-	info := jobarray.NewInfo(spec, opts.Command, settings)
-	info.Inputs = append(info.Inputs, inputs...)
-
-	out := jobarray.Name(opts.Out, spec)
-	manifest := filepath.Join(out, selfPlayShardManifest)
-	if data, err := os.ReadFile(manifest); err == nil {
-		var done jobarray.Info
-		if err := json.Unmarshal(data, &done); err != nil {
-			return fmt.Errorf("%s: %w", manifest, err)
-		}
-		if diffs := done.Differences(info); len(diffs) > 0 {
-			return fmt.Errorf("%s was played with other settings (%s); remove it or use another -o", out, strings.Join(diffs, "; "))
-		}
-		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, out)
-		return nil
-	}
-	// The task folder is the run's own; a finished task returned above.
-	own := func(name string) bool {
-		return strings.HasPrefix(name, selfPlayShardPGN) || strings.HasPrefix(name, selfPlayShardManifest) || strings.HasPrefix(name, ".tmp-")
-	}
-	if err := dataset.CheckOutputFolder(out, own); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	task := *opts
-	task.Force = true
-	task.pairs = spec.Indices((opts.Games+1)/2, jobarray.Seed(info.SettingsHash))
-	task.Out = filepath.Join(out, selfPlayShardPGN)
-	if len(task.pairs) == 0 {
-		// More tasks than pairs: this task owns nothing, and says so.
-		if err := jobarray.WriteFileAtomic(task.Out, nil); err != nil {
-			return err
-		}
-	} else if err := runSelfPlay(ctx, &task, s); err != nil {
-		return err
-	}
-	data, err := json.MarshalIndent(info, "", "  ")
-	if err != nil {
-		return err
-	}
-	// The manifest goes last: its presence marks the task finished.
-	return jobarray.WriteFileAtomic(manifest, append(data, '\n'))
-}
-
-// A self-play task's folder holds its games and, once they are all
-// played, its manifest.
-const (
-	selfPlayShardPGN      = "games.pgn"
-	selfPlayShardManifest = "manifest.json"
-)

@@ -1,0 +1,114 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/search/match"
+)
+
+// A self-play task's folder holds its games and, once they are all
+// played, its manifest.
+const (
+	SelfPlayShardPGN      = "games.pgn"
+	SelfPlayShardManifest = "manifest.json"
+)
+
+// SelfPlayShardOptions describe one task of a sharded self-play run.
+type SelfPlayShardOptions struct {
+	// SelfPlay is the whole run; the task sets its Pairs and Output.
+	SelfPlay SelfPlayOptions
+	// Run is what the whole run's games depend on, as it was asked for;
+	// the self-play settings of SelfPlay are added to it.
+	Run     match.ShardRun
+	Shard   jobarray.Spec
+	Command []string
+	// Base names the task's folder: Base-000i-of-000n.
+	Base string
+	// OnStart, if not nil, is told how many games the task plays, before
+	// the first; a finished task or one that owns no pairs plays none.
+	OnStart func(games int)
+}
+
+// SelfPlayShardResult is what a task did.
+type SelfPlayShardResult struct {
+	// Dir is the task's folder.
+	Dir string
+	// Skipped: the task was finished before with the same settings.
+	Skipped bool
+	// Played is the task's run: nil when skipped or when the task owns
+	// no pairs (more tasks than pairs), and then its games.pgn is empty.
+	Played *SelfPlayResult
+}
+
+// SelfPlayShard plays one task of a sharded self-play run: the game pairs
+// jobarray.Spec.Indices assigns it, seeded by the settings hash (the same
+// settings as a sharded match's, with the self-play ones added), so every
+// task of a job agrees on its share without talking, and each game keeps
+// the opening, colours and seed it has in the whole run. The games go to
+// Base-000i-of-000n/games.pgn and the manifest, last, marks the task
+// finished: a rerun with the same settings does nothing, one with other
+// settings is refused.
+func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShardResult, error) {
+	sp := opts.SelfPlay
+	settings, inputs, err := match.ShardSettings(ctx, opts.Run, sp.Match, opts.Shard.Count)
+	if err != nil {
+		return SelfPlayShardResult{}, err
+	}
+	settings["kind"] = "selfplay"
+	settings["balance"], settings["balance_depth"] = sp.BalanceCP, sp.BalanceDepth
+	settings["random_rate"], settings["random_rate_plies"] = sp.RandomRate, sp.RandomPlies
+	info := jobarray.NewInfo(opts.Shard, opts.Command, settings)
+	info.Inputs = append(info.Inputs, inputs...)
+
+	res := SelfPlayShardResult{Dir: jobarray.Name(opts.Base, opts.Shard)}
+	manifest := filepath.Join(res.Dir, SelfPlayShardManifest)
+	if data, err := os.ReadFile(manifest); err == nil {
+		var done jobarray.Info
+		if err := json.Unmarshal(data, &done); err != nil {
+			return res, fmt.Errorf("%s: %w", manifest, err)
+		}
+		if diffs := done.Differences(info); len(diffs) > 0 {
+			return res, fmt.Errorf("%s was played with other settings (%s); remove it or use another -o", res.Dir, strings.Join(diffs, "; "))
+		}
+		res.Skipped = true
+		return res, nil
+	}
+	// The task folder is the run's own; a finished task returned above.
+	own := func(name string) bool {
+		return strings.HasPrefix(name, SelfPlayShardPGN) || strings.HasPrefix(name, SelfPlayShardManifest) || strings.HasPrefix(name, ".tmp-")
+	}
+	if err := dataset.CheckOutputFolder(res.Dir, own); err != nil {
+		return res, err
+	}
+	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
+		return res, err
+	}
+	sp.Pairs = opts.Shard.Indices((sp.Games+1)/2, jobarray.Seed(info.SettingsHash))
+	sp.Output = filepath.Join(res.Dir, SelfPlayShardPGN)
+	if len(sp.Pairs) == 0 {
+		// More tasks than pairs: this task owns nothing, and says so.
+		if err := jobarray.WriteFileAtomic(sp.Output, nil); err != nil {
+			return res, err
+		}
+	} else {
+		if opts.OnStart != nil {
+			opts.OnStart(len(match.ShardGameNumbers(sp.Games, opts.Shard, settings)))
+		}
+		if res.Played, err = SelfPlay(ctx, sp); err != nil {
+			return res, err
+		}
+	}
+	data, err := json.MarshalIndent(info, "", "  ")
+	if err != nil {
+		return res, err
+	}
+	// The manifest goes last: its presence marks the task finished.
+	return res, jobarray.WriteFileAtomic(manifest, append(data, '\n'))
+}

@@ -1,0 +1,92 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/search/match"
+)
+
+func TestSelfPlayShardTasksShareTheRun(t *testing.T) {
+	ctx := context.Background()
+	base := filepath.Join(t.TempDir(), "games")
+	task := func(i, n, games int) SelfPlayShardOptions {
+		return SelfPlayShardOptions{
+			SelfPlay: SelfPlayOptions{Match: match.Config{Depth: 1, MaxMoves: 30, Seed: 3}, A: "heuristic:depth=1",
+				Games: games, OpeningPlies: 4, RandomRate: 0.2},
+			Run:   match.ShardRun{A: "heuristic:depth=1", B: "heuristic:depth=1", Games: games, Seed: 3},
+			Shard: jobarray.Spec{Index: i, Count: n}, Base: base,
+		}
+	}
+	// 7 games are 4 pairs: two tasks of three share them, the third may be
+	// empty; together they play every game once.
+	numbers := map[string]int{}
+	total := 0
+	for i := range 3 {
+		opts := task(i, 3, 7)
+		var started int
+		opts.OnStart = func(games int) { started = games }
+		opts.SelfPlay.OnGame = func(g match.GameResult, _ *match.Report) { numbers[g.Opening.FEN]++ }
+		res, err := SelfPlayShard(ctx, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := jobarray.Name(base, opts.Shard); res.Dir != want || res.Skipped {
+			t.Fatalf("task %d: %+v, want dir %s", i, res, want)
+		}
+		played := 0
+		if res.Played != nil {
+			played = res.Played.Games
+			if res.Played.Output != filepath.Join(res.Dir, SelfPlayShardPGN) {
+				t.Errorf("task %d wrote %s", i, res.Played.Output)
+			}
+		}
+		if started != played {
+			t.Errorf("task %d: OnStart told %d games, played %d", i, started, played)
+		}
+		total += played
+		if _, err := os.Stat(filepath.Join(res.Dir, SelfPlayShardManifest)); err != nil {
+			t.Errorf("task %d has no manifest: %v", i, err)
+		}
+		if _, err := os.Stat(filepath.Join(res.Dir, SelfPlayShardPGN)); err != nil {
+			t.Errorf("task %d has no games file: %v", i, err)
+		}
+	}
+	if total != 7 {
+		t.Errorf("the tasks played %d games, want 7", total)
+	}
+	for fen, n := range numbers {
+		if n > 2 {
+			t.Errorf("opening %s played %d times", fen, n)
+		}
+	}
+
+	// A finished task is skipped; one asked with other settings is refused.
+	res, err := SelfPlayShard(ctx, task(1, 3, 7))
+	if err != nil || !res.Skipped || res.Played != nil {
+		t.Errorf("rerun of a finished task: %+v, %v", res, err)
+	}
+	if _, err := SelfPlayShard(ctx, task(1, 3, 9)); err == nil || !strings.Contains(err.Error(), "games-0001-of-0003") {
+		t.Errorf("a task with other settings over a finished one: %v", err)
+	}
+
+	// More tasks than pairs: a task that owns nothing leaves an empty file
+	// and a manifest.
+	empty := SelfPlayShardOptions{SelfPlay: SelfPlayOptions{Match: match.Config{Depth: 1}, A: "random", Games: 1},
+		Run: match.ShardRun{A: "random", B: "random", Games: 1}, Base: filepath.Join(t.TempDir(), "one")}
+	for i := range 2 {
+		empty.Shard = jobarray.Spec{Index: i, Count: 2}
+		res, err := SelfPlayShard(ctx, empty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(res.Dir, SelfPlayShardPGN))
+		if err != nil || (res.Played == nil) != (len(data) == 0) {
+			t.Errorf("task %d of 2 of a 1-game run: played %+v, %d bytes of games, %v", i, res.Played, len(data), err)
+		}
+	}
+}
