@@ -6,9 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/shipped"
 )
 
 // Files of a run folder.
@@ -68,4 +70,22 @@ func noWeightsError(runsDir, family string) error {
 		msg += fmt.Sprintf("; or name weights you have: %s:PATH/model.dcw", family)
 	}
 	return errors.New(msg)
+}
+
+// ResolveWeights finds the weights a bare family name means: the newest
+// export under runsDir, else the weights shipped with dchess. shipped says
+// the second was taken, so the caller can say so.
+func ResolveWeights(runsDir, family string) (path string, isShipped bool, err error) {
+	path, err = NewestWeights(runsDir, family)
+	if err == nil {
+		return path, false, nil
+	}
+	if !slices.Contains(shipped.Families(), family) {
+		return "", false, err
+	}
+	path, serr := shipped.Path(family)
+	if serr != nil {
+		return "", false, serr
+	}
+	return path, true, nil
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
-	"github.com/spf13/cobra"
 )
 
 func init() { register(newBenchCmd) }

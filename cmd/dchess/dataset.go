@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/spf13/cobra"
 )
 
 func init() { register(newDatasetCmd) }

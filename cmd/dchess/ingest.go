@@ -7,10 +7,11 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/spf13/cobra"
 )
 
 func init() { register(newIngestCmd) }

@@ -10,9 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/klauspost/compress/zstd"
 )
 
 const ingestTestGames = `[Event "One"]

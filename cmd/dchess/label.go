@@ -7,10 +7,11 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/spf13/cobra"
 )
 
 func init() { register(newLabelCmd) }

@@ -22,18 +22,26 @@ import (
 
 func init() {
 	register(newMatchCmd)
-	player.SetModelResolver(newestWeights)
+	player.SetModelResolver(resolveModel(nil))
 }
 
 // runsDir is where training writes its runs; a bare model name in a player
 // SPEC means the newest weights of that family found under it.
 const runsDir = "runs"
 
-// newestWeights resolves a bare model name to the newest exported
-// weights of that family under runs/ (checkpoints are never picked: the
-// family is read from each run's model.dcw).
-func newestWeights(_ context.Context, family string) (string, error) {
-	return pipeline.NewestWeights(runsDir, family)
+// resolveModel resolves a bare model name to the newest exported weights
+// of that family under runs/ (checkpoints are never picked: the family is
+// read from each run's model.dcw), else to the weights shipped with dchess,
+// saying so on s.
+func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
+	return func(_ context.Context, family string) (string, error) {
+		path, isShipped, err := pipeline.ResolveWeights(runsDir, family)
+		if err == nil && isShipped && s != nil {
+			s.Infof("%s: no weights under %s/, playing the weights shipped with dchess (how they were made: models/shipped/%s.md)\n",
+				family, runsDir, family)
+		}
+		return path, err
+	}
 }
 
 // gameFlags are the settings match and tournament share: how games are

@@ -138,12 +138,18 @@ func TestNewestWeights(t *testing.T) {
 	// The search itself is pipeline.NewestWeights's (tested there); this
 	// checks the resolver a bare model name goes through is wired to it.
 	t.Chdir(t.TempDir())
-	if _, err := newestWeights(context.Background(), "cnn"); err == nil || !strings.Contains(err.Error(), "dchess train --model cnn") {
-		t.Errorf("no runs folder: %v", err)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	if _, err := resolveModel(nil)(context.Background(), "ann"); err == nil || !strings.Contains(err.Error(), "dchess train --model ann") {
+		t.Errorf("no runs folder, none shipped: %v", err)
 	}
-	_, err := player.New(context.Background(), "cnn")
-	if err == nil || !strings.Contains(err.Error(), "dchess train --model cnn") {
-		t.Errorf("bare cnn without runs: %v", err)
+	_, err := player.New(context.Background(), "ann")
+	if err == nil || !strings.Contains(err.Error(), "dchess train --model ann") {
+		t.Errorf("bare ann without runs: %v", err)
+	}
+	// cnn's weights ship with dchess: a bare cnn plays them.
+	path, err := resolveModel(nil)(context.Background(), "cnn")
+	if err != nil || !strings.Contains(path, "shipped") {
+		t.Errorf("bare cnn without runs: %q, %v", path, err)
 	}
 }
 

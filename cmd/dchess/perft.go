@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/search/board"
-	"github.com/spf13/cobra"
 )
 
 func init() { register(newPerftCmd) }

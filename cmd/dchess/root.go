@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/dchess/dchess/search/player"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -80,6 +82,7 @@ flag, bad argument; nothing was done).`,
 		Version:       version,
 	}
 	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars, progress lines or informational messages")
+	player.SetModelResolver(resolveModel(s)) // a command run from main says when it plays shipped weights
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)

@@ -57,25 +57,25 @@ func TestReadmeTour(t *testing.T) {
 	}
 }
 
-// TestTourMissingWeights is what a newcomer meets first: a bare model name
-// with nothing under runs/ fails before any game, with one message naming
-// the family's small config, a short run and the data it needs; so for
-// every family that plays.
-func TestTourMissingWeights(t *testing.T) {
+// TestTourShippedWeights is what a newcomer meets first: a bare model
+// name with nothing under runs/ plays the weights shipped with dchess and
+// says so; a family with none shipped fails before any game, with one
+// message naming the family's first run and the data it needs.
+func TestTourShippedWeights(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two games")
+	}
 	t.Chdir(t.TempDir())
-	code, output := runTour("match", "--a", "heuristic", "--b", "diffusion", "--games", "2")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1:\n%s", code, output)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // where the shipped weights are written out
+	code, output := runTour("match", "--a", "heuristic", "--b", "diffusion", "--games", "2", "--depth", "1")
+	if code != 0 || !strings.Contains(output, "playing the weights shipped with dchess") || !strings.Contains(output, "Score of heuristic vs diffusion") {
+		t.Fatalf("exit %d, want 0 with the shipped weights said:\n%s", code, output)
 	}
-	for _, want := range []string{"configs/diffusion-small.yaml", "--max-steps", "dchess label --pv", "ingest --horizon"} {
-		if !strings.Contains(output, want) {
-			t.Errorf("the message lacks %q:\n%s", want, output)
-		}
+	code, output = runTour("match", "--a", "heuristic", "--b", "ann", "--games", "2")
+	if code != 1 || !strings.Contains(output, "dchess train --model ann") || strings.Contains(output, "Match heuristic vs ann") {
+		t.Fatalf("exit %d, want 1 before any game, naming a first run:\n%s", code, output)
 	}
-	if strings.Contains(output, "Match heuristic vs diffusion") {
-		t.Errorf("the match announced itself before failing:\n%s", output)
-	}
-	checkSuggestions(t, "match --b diffusion", output)
+	checkSuggestions(t, "match --b ann", output)
 	for _, family := range pipeline.TrainableFamilies() {
 		_, err := pipeline.NewestWeights(pipeline.DefaultRunsDir, family)
 		if err == nil {
