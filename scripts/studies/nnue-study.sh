@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The NNUE study (issue #19) on the chunks nnue-data.sh made: trains the
+# nnue family on the first K chunks (configs/nnue.yaml unless CONFIG is
+# set), scores it and the heuristic on the first chunk's test split with the
+# same definitions, and plays it against the heuristic, the same search, at
+# 10+0.1 from noob_2moves.epd with an SPRT (elo0 0, elo1 10).
+#
+#   scripts/studies/nnue-study.sh DATA_DIR K [GAMES]
+#
+# DATA_DIR is nnue-data.sh's OUT_DIR; the run goes to DATA_DIR/runs/nnue-K.
+# A rerun resumes the training from its checkpoint and skips what is done;
+# the match is replayed from the start (its PGN is kept per run).
+set -euo pipefail
+if [ $# -lt 2 ]; then
+	echo "usage: $0 DATA_DIR K [GAMES]" >&2
+	exit 2
+fi
+data=$1
+k=$2
+games=${3:-400}
+. "$(dirname "$0")/env.sh"
+config=${CONFIG:-$root/configs/nnue.yaml}
+openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
+list=$data/chunk-1/labelled
+for i in $(seq 2 "$k"); do list=$list,$data/chunk-$i/labelled; done
+run=$data/runs/nnue-$k
+mkdir -p "$data/runs"
+if [ ! -f "$run/model.dcw" ]; then
+	if [ -d "$run/checkpoint" ]; then
+		"$dchess" train --model nnue --data "$list" --out "$run" --resume --json >"$run.train.json"
+	else
+		"$dchess" train --model nnue --data "$list" --config "$config" --out "$run" --json >"$run.train.json"
+	fi
+fi
+for p in "nnue:$run/model.dcw" heuristic; do
+	name=${p%%:*}
+	out=$run.eval-$name.json
+	[ -f "$out" ] || "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out"
+done
+[ -f "$run.match.json" ] || "$dchess" match --a "nnue:$run/model.dcw?name=nnue" --b heuristic --tc 10+0.1 \
+	--openings "$openings" --openings-order random --games "$games" --concurrency 2 \
+	--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --pgn "$run.match.pgn" --json >"$run.match.json"
+grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$run.match.json" | head -5
