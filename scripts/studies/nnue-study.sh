@@ -3,13 +3,14 @@
 # nnue family on the first K chunks (configs/nnue.yaml unless CONFIG is
 # set), scores it and the heuristic on the first chunk's test split with the
 # same definitions, and plays it against the heuristic, the same search, at
-# 10+0.1 from noob_2moves.epd with an SPRT (elo0 0, elo1 10).
+# 10+0.1 from noob_2moves.epd (two tasks of a job array, one a core), then
+# merges the tasks with an SPRT (elo0 0, elo1 10).
 #
 #   scripts/studies/nnue-study.sh DATA_DIR K [GAMES]
 #
 # DATA_DIR is nnue-data.sh's OUT_DIR; the run goes to DATA_DIR/runs/nnue-K.
-# A rerun resumes the training from its checkpoint and skips what is done;
-# the match is replayed from the start (its PGN is kept per run).
+# A rerun resumes the training from its checkpoint, skips what is done and
+# continues the match's tasks where they stopped.
 set -euo pipefail
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DATA_DIR K [GAMES]" >&2
@@ -37,7 +38,13 @@ for p in "nnue:$run/model.dcw" heuristic; do
 	out=$run.eval-$name.json
 	[ -f "$out" ] || "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out"
 done
-[ -f "$run.match.json" ] || "$dchess" match --a "nnue:$run/model.dcw?name=nnue" --b heuristic --tc 10+0.1 \
-	--openings "$openings" --openings-order random --games "$games" --concurrency 2 \
-	--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --pgn "$run.match.pgn" --json >"$run.match.json"
+# The match as a job array of two tasks, one a core: a killed task continues
+# where it stopped when the script runs again.
+for i in 0 1; do
+	"$dchess" match --a "nnue:$run/model.dcw?name=nnue" --b heuristic --tc 10+0.1 \
+		--openings "$openings" --openings-order random --games "$games" \
+		--shard "$i/2" -o "$run.match" --json --quiet >"$run.match-$i.json" &
+done
+wait
+"$dchess" match merge "$run.match" --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --json >"$run.match.json"
 grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$run.match.json" | head -5
