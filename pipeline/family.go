@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -48,6 +49,10 @@ type Family struct {
 	// Player makes the family's player from a SPEC with a weights path;
 	// nil for a family that does not play (the autoencoder).
 	Player player.Factory
+	// Evaluator loads an evaluation family's weights as the alpha-beta's
+	// evaluator (nil for other families); `dchess bench --eval` searches
+	// with it.
+	Evaluator func(path string) (search.Evaluator, error)
 	// Decoder opens a sequence family's decoder from a SPEC with a weights
 	// path, with the player's settings (nil for other families); `dchess
 	// eval` decodes with it.
@@ -131,12 +136,42 @@ func RegisterFamily(f Family) error {
 // mustRegister registers a family from a wiring file's init, with its
 // player; a clash there is a programming error.
 func mustRegister(f Family) {
+	if f.Evaluator != nil && f.Player == nil {
+		f.Player = evaluatorPlayer(f.Evaluator)
+	}
 	if err := RegisterFamily(f); err != nil {
 		panic(err)
 	}
 	if f.Player != nil {
 		player.RegisterModel(f.Name, f.Player)
 	}
+}
+
+// LoadEvaluator loads the evaluator a SPEC with a weights path names
+// (FAMILY:PATH), for an evaluation family.
+func LoadEvaluator(spec player.Spec) (search.Evaluator, error) {
+	f, err := LookupFamily(spec.Family)
+	if err != nil || f.Evaluator == nil {
+		return nil, fmt.Errorf("%s is not an evaluation family (evaluators: %s)", spec.Family, strings.Join(evaluatorFamilies(), ", "))
+	}
+	if spec.Path == "" {
+		return nil, fmt.Errorf("%s needs its weights: %s:PATH", spec.Family, spec.Family)
+	}
+	e, err := f.Evaluator(spec.Path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Family, err)
+	}
+	return e, nil
+}
+
+func evaluatorFamilies() []string {
+	var out []string
+	for _, name := range TrainableFamilies() {
+		if f, _ := LookupFamily(name); f.Evaluator != nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // LookupFamily returns the registered family called name.

@@ -47,7 +47,7 @@ func init() {
 			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
 			evaluatorMetrics[1:]...),
 		Reference:   "Stockfish's first NNUE was more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games (DESIGN.md)",
-		Player:      evaluatorPlayer(func(path string) (search.Evaluator, error) { return nnue.Load(path) }),
+		Evaluator:   func(path string) (search.Evaluator, error) { return nnue.Load(path) },
 		Evaluations: EvalStatic,
 	})
 }

@@ -243,7 +243,7 @@ func evaluatorFamily(name, description string, settings func() any, model func(c
 		Accuracy:    AccuracySign,
 		Reference:   reference,
 		Metrics:     evaluatorMetrics,
-		Player:      evaluatorPlayer(load),
+		Evaluator:   load,
 		Evaluations: EvalStatic,
 	}
 }

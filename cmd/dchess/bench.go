@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
+	"github.com/dchess/dchess/search/player"
 )
 
 func init() { register(newBenchCmd) }
@@ -18,6 +20,7 @@ type benchOptions struct {
 	HashMB        int
 	CompareSearch bool
 	JSON          bool
+	Eval          string
 }
 
 // defaultCompareDepth keeps --compare-search short: plain minimax grows
@@ -36,10 +39,15 @@ signature of the search and evaluation code: at the default depth it must equal 
 
 --compare-search searches the same positions with plain minimax and with alpha-beta at
 every depth from 1 to --depth (default %d) and prints nodes and time of each. Alpha-beta's
-nodes include its quiescence search; minimax stops at the depth.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
+nodes include its quiescence search; minimax stops at the depth.
+
+--eval FAMILY:PATH searches the same positions with a trained evaluator instead of the
+heuristic (ann, cnn, nnue), to compare its nodes/s with the heuristic's; the node count
+is then no signature.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
 		Example: `  dchess bench
   dchess bench --depth 10 --json
-  dchess bench --compare-search --depth 4`,
+  dchess bench --compare-search --depth 4
+  dchess bench --eval nnue:runs/nnue/model.dcw --depth 8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBench(cmd.Context(), opts, s)
@@ -50,10 +58,12 @@ nodes include its quiescence search; minimax stops at the depth.`, len(search.Be
 	f.IntVar(&opts.HashMB, "hash", search.DefaultHashMB, "transposition table size in MB")
 	f.BoolVar(&opts.CompareSearch, "compare-search", false, "compare plain minimax with alpha-beta at depths 1..--depth")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	f.StringVar(&opts.Eval, "eval", "", "search with this trained evaluator (FAMILY:PATH) instead of the heuristic")
 	return cmd
 }
 
 type benchJSON struct {
+	Evaluator string  `json:"evaluator"`
 	Positions int     `json:"positions"`
 	Depth     int     `json:"depth"`
 	Nodes     int64   `json:"nodes"`
@@ -71,6 +81,19 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.HashMB < 1 || opts.HashMB > 65536 {
 		return usagef("--hash must be between 1 and 65536 MB, got %d", opts.HashMB)
 	}
+	eval := search.Evaluator(heuristic.New())
+	if opts.Eval != "" {
+		spec, err := player.ParseSpec(opts.Eval)
+		if err != nil {
+			return usagef("--eval: %v", err)
+		}
+		if eval, err = pipeline.LoadEvaluator(spec); err != nil {
+			return usagef("--eval: %v", err)
+		}
+		if opts.CompareSearch {
+			return usagef("--compare-search runs the heuristic: drop --eval")
+		}
+	}
 	if opts.CompareSearch {
 		return runBenchCompare(ctx, opts, s)
 	}
@@ -78,12 +101,17 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if depth == 0 {
 		depth = search.BenchDepth
 	}
-	r, err := benchRun(ctx, s, opts.HashMB, depth)
+	r, err := benchRun(ctx, s, eval, opts.HashMB, depth)
 	if err != nil {
 		return err
 	}
 	out := benchJSON{Positions: r.Positions, Depth: depth, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS(),
-		Signature: search.BenchSignature(depth, r.Nodes)}
+		Evaluator: "heuristic"}
+	if opts.Eval == "" {
+		out.Signature = search.BenchSignature(depth, r.Nodes)
+	} else {
+		out.Evaluator = opts.Eval
+	}
 	if opts.JSON {
 		return writeJSON(s.Out, out)
 	}
@@ -133,10 +161,10 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 	}{len(search.BenchPositions), rows})
 }
 
-// benchRun runs search.Bench with the heuristic evaluator and a progress bar.
-func benchRun(ctx context.Context, s *IOStreams, hashMB, depth int) (search.BenchResult, error) {
+// benchRun runs search.Bench with eval and a progress bar.
+func benchRun(ctx context.Context, s *IOStreams, eval search.Evaluator, hashMB, depth int) (search.BenchResult, error) {
 	bar := s.Progress("bench", int64(len(search.BenchPositions)), "positions")
 	defer bar.Finish()
-	return search.Bench(ctx, heuristic.New(), search.Options{HashMB: hashMB, Algorithm: search.AlphaBeta}, depth,
+	return search.Bench(ctx, eval, search.Options{HashMB: hashMB, Algorithm: search.AlphaBeta}, depth,
 		func(int, search.Result) { bar.Add(1) })
 }

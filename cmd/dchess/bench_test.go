@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/models/shipped"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 )
@@ -90,4 +91,30 @@ func mustBoard(t *testing.T, fen string) *board.Board {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestBenchWithATrainedEvaluator searches the bench positions with the
+// shipped NNUE instead of the heuristic, so its nodes/s can be read beside
+// the heuristic's; anything but an evaluation family's weights is refused.
+func TestBenchWithATrainedEvaluator(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	path, err := shipped.Path("nnue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, out, _ := playStreams("")
+	if err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 16, JSON: true, Eval: "nnue:" + path}, s); err != nil {
+		t.Fatal(err)
+	}
+	var got benchJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Evaluator != "nnue:"+path || got.Nodes == 0 || got.Signature != "" {
+		t.Fatalf("bench --eval: %+v (%v)\n%s", got, err, out)
+	}
+	for _, bad := range []string{"heuristic", "cnn", "diffusion:" + path, "nnue:/no/such.dcw"} {
+		s, _, _ := playStreams("")
+		err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 16, Eval: bad}, s)
+		if err == nil || !isUsageError(err) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("--eval %s: %v", bad, err)
+		}
+	}
 }
