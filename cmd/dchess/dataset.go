@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/internal/progress"
 )
 
 func init() { register(newDatasetCmd) }
@@ -267,17 +266,10 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	if err != nil {
 		return err
 	}
-	var bar progress.Reporter
+	bar := s.lazyProgress("export", "records")
 	count, err := dataset.Export(ctx, d, dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
-		Progress: func(done, total int64) {
-			if bar == nil {
-				bar = s.Progress("export", total, "records")
-			}
-			bar.Set(done)
-		}})
-	if bar != nil {
-		bar.Finish()
-	}
+		Progress: bar.Set})
+	bar.Finish()
 	if err != nil {
 		return err
 	}
@@ -392,17 +384,10 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 	if opts.Output == "" {
 		return usagef("dataset merge needs an output dataset (-o)")
 	}
-	var bar progress.Reporter
+	bar := s.lazyProgress("merge", "records")
 	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command, Force: opts.Force,
-		Progress: func(done, total int64) {
-			if bar == nil {
-				bar = s.Progress("merge", total, "records")
-			}
-			bar.Set(done)
-		}})
-	if bar != nil {
-		bar.Finish()
-	}
+		Progress: bar.Set})
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/search/board"
 )
 
@@ -82,16 +81,11 @@ func runPerft(ctx context.Context, opts *perftOptions, s *IOStreams) error {
 }
 
 func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error {
-	var bar progress.Reporter
+	bar := s.lazyProgress("perft", "positions")
 	res, err := board.CheckPerftSuite(ctx, opts.Suite, opts.MaxDepth, opts.MaxNodes, func(done, total int) {
-		if bar == nil {
-			bar = s.Progress("perft", int64(total), "positions")
-		}
-		bar.Set(int64(done))
+		bar.Set(int64(done), int64(total))
 	})
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if err != nil {
 		return err
 	}

@@ -48,6 +48,33 @@ func (s *IOStreams) Progress(name string, total int64, unit string) progress.Rep
 	return progress.New(s.ErrOut, progress.Options{Name: name, Total: total, Unit: unit, Terminal: s.ErrIsTerminal, Quiet: s.Quiet, Interval: s.ProgressInterval})
 }
 
+// lazyProgress is a progress reporter made at the first report, which is
+// when library calls that count their own work learn the total.
+type lazyProgress struct {
+	s          *IOStreams
+	name, unit string
+	bar        progress.Reporter
+}
+
+func (s *IOStreams) lazyProgress(name, unit string) *lazyProgress {
+	return &lazyProgress{s: s, name: name, unit: unit}
+}
+
+// Set reports done of total.
+func (l *lazyProgress) Set(done, total int64) {
+	if l.bar == nil {
+		l.bar = l.s.Progress(l.name, total, l.unit)
+	}
+	l.bar.Set(done)
+}
+
+// Finish ends the reporter, if a report made one.
+func (l *lazyProgress) Finish() {
+	if l.bar != nil {
+		l.bar.Finish()
+	}
+}
+
 // Infof writes an informational line to ErrOut unless Quiet is set.
 func (s *IOStreams) Infof(format string, args ...any) {
 	if s.Quiet {
