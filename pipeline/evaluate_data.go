@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
@@ -52,9 +53,20 @@ type DecodingReport struct {
 	// the legal-move restriction (argmax over the whole vocabulary) is legal.
 	UnrestrictedLegal     int     `json:"unrestricted_legal"`
 	UnrestrictedLegalRate float64 `json:"unrestricted_legal_rate"`
+	// LegalCrossEntropy is the mean -log p(Stockfish's move) with p the
+	// model's probabilities renormalised over the legal moves (when a_i was
+	// decided), and UniformLegalCrossEntropy the same for a uniform choice
+	// among the legal moves, ln(number of legal moves): below it, the model
+	// ranks legal moves better than chance. Training's validation loss adds
+	// -log(the mass the model puts on legal moves) to the first.
+	LegalCrossEntropy        float64 `json:"legal_cross_entropy"`
+	UniformLegalCrossEntropy float64 `json:"uniform_legal_cross_entropy"`
 	// Imagined is set for a horizon of at least 2.
 	Imagined *ImaginedReport `json:"imagined,omitempty"`
 	thinking time.Duration
+	ceSum    float64
+	ceN      int
+	uniSum   float64
 }
 
 // ImaginedReport scores the imagined s_{i+1} and a_{i+1} against
@@ -284,6 +296,13 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 				return fmt.Errorf("%s: %w", r.FEN, err)
 			}
 			move := board.UCI(res.Best)
+			for i, m := range res.Moves {
+				if board.UCI(m) == r.Label.BestMove {
+					d.ceSum -= res.Scores[i]
+					d.uniSum += math.Log(float64(len(res.Moves)))
+					d.ceN++
+				}
+			}
 			d.Positions++
 			if move == r.Label.BestMove {
 				d.Correct++
@@ -310,6 +329,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 	for _, d := range reports {
 		d.Accuracy = share(d.Correct, d.Positions)
 		d.UnrestrictedLegalRate = share(d.UnrestrictedLegal, d.Positions)
+		d.LegalCrossEntropy, d.UniformLegalCrossEntropy = ratio(d.ceSum, float64(d.ceN)), ratio(d.uniSum, float64(d.ceN))
 		d.MsPerMove = d.thinking.Seconds() * 1000 / float64(max(d.Positions, 1))
 		if d.Imagined != nil {
 			d.Imagined.All.finish()

@@ -63,6 +63,8 @@ func evalPairs(ctx context.Context, opts *evalOptions, do pipeline.DataOptions, 
 func printDecoding(w io.Writer, d *pipeline.DecodingReport) {
 	fmt.Fprintf(w, "decoding with T = %d: the unrestricted a_i (argmax over all %d moves) is legal in %.1f%% (%d of %d)\n",
 		d.Steps, encode.ActionVocab, 100*d.UnrestrictedLegalRate, d.UnrestrictedLegal, d.Positions)
+	fmt.Fprintf(w, "cross-entropy of Stockfish's move over the legal moves: %.3f nats (a uniform choice among them: %.3f)\n",
+		d.LegalCrossEntropy, d.UniformLegalCrossEntropy)
 	im := d.Imagined
 	if im == nil {
 		return

@@ -218,6 +218,24 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		}
 	}
 
+	// The legal-move cross-entropy from the biases by hand: Stockfish's
+	// move's logit against every legal move's (a1a8 10, h2g3 5, the rest 0).
+	var ce, uniform float64
+	for _, pos := range []struct {
+		fen, best string
+	}{{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"}, {"7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1", "a1a2"}, {"7k/8/8/8/8/8/7K/r7 w - - 0 1", "h2g3"}} {
+		b, _ := board.FromFEN(pos.fen)
+		var sum float64
+		for _, m := range b.LegalMoves() {
+			sum += math.Exp(float64(bias[board.UCI(m)]))
+		}
+		ce += (math.Log(sum) - float64(bias[pos.best])) / 3
+		uniform += math.Log(float64(len(b.LegalMoves()))) / 3
+	}
+	if d := rep.Decoding; math.Abs(d.LegalCrossEntropy-ce) > 1e-4 || math.Abs(d.UniformLegalCrossEntropy-uniform) > 1e-9 {
+		t.Errorf("legal cross-entropy %.6f (uniform %.6f), want %.6f (%.6f)", d.LegalCrossEntropy, d.UniformLegalCrossEntropy, ce, uniform)
+	}
+
 	s, out, _ = playStreams("")
 	opts.JSON = false
 	if err := runEval(context.Background(), opts, s); err != nil {
