@@ -359,3 +359,18 @@ func (f *File) DecodeArch(cfg any, families ...string) error {
 	}
 	return nil
 }
+
+// ReadAs reads a weights file and builds a network from it with build; an
+// error in the weights is one line naming the file.
+func ReadAs[T any](path string, build func(*File) (T, error)) (T, error) {
+	var zero T
+	f, err := Read(path)
+	if err != nil {
+		return zero, err
+	}
+	n, err := build(f)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", path, err)
+	}
+	return n, nil
+}

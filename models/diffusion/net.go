@@ -65,15 +65,7 @@ func NewTransformerNet(arch Transformer, f *dcw.File) (*Net, error) {
 
 // Load reads a .dcw file of the diffusion or policy family.
 func Load(path string) (*Net, error) {
-	f, err := dcw.Read(path)
-	if err != nil {
-		return nil, err
-	}
-	n, err := NewNet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
+	return dcw.ReadAs(path, NewNet)
 }
 
 func (n *Net) allocate() {

@@ -101,15 +101,7 @@ func NewNet(f *dcw.File) (*Net, error) {
 
 // Load reads a .dcw file of the flow family.
 func Load(path string) (*Net, error) {
-	f, err := dcw.Read(path)
-	if err != nil {
-		return nil, err
-	}
-	n, err := NewNet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return n, nil
+	return dcw.ReadAs(path, NewNet)
 }
 
 // Config returns the configuration the weights were trained with.

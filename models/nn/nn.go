@@ -277,13 +277,9 @@ func (e *Evaluator[N]) Net() N { return e.net }
 
 // Load reads a .dcw file and builds a family's network from it with newNet.
 func Load[N Network[N]](path string, newNet func(*dcw.File) (N, error)) (*Evaluator[N], error) {
-	f, err := dcw.Read(path)
+	n, err := dcw.ReadAs(path, newNet)
 	if err != nil {
 		return nil, err
-	}
-	n, err := newNet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return NewEvaluator(n), nil
 }

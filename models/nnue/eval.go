@@ -111,13 +111,9 @@ func (n *Net) quantizeFeatures(w, b []float32) error {
 // Load reads and quantizes a .dcw file of the nnue family; every error is
 // one line naming the file.
 func Load(path string) (*Evaluator, error) {
-	f, err := dcw.Read(path)
+	n, err := dcw.ReadAs(path, NewNet)
 	if err != nil {
 		return nil, err
-	}
-	n, err := NewNet(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return NewEvaluator(n), nil
 }
