@@ -43,8 +43,9 @@ type Family struct {
 	// Reference says where measured results of the family stand, for a
 	// report to set a small run's figures against (with their source).
 	Reference string
-	// Metrics names and explains the figures the family's runs report,
-	// beyond the loss, for docs and `dchess train --help`.
+	// Metrics names and explains the figures of the family's epoch lines
+	// in metrics.jsonl (a test holds runs to them); `dchess train --help`
+	// lists the names.
 	Metrics []MetricInfo
 	// Player makes the family's player from a SPEC with a weights path;
 	// nil for a family that does not play (the autoencoder).
@@ -215,7 +216,11 @@ func FamilyHelp() string {
 	var b strings.Builder
 	for _, name := range TrainableFamilies() {
 		f, _ := LookupFamily(name)
-		fmt.Fprintf(&b, "  %-12s %s\n  %-12s trains on %s\n", name, f.Description, "", f.Data)
+		var names []string
+		for _, m := range f.Metrics {
+			names = append(names, m.Name)
+		}
+		fmt.Fprintf(&b, "  %-12s %s\n  %-12s trains on %s\n  %-12s reports %s\n", name, f.Description, "", f.Data, "", strings.Join(names, ", "))
 	}
 	return b.String()
 }

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -113,6 +115,22 @@ func TestEveryFamilyHonoursItsRegistration(t *testing.T) {
 			}
 			if len(steps) < 20 {
 				t.Fatalf("%d step lines", len(steps))
+			}
+			// Every figure the registration names is in the epoch lines.
+			var epoch map[string]any
+			data, _ := os.ReadFile(filepath.Join(run, MetricsFile))
+			for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				var m map[string]any
+				if json.Unmarshal([]byte(line), &m) == nil && (m["kind"] == "epoch" || m["kind"] == "partial") {
+					epoch = m
+				}
+			}
+			for _, info := range fam.Metrics {
+				for _, key := range strings.Split(info.Name, ", ") {
+					if _, ok := epoch[key]; !ok {
+						t.Errorf("metric %s of the registration is not in the epoch lines: %v", key, epoch)
+					}
+				}
 			}
 			first, last := mean(steps[:5]), mean(steps[len(steps)-5:])
 			t.Logf("loss %.4f -> %.4f", first, last)
