@@ -1,6 +1,7 @@
 package diffusion
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/dchess/dchess/dataset/encode"
@@ -13,19 +14,10 @@ import (
 // state slot predicts stateWord. Tests of decoding and evaluation use it
 // to know every prediction in advance.
 func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
-	m, err := NewModel(c)
-	if err != nil {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	arch, err := m.Arch()
-	if err != nil {
-		return nil, err
-	}
-	params, err := c.Transformer().BiasOnlyTensors(actionBias, stateWord)
-	if err != nil {
-		return nil, err
-	}
-	return &dcw.File{Family: c.Family, Arch: arch, Tensors: params}, nil
+	return c.Transformer().BiasOnlyFile(c.Family, c, actionBias, stateWord)
 }
 
 // BiasOnlyTensors are the weights of BiasOnlyWeights, for any family of
@@ -53,4 +45,19 @@ func (t Transformer) BiasOnlyTensors(actionBias map[string]float32, stateWord in
 		}
 	}
 	return params, nil
+}
+
+// BiasOnlyFile is a weights file of family (its architecture cfg, stored
+// as JSON) holding BiasOnlyTensors: what the sequence families' bias-only
+// test weights share.
+func (c Transformer) BiasOnlyFile(family string, cfg any, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
+	arch, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	params, err := c.BiasOnlyTensors(actionBias, stateWord)
+	if err != nil {
+		return nil, err
+	}
+	return &dcw.File{Family: family, Arch: arch, Tensors: params}, nil
 }

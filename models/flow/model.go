@@ -127,17 +127,8 @@ func slotSize(c Config, slot int) int {
 // by actionBias (UCI move → logit), every state slot stateWord. Tests of
 // decoding and evaluation use it to know every prediction in advance.
 func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
-	m, err := NewModel(c)
-	if err != nil {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	arch, err := m.Arch()
-	if err != nil {
-		return nil, err
-	}
-	params, err := c.Transformer().BiasOnlyTensors(actionBias, stateWord)
-	if err != nil {
-		return nil, err
-	}
-	return &dcw.File{Family: Family, Arch: arch, Tensors: params}, nil
+	return c.Transformer().BiasOnlyFile(Family, c, actionBias, stateWord)
 }
