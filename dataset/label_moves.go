@@ -46,3 +46,21 @@ func checkLine(root *board.Board, fen, name string, pv []string) error {
 	}
 	return nil
 }
+
+// Quiet says whether b, the label's position, is quiet: not in check and
+// Stockfish's best move not a capture, the positions a search's quiescence
+// hands its evaluation. A label without a best move counts as quiet when
+// not in check; a best move that is not legal in b is an error.
+func (l *Label) Quiet(b *board.Board) (bool, error) {
+	if b.InCheck() {
+		return false, nil
+	}
+	if l.BestMove == "" {
+		return true, nil
+	}
+	best, err := b.ParseUCI(l.BestMove)
+	if err != nil {
+		return false, fmt.Errorf("best move: %w", err)
+	}
+	return !b.IsCapture(best), nil
+}

@@ -40,6 +40,10 @@ type ValueReport struct {
 	MSE           float64 `json:"mse"`
 	SignAgreement float64 `json:"sign_agreement"`
 	Within01      float64 `json:"within_0_1"`
+	// Quiet scores the quiet positions alone (not in check, Stockfish's
+	// best move not a capture): the ones a search's quiescence hands the
+	// evaluation, where a static score matters.
+	Quiet *ValueReport `json:"quiet,omitempty"`
 }
 
 // DecodingReport is a sequence player's decoding at one number of steps T.
@@ -202,7 +206,7 @@ func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, sp
 	if searcher, ok := player.Unwrap(p).(*player.Searcher); ok {
 		eval = searcher.Evaluator()
 	}
-	var value ValueScore
+	var value, quiet ValueScore
 	var thinking time.Duration
 	err = scanBestMoves(ctx, opts, ds, split, func(r *dataset.Record) error {
 		if eval != nil {
@@ -210,7 +214,11 @@ func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, sp
 			if err != nil {
 				return fmt.Errorf("%s: %w", r.FEN, err)
 			}
-			value.Add(dataset.WinProbability(int32(eval.Evaluate(b)), 0), r.Label.WinProb)
+			predicted := dataset.WinProbability(int32(eval.Evaluate(b)), 0)
+			value.Add(predicted, r.Label.WinProb)
+			if q, _ := r.Label.Quiet(b); q {
+				quiet.Add(predicted, r.Label.WinProb)
+			}
 		}
 		if err := p.NewGame(ctx); err != nil {
 			return err
@@ -233,10 +241,16 @@ func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, sp
 	rep.Accuracy = share(rep.Correct, rep.Positions)
 	rep.MsPerMove = thinking.Seconds() * 1000 / float64(max(rep.Positions, 1))
 	if value.N() > 0 {
-		rep.Value = &ValueReport{Positions: value.N(), MSE: value.MSE(), SignAgreement: value.SignAgreement(),
-			Within01: value.Within()}
+		rep.Value = valueReport(&value)
+		if quiet.N() > 0 {
+			rep.Value.Quiet = valueReport(&quiet)
+		}
 	}
 	return nil
+}
+
+func valueReport(v *ValueScore) *ValueReport {
+	return &ValueReport{Positions: v.N(), MSE: v.MSE(), SignAgreement: v.SignAgreement(), Within01: v.Within()}
 }
 
 // sequenceDecoder opens the decoder a diffusion or policy SPEC names, as

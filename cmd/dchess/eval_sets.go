@@ -29,6 +29,10 @@ func evalData(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s
 	if v := rep.Value; v != nil {
 		fmt.Fprintf(s.Out, "static evaluation against Stockfish's win probability: MSE %.5f, sign agreement %.1f%%, within 0.1 %.1f%% (%d positions)\n",
 			v.MSE, 100*v.SignAgreement, 100*v.Within01, v.Positions)
+		if q := v.Quiet; q != nil {
+			fmt.Fprintf(s.Out, "  on the quiet ones (not in check, best move not a capture): MSE %.5f, sign agreement %.1f%%, within 0.1 %.1f%% (%d positions)\n",
+				q.MSE, 100*q.SignAgreement, 100*q.Within01, q.Positions)
+		}
 	}
 	if d := rep.Decoding; d != nil {
 		printDecoding(s.Out, d)

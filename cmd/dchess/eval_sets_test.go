@@ -284,15 +284,18 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 // TestEvalDataScoresTheStaticEvaluation labels one position with the
 // heuristic's own win probability and another with its opposite, so the
 // value figures are known: half the signs agree, half the predictions are
-// within 0.1, and the squared error is the second position's alone.
+// within 0.1, and the squared error is the second position's alone. A
+// third, in check and labelled with the heuristic's own figure, counts in
+// the whole report but not among the quiet positions.
 func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	w, err := dataset.Create(dir, dataset.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var predicted [2]float32
-	for i, fen := range []string{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1"} {
+	var predicted [3]float32
+	for i, fen := range []string{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1",
+		"7k/5ppp/8/8/8/7P/5PP1/r5K1 w - - 0 1"} {
 		b, err := board.FromFEN(fen)
 		if err != nil {
 			t.Fatal(err)
@@ -302,8 +305,12 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 		if i == 1 {
 			label = 1 - predicted[i]
 		}
+		best := "a1a8"
+		if i == 2 {
+			best = "g1h2"
+		}
 		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: "a1a8", PV: []string{"a1a8"}, WinProb: label}}
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: best, PV: []string{best}, WinProb: label}}
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)
 		}
@@ -323,9 +330,14 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := float64(2*predicted[1] - 1)
-	if v := rep.Value; v == nil || v.Positions != 2 || v.SignAgreement != 0.5 || v.Within01 != 0.5 ||
-		math.Abs(v.MSE-d*d/2) > 1e-6 {
-		t.Fatalf("value report %+v, want MSE %.6f and half the signs and nearness", rep.Value, d*d/2)
+	v := rep.Value
+	if v == nil || v.Positions != 3 || math.Abs(v.SignAgreement-2.0/3) > 1e-9 || math.Abs(v.Within01-2.0/3) > 1e-9 ||
+		math.Abs(v.MSE-d*d/3) > 1e-6 {
+		t.Fatalf("value report %+v, want MSE %.6f and two thirds of the signs and nearness", v, d*d/3)
+	}
+	if q := v.Quiet; q == nil || q.Positions != 2 || q.SignAgreement != 0.5 || q.Within01 != 0.5 ||
+		math.Abs(q.MSE-d*d/2) > 1e-6 {
+		t.Fatalf("quiet positions' report %+v, want MSE %.6f and half the signs and nearness", v.Quiet, d*d/2)
 	}
 }
 

@@ -77,17 +77,8 @@ func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
 		return false, err
 	}
 	if m.cfg.QuietOnly {
-		if b.InCheck() {
-			return false, nil
-		}
-		if r.Label.BestMove != "" {
-			best, err := b.ParseUCI(r.Label.BestMove)
-			if err != nil {
-				return false, fmt.Errorf("best move: %w", err)
-			}
-			if b.IsCapture(best) {
-				return false, nil
-			}
+		if quiet, err := r.Label.Quiet(b); err != nil || !quiet {
+			return false, err
 		}
 	}
 	if err := encodeActive(b, rows[InputActive]); err != nil {
