@@ -10,7 +10,12 @@
 #
 #   scripts/studies/nnue-data.sh OUT_DIR [CHUNKS [GAMES_PER_CHUNK [WORKERS]]]
 #
-# Defaults: 10 chunks of 5,000 games, 1 Stockfish process. A rerun skips the
+# Defaults: 10 chunks of 5,000 games, 1 Stockfish process. SELFPLAY_A and
+# SELFPLAY_B name the players (default heuristic:depth=3 for both): a network
+# playing one side puts the positions its own search steers to into the data,
+# the ones a network trained on others' games misjudges most (docs/strength.md,
+# the NNUE study); give such chunks their own SEED_BASE (default 1000, chunk k
+# plays from seed SEED_BASE + k) so their openings differ. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again.
 set -euo pipefail
@@ -28,8 +33,9 @@ for k in $(seq 1 "$chunks"); do
 	d=$out/chunk-$k
 	mkdir -p "$d"
 	echo "== chunk $k of $chunks: $d ($(date -u +%FT%TZ))"
-	[ -s "$d/games.pgn" ] || "$dchess" selfplay --a heuristic:depth=3 --games "$games" --random-plies 8 \
-		--random-rate 0.1 --random-rate-plies 20 --max-moves 150 --concurrency "$workers" --seed "$((1000 + k))" \
+	[ -s "$d/games.pgn" ] || "$dchess" selfplay --a "${SELFPLAY_A:-heuristic:depth=3}" \
+		--b "${SELFPLAY_B:-${SELFPLAY_A:-heuristic:depth=3}}" --depth 3 --games "$games" --random-plies 8 \
+		--random-rate 0.1 --random-rate-plies 20 --max-moves 150 --concurrency "$workers" --seed "$((${SEED_BASE:-1000} + k))" \
 		-o "$d/games.pgn" --json >"$d/selfplay.json"
 	[ -f "$d/positions/manifest.json" ] || "$dchess" ingest "$d/games.pgn" -o "$d/positions" --min-ply 8 \
 		--json >"$d/ingest.json"

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# docs/strength.md's comparison of the sequence families (issues #5 and #20):
+# configs/policy-small.yaml, configs/diffusion-small.yaml and
+# configs/flow-small.yaml with each source (mask, board) are the same
+# transformer (width 64, 2 blocks) trained on the same labelled positions
+# (scripts/studies/data-d8-pv4.sh, Stockfish's 4-move lines) for the same
+# number of optimizer steps. Then, for each: action accuracy and the imagined
+# lines on the test split (the decoding-steps sweep for diffusion and flow,
+# with milliseconds per move), the shared Lichess puzzles, and a round robin
+# at 100 ms a move with heuristic and random as anchors.
+#
+#   scripts/studies/sequence-families.sh [DATA_DIR] [RUNS_DIR] [STEPS]
+#       (defaults studies/d8pv4/labelled, studies/sequence, 20000)
+#
+# Every stage is journalled: a training run continues from its newest
+# checkpoint (train --resume) and finished evaluations and the finished
+# tournament are skipped, so the script can be stopped at any point and run
+# again (an interrupted tournament starts over). FAMILIES (default "policy diffusion flow-mask flow-board")
+# chooses which runs to train and score.
+set -euo pipefail
+. "$(dirname "$0")/env.sh"
+cd "$root"
+data=${1:-studies/d8pv4/labelled}
+runs=${2:-studies/sequence}
+steps=${3:-20000}
+families=${FAMILIES:-policy diffusion flow-mask flow-board}
+puzzles=${PUZZLES:-../shared/data/puzzles/lichess_puzzles_kagi1000.csv}
+openings=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
+mkdir -p "$runs"
+
+# config NAME: the config a run trains with; flow's board source differs
+# from configs/flow-small.yaml in its source alone.
+config() {
+	case $1 in
+	flow-mask) echo configs/flow-small.yaml ;;
+	flow-board)
+		sed 's/^  source: mask /  source: board/' configs/flow-small.yaml >"$runs/flow-board.yaml"
+		grep -q '^  source: board' "$runs/flow-board.yaml" || { echo "flow-small.yaml has no 'source: mask' line" >&2; exit 1; }
+		echo "$runs/flow-board.yaml" ;;
+	*) echo "configs/$1-small.yaml" ;;
+	esac
+}
+spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1"; }
+
+for f in $families; do
+	run=$runs/$f
+	[ -f "$run/model.dcw" ] && [ -f "$run.train.json" ] && continue
+	echo "== train $f ($(date -u +%FT%TZ))"
+	if [ -d "$run/checkpoint" ]; then
+		"$dchess" train --model "${f%%-*}" --data "$data" --out "$run" --max-steps "$steps" --resume --json >"$run.train.json"
+	else
+		"$dchess" train --model "${f%%-*}" --config "$(config "$f")" --data "$data" --out "$run" \
+			--max-steps "$steps" --json >"$run.train.json"
+	fi
+done
+for f in $families; do
+	out=$runs/$f.eval.json
+	if [ ! -f "$out" ]; then
+		echo "== score $f on the test split ($(date -u +%FT%TZ))"
+		sweep=()
+		[ "$f" = policy ] || sweep=(--steps 1,2,5,10,20)
+		"$dchess" eval --player "$(spec "$f")" --data "$data" --limit 500 "${sweep[@]}" --json --quiet >"$out.tmp"
+		mv "$out.tmp" "$out"
+	fi
+	out=$runs/$f.puzzles.json
+	if [ ! -f "$out" ]; then
+		echo "== puzzles $f ($(date -u +%FT%TZ))"
+		"$dchess" eval --player "$(spec "$f")" --puzzles "$puzzles" --json --quiet >"$out.tmp"
+		mv "$out.tmp" "$out"
+	fi
+done
+players=heuristic,random
+for f in $families; do players=$players,$(spec "$f"); done
+out=$runs/tournament.json
+if [ ! -f "$out" ]; then
+	echo "== round robin ($(date -u +%FT%TZ))"
+	"$dchess" tournament --players "$players" --games-per-pair 20 --movetime 100 --openings "$openings" \
+		--openings-order random --seed 1 --max-moves 200 --pgn "$runs/tournament.pgn" --json >"$out.tmp"
+	mv "$out.tmp" "$out"
+fi
