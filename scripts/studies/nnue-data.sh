@@ -15,7 +15,9 @@
 # playing one side puts the positions its own search steers to into the data,
 # the ones a network trained on others' games misjudges most (docs/strength.md,
 # the NNUE study); give such chunks their own SEED_BASE (default 1000, chunk k
-# plays from seed SEED_BASE + k) so their openings differ. A rerun skips the
+# plays from seed SEED_BASE + k) so their openings differ. POSITIONS_PER_GAME
+# (default 0, every position from ply 8) labels a seeded sample of each game
+# instead: more games for the same labelling time. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again.
 set -euo pipefail
@@ -38,7 +40,7 @@ for k in $(seq 1 "$chunks"); do
 		--random-rate 0.1 --random-rate-plies 20 --max-moves 150 --concurrency "$workers" --seed "$((${SEED_BASE:-1000} + k))" \
 		-o "$d/games.pgn" --json >"$d/selfplay.json"
 	[ -f "$d/positions/manifest.json" ] || "$dchess" ingest "$d/games.pgn" -o "$d/positions" --min-ply 8 \
-		--json >"$d/ingest.json"
+		--positions-per-game "${POSITIONS_PER_GAME:-0}" --seed "$k" --json >"$d/ingest.json"
 	[ -f "$d/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$d/positions" -o "$d/labelled" \
 		--depth 8 --workers "$workers" --json >"$d/label.json"
 	[ -f "$d/split.json" ] || "$dchess" dataset split "$d/labelled" --val 0.05 --test 0.05 --seed 1 --json >"$d/split.json"
