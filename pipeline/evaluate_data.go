@@ -54,9 +54,13 @@ type DecodingReport struct {
 	Accuracy  float64 `json:"action_accuracy"`
 	MsPerMove float64 `json:"ms_per_move"`
 	// UnrestrictedLegal counts the positions where the model's a_i without
-	// the legal-move restriction (argmax over the whole vocabulary) is legal.
+	// the legal-move restriction (argmax over the whole vocabulary) is legal:
+	// all of them, trivially, for a model trained with LegalMask.
 	UnrestrictedLegal     int     `json:"unrestricted_legal"`
 	UnrestrictedLegalRate float64 `json:"unrestricted_legal_rate"`
+	// LegalMask says the model was trained (and decodes) with legal_mask:
+	// its a_i is over the legal moves alone.
+	LegalMask bool `json:"legal_mask"`
 	// LegalCrossEntropy is the mean -log p(Stockfish's move) with p the
 	// model's probabilities renormalised over the legal moves (when a_i was
 	// decided), and UniformLegalCrossEntropy the same for a uniform choice
@@ -284,7 +288,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 	for _, steps := range append([]int{dec.Steps}, opts.Steps...) {
 		if _, seen := row[steps]; !seen {
 			row[steps] = len(reports)
-			reports = append(reports, &DecodingReport{Steps: steps})
+			reports = append(reports, &DecodingReport{Steps: steps, LegalMask: dec.Decoder.LegalMask()})
 			if horizon >= 2 {
 				reports[len(reports)-1].Imagined = &ImaginedReport{}
 			}

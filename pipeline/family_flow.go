@@ -39,8 +39,8 @@ func init() {
 		Accuracy:  AccuracyAction,
 		Reference: "the diffusion model it is measured against chose Stockfish's move in 7.8 % of 500 test positions at 44,455 steps (docs/strength.md)",
 		Metrics: []MetricInfo{
-			{"train_loss, val_loss", "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy"},
-			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i at its source whose argmax over all moves is the target move"},
+			{"train_loss, val_loss", "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
+			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
 		Player:      sequencePlayer(flowDecoder),
 		Decoder:     flowDecoder,

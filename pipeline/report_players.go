@@ -71,7 +71,11 @@ func (e *PlayerEvaluation) figures() string {
 			v.MSE, 100*v.SignAgreement)
 	}
 	if dec := d.Decoding; dec != nil && dec.Positions > 0 {
-		s += fmt.Sprintf(" (its unrestricted a_i legal in %.1f %%)", 100*float64(dec.UnrestrictedLegal)/float64(dec.Positions))
+		if dec.LegalMask {
+			s += " (a_i over the legal moves only: legal_mask)"
+		} else {
+			s += fmt.Sprintf(" (its unrestricted a_i legal in %.1f %%)", 100*float64(dec.UnrestrictedLegal)/float64(dec.Positions))
+		}
 		if im := dec.Imagined; im != nil && im.All.StatePositions > 0 {
 			s += fmt.Sprintf("; it imagines s_{i+1} exactly in %.1f %%", 100*im.All.StateExactRate)
 		}

@@ -160,6 +160,13 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		if t.cfg, err = ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
 			return nil, fmt.Errorf("train: config in %s: %w", ck.path, err)
 		}
+		// A model setting newer than the run takes its value as run from
+		// the checkpoint's architecture, not today's default.
+		if r, ok := t.cfg.Model.Settings.(interface{ Resumed(arch []byte) error }); ok {
+			if err := r.Resumed(ck.meta.Arch); err != nil {
+				return nil, fmt.Errorf("train: %s: %w", ck.path, err)
+			}
+		}
 	} else {
 		if opts.Config == nil {
 			return nil, errors.New("train: no config given")

@@ -9,6 +9,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search/board"
 )
@@ -142,9 +143,17 @@ func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *
 		if _, err := encode.Sequence(pos, line, c.Horizon, seq); err != nil {
 			b.Fatal(err)
 		}
+		var legal []int
+		if c.LegalMask {
+			var err error
+			if _, legal, err = diffusion.LegalActions(pos); err != nil {
+				b.Fatal(err)
+			}
+		}
 		for k, buf := range tg.bufs {
 			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
 		}
 		o.m.corrupt(rng, seq, rows)
+		o.m.EncodeLegal(legal, rows)
 	}
 }

@@ -19,7 +19,9 @@ import (
 // policy, flow) on action-state-action sequences: each record's line
 // (Stockfish's PV or the game's moves) is encoded, corrupted as the
 // family's process does at a random time, and the loss is the family's
-// weighted cross-entropy of the corrupted tokens.
+// weighted cross-entropy of the corrupted tokens. With legal_mask each
+// row also carries the legal moves of the record's position, the only
+// moves a_i's cross-entropy is taken over.
 type sequenceObjective struct {
 	m   sequenceModel
 	cfg *Config
@@ -37,6 +39,9 @@ type sequenceModel interface {
 	target() string
 	// corrupt draws the corruption of seq and writes the row.
 	corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
+	// EncodeLegal writes a_i's legal-move mask into the row (legal_mask
+	// only; nothing otherwise).
+	EncodeLegal(legal []int, rows [][]float32)
 }
 
 func (o *sequenceObjective) family() string        { return o.cfg.Model.Family }
@@ -135,15 +140,24 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 			sink.reject()
 			return nil
 		}
+		var legal []int
+		if tr.LegalMask {
+			if _, legal, err = diffusion.LegalActions(b); err != nil {
+				sink.reject()
+				return nil
+			}
+		}
 		rows, _ := sink.row()
 		o.m.corrupt(rng, seq, rows)
+		o.m.EncodeLegal(legal, rows)
 		return sink.add()
 	})
 }
 
 // score counts the rows whose a_i was masked: predicted (argmax over the
-// whole vocabulary) is 1 when it is the target move, so the sign
-// agreement the loop reports is the action accuracy on those rows.
+// whole vocabulary, the legal moves with legal_mask) is 1 when it is the
+// target move, so the sign agreement the loop reports is the action
+// accuracy on those rows.
 func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 	c := o.m.transformer()
 	logits := tg.outputs()

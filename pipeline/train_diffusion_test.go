@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -120,5 +122,91 @@ func TestSequencePlayerChecksItsWeights(t *testing.T) {
 	}
 	if _, err := player.New(context.Background(), "diffusion:/nonexistent/model.dcw"); err == nil {
 		t.Errorf("a missing weights file was accepted")
+	}
+}
+
+// TestLegalMaskTrainsOverTheLegalMoves: the policy's loss is a_i's
+// cross-entropy alone, so with legal_mask its first steps cost about
+// ln(legal moves) (3 to 4 nats here) rather than ln(1,968) = 7.6 for
+// an untrained network, and a short run still lowers it.
+func TestLegalMaskTrainsOverTheLegalMoves(t *testing.T) {
+	data := lineDataset(t, 300)
+	for _, mask := range []bool{false, true} {
+		cfg := testConfig(t, diffusion.PolicyFamily)
+		if !cfg.Model.Settings.(*diffusion.Config).LegalMask {
+			t.Fatal("configs/test/policy.yaml trains without legal_mask")
+		}
+		cfg.Model.Settings.(*diffusion.Config).LegalMask = mask
+		cfg.LogEvery, cfg.MaxSteps = 1, 30
+		run := filepath.Join(t.TempDir(), "run")
+		if _, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: run}); err != nil {
+			t.Fatal(err)
+		}
+		metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []float64
+		for _, m := range metrics {
+			if m.Kind == "step" {
+				steps = append(steps, m.Loss)
+			}
+		}
+		if len(steps) < 20 {
+			t.Fatalf("%d step lines", len(steps))
+		}
+		first, last := mean(steps[:3]), mean(steps[len(steps)-3:])
+		t.Logf("legal_mask %v: loss %.3f -> %.3f", mask, first, last)
+		if vocab := math.Log(encode.ActionVocab); mask && first > vocab-2 || !mask && first < vocab-1 {
+			t.Errorf("legal_mask %v: first steps' loss %.3f against ln(1968) = %.3f", mask, first, vocab)
+		}
+		if !(last < first) {
+			t.Errorf("legal_mask %v: loss did not fall: %.3f -> %.3f", mask, first, last)
+		}
+	}
+}
+
+// TestResumedRunKeepsLegalMaskAsRun: a checkpoint written before
+// legal_mask existed (no key in its config or architecture) resumes with
+// the mask off, not today's default.
+func TestResumedRunKeepsLegalMaskAsRun(t *testing.T) {
+	data := lineDataset(t, 100)
+	cfg := testConfig(t, diffusion.PolicyFamily)
+	cfg.Model.Settings.(*diffusion.Config).LegalMask = false
+	cfg.MaxSteps = 2
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: run}); err != nil {
+		t.Fatal(err)
+	}
+	ck, err := loadNewestCheckpoint(run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arch map[string]any
+	if err := json.Unmarshal(ck.meta.Arch, &arch); err != nil {
+		t.Fatal(err)
+	}
+	delete(arch, "legal_mask")
+	if ck.meta.Arch, err = json.Marshal(arch); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, line := range strings.Split(ck.meta.Config, "\n") {
+		if !strings.Contains(line, "legal_mask") {
+			lines = append(lines, line)
+		}
+	}
+	ck.meta.Config = strings.Join(lines, "\n")
+	if _, err := saveCheckpoint(run, ck); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 4}); err != nil {
+		t.Fatal(err)
+	}
+	if ck, err = loadNewestCheckpoint(run); err != nil {
+		t.Fatal(err)
+	}
+	if ck.meta.State.Step != 4 || !strings.Contains(ck.meta.Config, "legal_mask: false") || !strings.Contains(string(ck.meta.Arch), `"legal_mask":false`) {
+		t.Errorf("resumed run at step %d: config\n%s\narchitecture %s", ck.meta.State.Step, ck.meta.Config, ck.meta.Arch)
 	}
 }

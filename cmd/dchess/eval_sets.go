@@ -65,8 +65,12 @@ func evalPairs(ctx context.Context, opts *evalOptions, do pipeline.DataOptions, 
 
 // printDecoding prints the decoder's lines under the accuracy line.
 func printDecoding(w io.Writer, d *pipeline.DecodingReport) {
-	fmt.Fprintf(w, "decoding with T = %d: the unrestricted a_i (argmax over all %d moves) is legal in %.1f%% (%d of %d)\n",
-		d.Steps, encode.ActionVocab, 100*d.UnrestrictedLegalRate, d.UnrestrictedLegal, d.Positions)
+	trivially := ""
+	if d.LegalMask {
+		trivially = " (trivially: trained with legal_mask, the model's a_i is over the legal moves only)"
+	}
+	fmt.Fprintf(w, "decoding with T = %d: the unrestricted a_i (argmax over all %d moves) is legal in %.1f%% (%d of %d)%s\n",
+		d.Steps, encode.ActionVocab, 100*d.UnrestrictedLegalRate, d.UnrestrictedLegal, d.Positions, trivially)
 	fmt.Fprintf(w, "cross-entropy of Stockfish's move over the legal moves: %.3f nats (a uniform choice among them: %.3f)\n",
 		d.LegalCrossEntropy, d.UniformLegalCrossEntropy)
 	im := d.Imagined
@@ -97,7 +101,14 @@ func printSweep(w io.Writer, rows []pipeline.DecodingReport) error {
 		fmt.Fprintf(tw, "%d\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\t\n", d.Steps, 100*d.Accuracy, d.MsPerMove,
 			100*d.UnrestrictedLegalRate, state, exact, next)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(rows) > 0 && rows[0].LegalMask {
+		_, err := fmt.Fprintln(w, "legal a_i is 100% by construction: the model was trained with legal_mask")
+		return err
+	}
+	return nil
 }
 
 func evalPuzzles(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {

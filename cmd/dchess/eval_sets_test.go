@@ -134,14 +134,17 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 
 // writeBiasWeights writes weights of the tiny test config of family that
 // predict by their output biases alone (diffusion.BiasOnlyWeights): every
-// action slot by actionBias, every state slot an empty square.
-func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32) string {
+// action slot by actionBias, every state slot an empty square; a_i over
+// the legal moves only with legalMask.
+func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32, legalMask bool) string {
 	t.Helper()
 	cfg, err := pipeline.LoadConfig(filepath.Join("..", "..", "configs", "test", family+".yaml"), family)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := diffusion.BiasOnlyWeights(*cfg.Model.Settings.(*diffusion.Config), actionBias, encode.TokenEmpty)
+	dc := *cfg.Model.Settings.(*diffusion.Config)
+	dc.LegalMask = legalMask
+	f, err := diffusion.BiasOnlyWeights(dc, actionBias, encode.TokenEmpty)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +188,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	bias := map[string]float32{"a1a8": 10, "h2g3": 5}
-	model := writeBiasWeights(t, diffusion.Family, bias)
+	model := writeBiasWeights(t, diffusion.Family, bias, false)
 
 	s, out, _ := playStreams("")
 	opts := &evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{1, 4}, JSON: true}
@@ -248,8 +251,38 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		}
 	}
 
+	// Trained with legal_mask, the model's a_i has no mass on illegal
+	// moves: the unrestricted a_i is legal everywhere, which the report
+	// says is trivial, and the legal moves' cross-entropy is as before.
+	masked := writeBiasWeights(t, diffusion.Family, bias, true)
+	for _, asJSON := range []bool{true, false} {
+		s, out, _ = playStreams("")
+		if err := runEval(context.Background(), &evalOptions{Player: "diffusion:" + masked, Data: dir, Steps: []int{1, 4}, JSON: asJSON}, s); err != nil {
+			t.Fatal(err)
+		}
+		if !asJSON {
+			for _, line := range []string{"legal in 100.0% (3 of 3) (trivially: trained with legal_mask", "legal a_i is 100% by construction"} {
+				if !strings.Contains(out.String(), line) {
+					t.Errorf("no %q in\n%s", line, out.String())
+				}
+			}
+			continue
+		}
+		rep = pipeline.DataReport{}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
+		}
+		d := rep.Decoding
+		if rep.Correct != 2 || d == nil || !d.LegalMask || d.UnrestrictedLegal != 3 || len(rep.Sweep) != 2 || !rep.Sweep[0].LegalMask {
+			t.Fatalf("legal_mask report %+v, decoding %+v", rep, d)
+		}
+		if math.Abs(d.LegalCrossEntropy-ce) > 1e-4 {
+			t.Errorf("legal_mask: legal cross-entropy %.6f, want %.6f", d.LegalCrossEntropy, ce)
+		}
+	}
+
 	// The policy decodes in the same way, with nothing imagined.
-	policy := writeBiasWeights(t, diffusion.PolicyFamily, bias)
+	policy := writeBiasWeights(t, diffusion.PolicyFamily, bias, false)
 	s, out, _ = playStreams("")
 	if err := runEval(context.Background(), &evalOptions{Player: "policy:" + policy, Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,10 @@ import (
 // keeps the most confident predictions and re-masks the rest, so that
 // after step t about N·(1 - α_{t-1}) of the N slots stay masked (α_0 = 1:
 // none after the last step). The action a_i is chosen among the legal
-// moves of s_i only. Like Net it is not safe for concurrent use.
+// moves of s_i only; with legal_mask its distribution at every step is
+// renormalised over them (RestrictLogProbs), as in training, so that its
+// confidence is the legal moves' too. Like Net it is not safe for
+// concurrent use.
 type Decoder struct {
 	net *Net
 	// Steps is the number of decoding steps (default the trained T).
@@ -48,6 +51,9 @@ func (d *Decoder) Net() *Net { return d.net }
 // Horizon is the length of the sequences the decoder imagines.
 func (d *Decoder) Horizon() int { return d.net.cfg.Horizon }
 
+// LegalMask says whether a_i is over the legal moves alone (legal_mask).
+func (d *Decoder) LegalMask() bool { return d.net.cfg.LegalMask }
+
 // SequenceDecoder is what players and evaluation read from a decoder of
 // action-state-action sequences, this package's or models/flow's: the
 // ranked legal moves, a decode in a given number of steps (a_i restricted
@@ -57,6 +63,10 @@ type SequenceDecoder interface {
 	Propose(b *board.Board) ([]board.Move, []float64, error)
 	DecodeSteps(b *board.Board, steps int) (*Decoded, error)
 	Horizon() int
+	// LegalMask says whether the model was trained with legal_mask: its
+	// a_i is over the legal moves alone, so the unrestricted a_i is legal
+	// by construction.
+	LegalMask() bool
 }
 
 var _ SequenceDecoder = (*Decoder)(nil)
@@ -75,7 +85,8 @@ type Decoded struct {
 	// UnrestrictedAction is the action-vocabulary index the model would
 	// pick for a_i without the legal-move restriction (the argmax over all
 	// ActionVocab moves at the step a_i was decided); UnrestrictedLegal
-	// says whether that move is legal in s_i.
+	// says whether that move is legal in s_i. With legal_mask the model's
+	// a_i puts no mass on illegal moves: it is always legal.
 	UnrestrictedAction int
 	UnrestrictedLegal  bool
 }
@@ -141,6 +152,11 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 			continue
 		}
 		d.net.Forward(d.in, slots, outs)
+		if c.LegalMask {
+			if i := indexOf(slots, a0); i >= 0 {
+				RestrictLogProbs(outs[i], legal)
+			}
+		}
 		cands = cands[:0]
 		for i, s := range slots {
 			lp := outs[i]
@@ -201,6 +217,31 @@ func LegalActions(b *board.Board) ([]board.Move, []int, error) {
 		legal[i] = idx
 	}
 	return moves, legal, nil
+}
+
+// RestrictLogProbs renormalises lp, the log-probabilities of a_i's slot
+// over the whole action vocabulary, over the moves in legal and gives
+// every other move -Inf: a_i's distribution for a model trained with
+// legal_mask, whose training mask (IllegalLogit) gives illegal moves
+// exactly 0 probability in float32.
+func RestrictLogProbs(lp []float32, legal []int) {
+	m := float32(math.Inf(-1))
+	for _, idx := range legal {
+		m = max(m, lp[idx])
+	}
+	var sum float64
+	kept := make([]float32, len(legal))
+	for j, idx := range legal {
+		kept[j] = lp[idx]
+		sum += math.Exp(float64(lp[idx] - m))
+	}
+	logSum := m + float32(math.Log(sum))
+	for i := range lp {
+		lp[i] = float32(math.Inf(-1))
+	}
+	for j, idx := range legal {
+		lp[idx] = kept[j] - logSum
+	}
 }
 
 // RestrictAction decides a_i from lp, the log-probabilities of its slot

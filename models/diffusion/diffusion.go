@@ -8,6 +8,7 @@
 package diffusion
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -54,13 +55,20 @@ type Config struct {
 	Schedule  string `json:"schedule" yaml:"schedule"`
 	Weighting string `json:"weighting" yaml:"weighting"`
 	Target    string `json:"target" yaml:"target"`
+	// LegalMask restricts a_i, the action of the given state s_i, to the
+	// legal moves of s_i: training's cross-entropy of a_i and every
+	// decoding step's a_i distribution are over those moves only (see
+	// Transformer.LegalMask). Weights written before the setting existed
+	// have no legal_mask key and load with it off.
+	LegalMask bool `json:"legal_mask" yaml:"legal_mask"`
 }
 
 // DefaultConfig is about a million parameters: 3 blocks of width 128 with
-// 4 heads, h = 4, T = 20, linear schedule, ELBO weighting, PV targets.
+// 4 heads, h = 4, T = 20, linear schedule, ELBO weighting, PV targets,
+// a_i over the legal moves.
 func DefaultConfig() Config {
 	return Config{Family: Family, Horizon: 4, Dim: 128, Heads: 4, Layers: 3, MLP: 256, Steps: 20,
-		Schedule: ScheduleLinear, Weighting: WeightingELBO, Target: TargetPV}
+		Schedule: ScheduleLinear, Weighting: WeightingELBO, Target: TargetPV, LegalMask: true}
 }
 
 // DefaultPolicyConfig is the same transformer as DefaultConfig for one
@@ -106,7 +114,20 @@ func (c Config) Validate() error {
 
 // Transformer is the network the config builds.
 func (c Config) Transformer() Transformer {
-	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP}
+	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP, LegalMask: c.LegalMask}
+}
+
+// Resumed takes from arch, the architecture a run's checkpoint stores,
+// what a config as run written before a setting existed leaves to today's
+// default: legal_mask, absent there, was off, and a resumed run keeps
+// training as it began.
+func (c *Config) Resumed(arch []byte) error {
+	var was Config
+	if err := json.Unmarshal(arch, &was); err != nil {
+		return fmt.Errorf("%s: architecture in the checkpoint: %w", c.Family, err)
+	}
+	c.LegalMask = was.LegalMask
+	return nil
 }
 
 // SeqLen is the number of tokens the transformer reads.

@@ -68,9 +68,19 @@ func (t Transformer) InitParams(seed int64) []dcw.Tensor {
 // (MaskAction included), the state targets, the action targets (-1 for a
 // slot without one), each slot's loss weight and the vocabulary index of
 // a_i. The graph does not read the last: it is a_i's target for scoring.
-func (m *Model) InputShapes(batch int) [][]int { return m.cfg.Transformer().InputShapes(batch) }
+// With legal_mask a seventh follows, a_i's legal-move mask
+// (LegalMaskShape); without it the inputs are these six alone.
+func (m *Model) InputShapes(batch int) [][]int {
+	t := m.cfg.Transformer()
+	shapes := t.InputShapes(batch)
+	if t.LegalMask {
+		shapes = append(shapes, t.LegalMaskShape(batch))
+	}
+	return shapes
+}
 
-// InputShapes are Model.InputShapes.
+// InputShapes are the six inputs of Model.InputShapes every configuration
+// reads (the stay inputs and the legal-move mask come after them).
 func (t Transformer) InputShapes(batch int) [][]int {
 	ss, h := t.StateSlots(), t.Horizon
 	return [][]int{{batch, ss}, {batch, h}, {batch, ss}, {batch, h}, {batch, t.SeqLen()}, {batch, 1}}
@@ -267,7 +277,8 @@ type Outputs struct {
 	// PerRow is each row's loss (batch × 1).
 	PerRow *G.Node
 	// ActionLogits are the logits of the action slots (batch·h ×
-	// ActionVocab), row b·h + k for a_{i+k} of row b.
+	// ActionVocab), row b·h + k for a_{i+k} of row b; with LegalMask a_i's
+	// have the legal-move mask added.
 	ActionLogits *G.Node
 	Learnables   []*G.Node
 }
@@ -286,8 +297,17 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 // two inputs of StayInputShapes after them, it also adds, for each state
 // slot of weight w_stay and current word z, w_stay·(1 - p(z)), where p(z)
 // is the probability the slot's prediction gives its own word: the rate
-// of leaving z in a generalised-KL flow-matching loss (models/flow).
+// of leaving z in a generalised-KL flow-matching loss (models/flow). With
+// LegalMask the last input is a_i's legal-move mask (LegalMaskShape),
+// added to a_i's logits before the cross-entropy and in ActionLogits.
 func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
+	var legalMask *G.Node
+	if c.LegalMask {
+		if len(inputs) < 7 {
+			return Outputs{}, fmt.Errorf("legal_mask: %d inputs, want the legal-move mask after the others", len(inputs))
+		}
+		legalMask, inputs = inputs[len(inputs)-1], inputs[:len(inputs)-1]
+	}
 	batch := inputs[0].Shape()[0]
 	d, dk, ss, h, L := c.Dim, c.Dim/c.Heads, c.StateSlots(), c.Horizon, c.SeqLen()
 	meanData := make([]float32, d)
@@ -432,6 +452,11 @@ func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 	if err != nil {
 		return fail(err)
 	}
+	if legalMask != nil {
+		if actionLogits, err = c.maskFirstAction(g, actionLogits, legalMask); err != nil {
+			return fail(err)
+		}
+	}
 	// Per-slot cross-entropy of the targets (0 for slots without one).
 	ls, err := ops.SoftmaxCrossEntropy(stateLogits, inputs[2])
 	if err != nil {
@@ -465,6 +490,32 @@ func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 		}
 	}
 	return Outputs{PerRow: perRow, ActionLogits: actionLogits, Learnables: b.learnables}, nil
+}
+
+// maskFirstAction adds the legal-move mask (batch × ActionVocab) to the
+// rows of a_i among the action logits (batch·h × ActionVocab, row b·h + k
+// for a_{i+k}): for h = 1 that is every row; otherwise the mask is
+// widened by zeros for the h - 1 later actions into batch × h·ActionVocab,
+// which is the logits' layout reshaped.
+func (c Transformer) maskFirstAction(g *G.ExprGraph, logits, mask *G.Node) (*G.Node, error) {
+	batch, h := mask.Shape()[0], c.Horizon
+	if want := c.LegalMaskShape(batch); !mask.Shape().Eq(tensor.Shape(want)) || logits.Shape()[0] != batch*h {
+		return nil, fmt.Errorf("legal_mask: mask %v for logits %v, want %v", mask.Shape(), logits.Shape(), want)
+	}
+	full := mask
+	if h > 1 {
+		width := (h - 1) * encode.ActionVocab
+		zeros := G.NewMatrix(g, tensor.Float32, G.WithShape(batch, width), G.WithName("legal.later"),
+			G.WithValue(tensor.New(tensor.WithShape(batch, width), tensor.WithBacking(make([]float32, batch*width)))))
+		var err error
+		if full, err = G.Concat(1, mask, zeros); err != nil {
+			return nil, err
+		}
+		if full, err = G.Reshape(full, tensor.Shape{batch * h, encode.ActionVocab}); err != nil {
+			return nil, err
+		}
+	}
+	return G.Add(logits, full)
 }
 
 // addStay adds each row's Σ w·(1 - p(z)) over its state slots to perRow
@@ -521,6 +572,22 @@ const noTarget = -1
 // each of the inputs of InputShapes.
 func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 	m.cfg.Transformer().Encode(in, seq, weight, rows)
+}
+
+// EncodeLegal writes one example's legal-move mask, legal the action
+// indices of the legal moves of its s_i (LegalActions), into its row of
+// the last input; without LegalMask there is no such input and it does
+// nothing.
+func (m *Model) EncodeLegal(legal []int, rows [][]float32) {
+	m.cfg.Transformer().EncodeLegal(legal, rows)
+}
+
+// EncodeLegal is Model.EncodeLegal: rows holds one row of each input, the
+// mask last.
+func (c Transformer) EncodeLegal(legal []int, rows [][]float32) {
+	if c.LegalMask {
+		EncodeLegalMask(legal, rows[len(rows)-1])
+	}
 }
 
 // Encode is Model.Encode.

@@ -27,31 +27,41 @@ func TestDecodeReportsTheUnrestrictedActionAndItsLegality(t *testing.T) {
 	policy.Family, policy.Horizon, policy.Steps = PolicyFamily, 1, 1
 	// a1a8 is the vocabulary's favourite but is illegal from the start
 	// position, where e2e4 is the best legal move; with a lone rook on a1
-	// a1a8 is legal and chosen.
+	// a1a8 is legal and chosen. With legal_mask the model's a_i has no
+	// mass on a1a8 from the start: its unrestricted choice is e2e4.
 	bias := map[string]float32{"a1a8": 10, "e2e4": 5}
-	for _, c := range []Config{tinyConfig(), policy} {
-		dec := NewDecoder(biasNet(t, c, bias, encode.TokenEmpty))
-		for _, tc := range []struct {
-			fen, best string
-			legal     bool
-		}{
-			{board.StartFEN, "e2e4", false},
-			{"7k/8/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", true},
-		} {
-			b, _ := board.FromFEN(tc.fen)
-			r, err := dec.Decode(b)
-			if err != nil {
-				t.Fatal(err)
+	for _, mask := range []bool{false, true} {
+		for _, c := range []Config{tinyConfig(), policy} {
+			c.LegalMask = mask
+			dec := NewDecoder(biasNet(t, c, bias, encode.TokenEmpty))
+			if dec.LegalMask() != mask {
+				t.Errorf("%s: decoder's LegalMask %v, want %v", c.Family, dec.LegalMask(), mask)
 			}
-			if got := board.UCI(r.Best); got != tc.best {
-				t.Errorf("%s %s: best %s, want %s", c.Family, tc.fen, got, tc.best)
+			for _, tc := range []struct {
+				fen, best, unrestricted string
+				legal                   bool
+			}{
+				{board.StartFEN, "e2e4", "a1a8", false},
+				{"7k/8/8/8/8/8/8/R5K1 w - - 0 1", "a1a8", "a1a8", true},
+			} {
+				if mask {
+					tc.unrestricted, tc.legal = tc.best, true
+				}
+				b, _ := board.FromFEN(tc.fen)
+				r, err := dec.Decode(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := board.UCI(r.Best); got != tc.best {
+					t.Errorf("%s mask %v %s: best %s, want %s", c.Family, mask, tc.fen, got, tc.best)
+				}
+				if got := encode.ActionUCI(r.UnrestrictedAction); got != tc.unrestricted || r.UnrestrictedLegal != tc.legal {
+					t.Errorf("%s mask %v %s: unrestricted %s legal %v, want %s legal %v", c.Family, mask, tc.fen, got, r.UnrestrictedLegal, tc.unrestricted, tc.legal)
+				}
 			}
-			if got := encode.ActionUCI(r.UnrestrictedAction); got != "a1a8" || r.UnrestrictedLegal != tc.legal {
-				t.Errorf("%s %s: unrestricted %s legal %v, want a1a8 legal %v", c.Family, tc.fen, got, r.UnrestrictedLegal, tc.legal)
+			if want := map[bool]int{false: 1, true: 2}[mask]; dec.Legal != want || dec.Decoded != 2 {
+				t.Errorf("%s mask %v: counted %d legal of %d decoded, want %d of 2", c.Family, mask, dec.Legal, dec.Decoded, want)
 			}
-		}
-		if dec.Legal != 1 || dec.Decoded != 2 {
-			t.Errorf("%s: counted %d legal of %d decoded, want 1 of 2", c.Family, dec.Legal, dec.Decoded)
 		}
 	}
 }

@@ -10,9 +10,42 @@ import (
 // and models/flow): a bidirectional transformer over the tokens of an
 // action-state-action sequence of horizon Horizon (encode.SequenceLen),
 // with a state head and an action head. Its weights and their order in
-// model.dcw depend on these fields alone.
+// model.dcw depend on Horizon, Dim, Heads, Layers and MLP alone.
 type Transformer struct {
 	Horizon, Dim, Heads, Layers, MLP int
+	// LegalMask adds to the logits of a_i (action slot 0, the move of the
+	// given state s_i) an input of IllegalLogit for every move that is not
+	// legal in s_i and 0 for the legal ones (LegalMaskShape, the last
+	// input of Build), so a_i's cross-entropy is over the legal moves
+	// only. The later actions' states are imagined and stay unmasked.
+	LegalMask bool
+}
+
+// IllegalLogit is what the legal-move mask adds to an illegal move's
+// logit. It is finite rather than -Inf so that no NaN can arise (-Inf -
+// -Inf in a max-shifted softmax, 0·-Inf in a product) whatever the rest of
+// the row, yet far enough down for its softmax weight to be exactly 0 in
+// float32: exp underflows below about -87 (ops' expf returns 0 there), and
+// logits are O(10), so any mask below about -1e3 gives the same losses and
+// gradients; -1e9 leaves room for logits of any size a network reaches
+// while staying far from float32's range (3.4e38). The gradient of a
+// masked logit is then p·g = 0.
+const IllegalLogit = -1e9
+
+// LegalMaskShape is the shape of the legal-move mask input Build reads
+// last when LegalMask is set: one row of ActionVocab values per sequence.
+func (c Transformer) LegalMaskShape(batch int) []int { return []int{batch, encode.ActionVocab} }
+
+// EncodeLegalMask writes one sequence's row of the mask input: 0 for the
+// action indices in legal (a_i's legal moves, as LegalActions gives them)
+// and IllegalLogit for the rest.
+func EncodeLegalMask(legal []int, row []float32) {
+	for i := range row {
+		row[i] = IllegalLogit
+	}
+	for _, idx := range legal {
+		row[idx] = 0
+	}
 }
 
 // Validate reports an architecture that cannot be built; family prefixes

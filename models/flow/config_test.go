@@ -41,8 +41,8 @@ func TestConfigFilesSpellOutTheModelSection(t *testing.T) {
 		if err := section.Config.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if keys := len(file.Model.Content) / 2; keys != 12 {
-			t.Errorf("%s: %d model keys, want family and Config's 11", name, keys)
+		if keys := len(file.Model.Content) / 2; keys != 13 {
+			t.Errorf("%s: %d model keys, want family and Config's 12", name, keys)
 		}
 		if name == "flow" && section.Config != DefaultConfig() {
 			t.Errorf("configs/flow.yaml is %+v, DefaultConfig %+v", section.Config, DefaultConfig())

@@ -22,7 +22,9 @@ type predictor interface {
 // size h = 1/Steps: at t = k·h each token still at its source value jumps
 // with probability min(1, h·κ'_t/(1-κ_t)) to a draw from p_{1|t}, and at
 // the last step every such token jumps (κ_1 = 1). a_i is drawn among the
-// legal moves of s_i only. The deterministic sampler jumps the expected
+// legal moves of s_i only; with legal_mask its p_{1|t} is renormalised
+// over them at every step (diffusion.RestrictLogProbs), as in training.
+// The deterministic sampler jumps the expected
 // number of tokens, the most confident first, to their most probable
 // words. Like Net it is not safe for concurrent use.
 type Decoder struct {
@@ -82,6 +84,24 @@ func (d *Decoder) Net() *Net { return d.net }
 
 // Horizon is the length of the sequences the decoder imagines.
 func (d *Decoder) Horizon() int { return d.net.cfg.Horizon }
+
+// LegalMask says whether a_i is over the legal moves alone (legal_mask).
+func (d *Decoder) LegalMask() bool { return d.net.cfg.LegalMask }
+
+// forward predicts the listed slots, a_i's distribution restricted to the
+// legal moves with legal_mask.
+func (d *Decoder) forward(slots []int, outs [][]float32, legal []int) {
+	d.predict.Forward(d.in, slots, outs)
+	if !d.net.cfg.LegalMask {
+		return
+	}
+	a0 := d.net.cfg.StateSlots()
+	for i, s := range slots {
+		if s == a0 {
+			diffusion.RestrictLogProbs(outs[i], legal)
+		}
+	}
+}
 
 // Propose ranks the legal moves of b (search.MoveProposer): the sampled
 // a_i first (score 0), the others by their log-probability, renormalised
@@ -158,7 +178,7 @@ func (d *Decoder) stochasticStep(rng *rand.Rand, p float64, res *diffusion.Decod
 	if len(d.jumping) == 0 {
 		return
 	}
-	d.predict.Forward(d.in, d.jumping, d.jumpOuts)
+	d.forward(d.jumping, d.jumpOuts, legal)
 	a0 := d.net.cfg.StateSlots()
 	for i, s := range d.jumping {
 		lp := d.jumpOuts[i]
@@ -191,7 +211,7 @@ func (d *Decoder) deterministicStep(p float64, res *diffusion.Decoded, legal []i
 	if n <= 0 {
 		return
 	}
-	d.predict.Forward(d.in, d.jumping, d.jumpOuts)
+	d.forward(d.jumping, d.jumpOuts, legal)
 	a0 := d.net.cfg.StateSlots()
 	type candidate struct {
 		at   int // index into jumping

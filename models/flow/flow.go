@@ -12,6 +12,7 @@
 package flow
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -78,15 +79,19 @@ type Config struct {
 	Steps int `json:"steps" yaml:"steps"`
 	// Target is the line learnt: pv (Stockfish's) or game (the moves played).
 	Target string `json:"target" yaml:"target"`
+	// LegalMask restricts a_i to the legal moves of s_i in the loss and at
+	// every Euler step, as diffusion.Config.LegalMask; weights written
+	// before it existed load with it off.
+	LegalMask bool `json:"legal_mask" yaml:"legal_mask"`
 }
 
 // DefaultConfig is the diffusion model's transformer (about a million
-// weights, h = 4) on the mask source, κ_t = t, the ELBO, 20 Euler steps
-// and PV targets.
+// weights, h = 4) on the mask source, κ_t = t, the ELBO, 20 Euler steps,
+// PV targets and a_i over the legal moves.
 func DefaultConfig() Config {
 	return Config{Family: Family, Horizon: 4, Dim: 128, Heads: 4, Layers: 3, MLP: 256,
 		Scheduler: SchedulerLinear, Exponent: 2, Source: SourceMask, Objective: ObjectiveELBO,
-		Steps: 20, Target: diffusion.TargetPV}
+		Steps: 20, Target: diffusion.TargetPV, LegalMask: true}
 }
 
 // Validate reports a configuration that cannot be built.
@@ -128,7 +133,19 @@ func (c Config) Validate() error {
 
 // Transformer is the network the config builds (the diffusion model's).
 func (c Config) Transformer() diffusion.Transformer {
-	return diffusion.Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP}
+	return diffusion.Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
+		LegalMask: c.LegalMask}
+}
+
+// Resumed takes legal_mask from a run's checkpoint architecture, off when
+// it has no such key, as diffusion.Config.Resumed.
+func (c *Config) Resumed(arch []byte) error {
+	var was Config
+	if err := json.Unmarshal(arch, &was); err != nil {
+		return fmt.Errorf("flow: architecture in the checkpoint: %w", err)
+	}
+	c.LegalMask = was.LegalMask
+	return nil
 }
 
 // SeqLen is the number of tokens the transformer reads.

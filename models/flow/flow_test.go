@@ -552,6 +552,7 @@ func TestDecodeRestrictsAiAndReportsTheUnrestrictedMove(t *testing.T) {
 		for _, sampler := range []string{SamplerStochastic, SamplerDeterministic} {
 			c := tinyConfig()
 			c.Source = source
+			c.LegalMask = false // the unrestricted a_i is the model's own (see TestLegalMaskDecodesLegalAi)
 			// a1a8 is the favourite but illegal from the start, where e2e4
 			// is the only likely legal move; with a lone rook on a1 it is legal.
 			dec := NewDecoder(biasWeights(t, c, map[string]float32{"a1a8": 60, "e2e4": 40}, encode.TokenEmpty))

@@ -37,12 +37,16 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor { return m.cfg.Transformer()
 // six (state words, action words, state targets, action targets, slot
 // weights, a_i's target, which the graph does not read) and, for the
 // ELBO on the board source, two more: each state slot's current word
-// (-1 where it has no stay weight) and its stay weight.
+// (-1 where it has no stay weight) and its stay weight; with legal_mask,
+// a_i's legal-move mask last (diffusion.Transformer.LegalMaskShape).
 func (m *Model) InputShapes(batch int) [][]int {
 	t := m.cfg.Transformer()
 	shapes := t.InputShapes(batch)
 	if m.cfg.needsStay() {
 		shapes = append(shapes, t.StayInputShapes(batch)...)
+	}
+	if t.LegalMask {
+		shapes = append(shapes, t.LegalMaskShape(batch))
 	}
 	return shapes
 }
@@ -74,6 +78,13 @@ func (m *Model) Encode(in, seq []int16, weight, stay []float32, rows [][]float32
 			rows[6][i] = float32(in[i])
 		}
 	}
+}
+
+// EncodeLegal writes one example's legal-move mask (legal: the action
+// indices of the legal moves of its s_i) into its row of the last input;
+// without legal_mask it does nothing.
+func (m *Model) EncodeLegal(legal []int, rows [][]float32) {
+	m.cfg.Transformer().EncodeLegal(legal, rows)
 }
 
 // Net is the transformer in plain Go with its flow config. Like
