@@ -19,9 +19,12 @@ var (
 // benchNet is the default network (N = 256, 512 → 32 → 1) set by hand to
 // score material, so that a search with it looks like a search with a
 // trained network (a random one sends quiescence down every capture):
-// accumulator 0 of a view sums its own material, 1 the other side's,
+// accumulators 0-7 of a view sum its own material, 8-15 the other side's,
 // hidden unit 0 their difference, the output that unit; every other
-// weight is random and small, so the work per node is the real one.
+// weight is random and small, so the work per node is the real one. The
+// material is spread over eight accumulators whose biases differ by an
+// eighth of the first layer's byte step, so that their rounding to 127
+// steps averages out as a trained network's many units' does.
 func benchNet(b testing.TB) *Net {
 	b.Helper()
 	c := DefaultConfig()
@@ -30,16 +33,24 @@ func benchNet(b testing.TB) *Net {
 	n, h := c.Accumulator, c.Hidden[0]
 	ftw, ftb, fc0w, fc0b, fc1w := params[0].Data, params[1].Data, params[2].Data, params[3].Data, params[4].Data
 	values := [...]float32{board.Pawn: 1, board.Knight: 3, board.Bishop: 3, board.Rook: 5, board.Queen: 9, board.King: 0}
+	const spread = 8
 	for f := 0; f < Features; f++ {
 		side, piece := f/(6*64), board.Piece(f/64%6+1)
-		ftw[f*n+side], ftw[f*n+1-side] = values[piece]/100, 0
+		for j := range spread {
+			ftw[f*n+side*spread+j], ftw[f*n+(1-side)*spread+j] = values[piece]/100, 0
+		}
 	}
-	// The biases stay 0, so half of the random accumulators clip to 0.
-	ftb[0], ftb[1] = 0.1, 0.1
+	// The other biases stay 0, so half of the random accumulators clip to 0.
+	for j := range spread {
+		ftb[j] = 0.1 + float32(j)/(spread*u8Top)
+		ftb[spread+j] = ftb[j]
+	}
 	for i := range 2 * n {
 		fc0w[i*h] = 0
 	}
-	fc0w[0], fc0w[h] = 1, -1
+	for j := range spread {
+		fc0w[j*h], fc0w[(spread+j)*h] = 1.0/spread, -1.0/spread
+	}
 	fc0b[0] = 0.5
 	for j := range fc1w {
 		fc1w[j] *= 0.01

@@ -9,24 +9,70 @@ import (
 
 // Net is a trained network ready for play: the feature transformer
 // quantized to int16 (weights and accumulators, qa steps per unit, so the
-// clip [0, 1] is [0, qa]), the dense layers in float32. The dense layers
-// stay float: in pure Go integer arithmetic is no faster (the compiler
-// vectorizes neither), and int16 inputs read as float lose nothing, so
-// only the feature weights' rounding separates the player from the
-// trained network. A Net is read-only and shared by its Evaluators.
+// clip [0, 1] is [0, qa]), the first dense layer in integers as
+// Stockfish's (the clipped accumulators as bytes times int8 weights,
+// summed in int32), the layers after it in float32: they read 32 values by
+// default and cost little. The weights file stays float; all of this is
+// done at load. A Net is read-only and shared by its Evaluators.
 type Net struct {
 	cfg Config
 	// qa is as many int16 steps per unit as the weights allow: the bias
-	// plus Slots rows of the largest weight must fit in int16. Stockfish's
-	// 127 is for int8 dense inputs, which float dense layers do not need;
-	// at scale 271.6 a step of 1/127 moved scores by up to 20 cp
-	// (TestQuantizedMatchesGraph), a step of 1/1000 by a few.
+	// plus Slots rows of the largest weight must fit in int16. Stockfish
+	// gives its accumulators 127 steps per unit, so that their clip is the
+	// first layer's byte as it is; here the feature weights keep finer
+	// steps (at scale 271.6 a step of 1/127 moved scores by up to 20 cp
+	// against the graph, a step of 1/1000 by a few), and the clipped sums
+	// are rounded to 127 steps only after the rows are added (firstLayer).
 	qa float32
 	// ftw is Features × N, ftb N, both in steps of 1/qa.
 	ftw, ftb []int16
-	// dense are the layers after the accumulators; the first one's weights
-	// are divided by qa, so it reads the clipped int16 values as they are.
+	// first is the layer the clipped accumulators feed.
+	first firstLayer
+	// dense are the layers after first.
 	dense []denseLayer
+}
+
+// u8Top is the clipped accumulators' largest byte, Stockfish's 127: with
+// inputs up to 127 and int8 weights, VPMADDUBSW's sums of two products
+// (at most 2 · 127 · 128 = 32,512) never saturate int16, so the AVX2
+// product, the AVX-512 VNNI one and the plain-Go one are the same exact
+// integers.
+const u8Top = 127
+
+// firstLayer is the first dense layer in integers. A clipped accumulator
+// c in [0, qa] becomes the byte u = round(c·mul / 2¹⁵) in [0, 127] (the
+// rounding VPMULHRSW does), inScale = qa·mul / 2¹⁵ ≈ 127 steps per unit;
+// each output's weights are int8 in steps of 1/wScale[o], wScale[o] =
+// 127 / its largest weight, so none saturates (saturating the largest
+// few, for finer steps, cost more than it gave: docs/nnue.md); output o is
+// b[o] + k[o] · Σ u·w in float32, k[o] = 1 / (inScale · wScale[o]).
+type firstLayer struct {
+	in, out int
+	// width is out rounded up to the kernel's 32 outputs; the columns
+	// past out are 0.
+	width int
+	mul   int32
+	// w holds the weights by chunks of four inputs, as VPMADDUBSW and
+	// VPDPBUSD take them: w[4c·width + 4o + j] is input 4c+j's weight to
+	// output o. byInput holds them input by input, byInput[i·width + o],
+	// for the plain-Go loop, which skips zero inputs one by one (12 %
+	// faster than reading w with a stride).
+	w, byInput []int8
+	b, k       []float32
+}
+
+// newFirstLayer returns a layer of in × out zero weights.
+func newFirstLayer(in, out int) firstLayer {
+	l := firstLayer{in: in, out: out, width: (out + 31) / 32 * 32}
+	l.w, l.byInput = make([]int8, in*l.width), make([]int8, in*l.width)
+	l.b, l.k = make([]float32, out), make([]float32, out)
+	return l
+}
+
+// set makes q input i's weight to output o.
+func (l *firstLayer) set(i, o int, q int8) {
+	l.w[i/4*4*l.width+4*o+i%4] = q
+	l.byInput[i*l.width+o] = q
 }
 
 type denseLayer struct {
@@ -66,17 +112,38 @@ func NewNet(f *dcw.File) (*Net, error) {
 		return nil, err
 	}
 	widths := cfg.widths()
-	for i := 0; i+1 < len(widths); i++ {
-		weights := w[denseName(i)+".w"]
-		if i == 0 {
-			weights = append([]float32(nil), weights...)
-			for j := range weights {
-				weights[j] /= n.qa
-			}
-		}
-		n.dense = append(n.dense, denseLayer{in: widths[i], out: widths[i+1], w: weights, b: w[denseName(i)+".b"]})
+	n.quantizeFirst(w[denseName(0)+".w"], w[denseName(0)+".b"], widths[0], widths[1])
+	for i := 1; i+1 < len(widths); i++ {
+		n.dense = append(n.dense, denseLayer{in: widths[i], out: widths[i+1], w: w[denseName(i)+".w"], b: w[denseName(i)+".b"]})
 	}
 	return n, nil
+}
+
+// quantizeFirst makes the first dense layer (w in × out) integer, after
+// quantizeFeatures has set qa.
+func (n *Net) quantizeFirst(w, b []float32, in, out int) {
+	l := newFirstLayer(in, out)
+	copy(l.b, b)
+	// mul·qa ≤ 127·2¹⁵, so round(qa·mul / 2¹⁵) ≤ 127; a qa below 128 (huge
+	// feature weights) keeps its coarser steps.
+	l.mul = int32(min(math.Floor(u8Top*(1<<15)/float64(n.qa)), math.MaxInt16))
+	inScale := float64(n.qa) * float64(l.mul) / (1 << 15)
+	for o := range out {
+		var top float64
+		for i := range in {
+			top = math.Max(top, math.Abs(float64(w[i*out+o])))
+		}
+		scale := 1.0
+		if top > 0 {
+			scale = 127 / top
+		}
+		for i := range in {
+			q := math.Round(float64(w[i*out+o]) * scale)
+			l.set(i, o, int8(min(max(q, -128), 127)))
+		}
+		l.k[o] = float32(1 / (inScale * scale))
+	}
+	n.first = l
 }
 
 // quantizeFeatures rounds the feature transformer to int16 steps of 1/qa,

@@ -95,13 +95,13 @@ func subFrom(dst, s []int16) {
 
 // scratch holds an evaluation's intermediate values.
 type scratch struct {
-	input  []float32 // the dense layers' input, 2N
+	bytes  []uint8 // the clipped accumulators as the first layer reads them, 2N
+	sums   []int32 // the first layer's integer sums, its width
 	hidden [2][]float32
-	nz     []int32 // the indices of input's non-zero values, with the kernel's slack
 }
 
 func newScratch(c Config) scratch {
-	s := scratch{input: make([]float32, 2*c.Accumulator), nz: make([]int32, 2*c.Accumulator+8)}
+	s := scratch{bytes: make([]uint8, 2*c.Accumulator), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
 	for i := range s.hidden {
 		s.hidden[i] = make([]float32, max(1, maxOf(c.Hidden)))
 	}
@@ -111,15 +111,23 @@ func newScratch(c Config) scratch {
 // score runs the dense layers on the two clipped accumulators, the side to
 // move's first, and returns centipawns.
 func (n *Net) score(us, them []int16, s *scratch) float32 {
-	w := n.cfg.Accumulator
-	clampInto(s.input[:w], us, n.qa)
-	clampInto(s.input[w:], them, n.qa)
-	x := s.input
-	for l, d := range n.dense {
-		out := s.hidden[l%2][:d.out]
-		copy(out, d.b)
-		affine(out, x, d.w, s.nz)
-		if l+1 < len(n.dense) {
+	w, l := n.cfg.Accumulator, &n.first
+	clipBytes(s.bytes[:w], us, int32(n.qa), l.mul)
+	clipBytes(s.bytes[w:], them, int32(n.qa), l.mul)
+	sums := s.sums[:l.width]
+	clear(sums)
+	l.product(sums, s.bytes)
+	x := s.hidden[0][:l.out]
+	l.toFloat(x, sums, len(n.dense) > 0)
+	for i, d := range n.dense {
+		out := s.hidden[(i+1)%2][:d.out]
+		if d.out == 1 {
+			out[0] = d.b[0] + dot(x, d.w)
+		} else {
+			copy(out, d.b)
+			affine(out, x, d.w)
+		}
+		if i+1 < len(n.dense) {
 			for o, v := range out {
 				out[o] = min(max(v, 0), 1)
 			}
@@ -129,35 +137,100 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 	return x[0] * float32(n.cfg.Scale)
 }
 
-// clampInto writes the clipped accumulators as float32.
-func clampInto(dst []float32, acc []int16, qa float32) {
+// clipBytes writes the accumulators clipped to [0, top] as bytes
+// round(c·mul / 2¹⁵), as firstLayer reads them; len(acc) is a multiple of
+// 16 (Config.Validate).
+func clipBytes(dst []uint8, acc []int16, top, mul int32) {
+	dst = dst[:len(acc)]
 	if useAVX2 {
-		clampToFloat(&dst[0], &acc[0], len(acc), int32(qa))
+		clipToU8(&dst[0], &acc[0], len(acc), top, mul)
 		return
 	}
-	top := int16(qa)
-	dst = dst[:len(acc)]
 	for i, v := range acc {
-		dst[i] = float32(min(max(v, 0), top))
+		dst[i] = uint8(max((min(int32(v), top)*mul+1<<14)>>15, 0))
 	}
 }
 
-// affine adds x · w (len(x) × len(out)) to out, skipping x's zeros (the
-// clip's: about half the accumulators of a trained network). With AVX2,
-// 32 outputs (the default first layer) take one pass, each broadcast input
-// feeding four FMAs, over the non-zero inputs listed first into nz (len(x)
-// + 8 values) when len(x) is a multiple of 8; other widths go eight
-// outputs at a time over every input. In plain Go input by input.
-func affine(out, x, w []float32, nz []int32) {
+// product adds the layer's integer products of the bytes in to sums
+// (width long): with AVX-512 VNNI or AVX2 32 outputs a pass over every
+// input, in plain Go input by input, skipping the zeros. All three are
+// exact, so they agree to the bit.
+func (l *firstLayer) product(sums []int32, in []uint8) {
+	in = in[:l.in]
+	if useVNNI {
+		for o := 0; o < l.width; o += 32 {
+			affineU8x32VNNI(&sums[o], &in[0], l.in/4, &l.w[4*o], 4*l.width)
+		}
+		return
+	}
+	if useAVX2 {
+		for o := 0; o < l.width; o += 32 {
+			affineU8x32(&sums[o], &in[0], l.in/4, &l.w[4*o], 4*l.width)
+		}
+		return
+	}
+	productU8(sums[:l.width], in, l.byInput)
+}
+
+// toFloat writes the layer's outputs b + k·sums, clipped to [0, 1] when
+// clip (a hidden layer's). The product is rounded before the sum, in both
+// paths: float32() keeps the compiler from fusing them.
+func (l *firstLayer) toFloat(dst []float32, sums []int32, clip bool) {
+	sums = sums[:len(dst)]
+	if useAVX2 && clip && len(dst)%8 == 0 {
+		hiddenFromSums(&dst[0], &sums[0], &l.k[0], &l.b[0], len(dst))
+		return
+	}
+	k, b := l.k[:len(dst)], l.b[:len(dst)]
+	for o, v := range sums {
+		y := float32(float32(v)*k[o]) + b[o]
+		if clip {
+			y = min(max(y, 0), 1)
+		}
+		dst[o] = y
+	}
+}
+
+// productU8 is affineU8x32's plain-Go counterpart over all of sums, input
+// by input, skipping the zeros (about half of a trained network's); w is
+// the weights input by input (firstLayer.byInput).
+func productU8(sums []int32, in []uint8, w []int8) {
+	m := len(sums)
+	for i, v := range in {
+		if v == 0 {
+			continue
+		}
+		x, r := int32(v), w[i*m:][:m]
+		for o := range sums {
+			sums[o] += x * int32(r[o])
+		}
+	}
+}
+
+// dot is Σ x[i]·w[i], for a layer with one output.
+func dot(x, w []float32) float32 {
+	w = w[:len(x)]
+	var s0, s1, s2, s3 float32
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * w[i]
+		s1 += x[i+1] * w[i+1]
+		s2 += x[i+2] * w[i+2]
+		s3 += x[i+3] * w[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * w[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// affine adds x · w (len(x) × len(out)) to out, for the float layers after
+// the first. With AVX2, 32 outputs take one pass, each broadcast input
+// feeding four FMAs, other multiples of 8 go eight outputs at a time; in
+// plain Go input by input, skipping x's zeros.
+func affine(out, x, w []float32) {
 	m := len(out)
 	if useAVX2 && m == 32 && len(w) >= len(x)*m {
-		if len(x)%8 == 0 && len(nz) >= len(x)+8 {
-			count := nonZero(&nz[0], &x[0], len(x), &nonZeroTable)
-			if count > 0 {
-				affine32Sparse(&out[0], &x[0], &nz[0], count, &w[0])
-			}
-			return
-		}
 		affine32(&out[0], &x[0], len(x), &w[0])
 		return
 	}
@@ -177,17 +250,3 @@ func affine(out, x, w []float32, nz []int32) {
 		}
 	}
 }
-
-// nonZeroTable[mask] lists the positions of mask's set bits, for nonZero.
-var nonZeroTable = func() (t [256][8]int32) {
-	for mask := range t {
-		k := 0
-		for bit := range 8 {
-			if mask&(1<<bit) != 0 {
-				t[mask][k] = int32(bit)
-				k++
-			}
-		}
-	}
-	return t
-}()

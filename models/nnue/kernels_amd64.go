@@ -4,7 +4,13 @@ import "golang.org/x/sys/cpu"
 
 // useAVX2 is whether the AVX2 + FMA kernels of kernels_amd64.s can run
 // here; the tests turn it off to compare them with the plain-Go loops.
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasPOPCNT
+var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+// useVNNI is whether the first layer's product can use AVX-512 VNNI's
+// VPDPBUSD on 256-bit registers (AVX512VL) instead of AVX2's three
+// instructions; off with AVX2 (GODEBUG=cpu.avx2=off) or alone
+// (GODEBUG=cpu.avx512vnni=off).
+var useVNNI = useAVX2 && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
 
 // addSub16 is dst = src + a - s over n int16 values, n a multiple of 16.
 //
@@ -15,12 +21,6 @@ func addSub16(dst, src, a, s *int16, n int)
 //
 //go:noescape
 func addSubSub16(dst, src, a, s1, s2 *int16, n int)
-
-// clampToFloat is dst[i] = float32(min(max(src[i], 0), qa)) for n values,
-// n a multiple of 8.
-//
-//go:noescape
-func clampToFloat(dst *float32, src *int16, n int, qa int32)
 
 // affineBlock8 is out[0:8] += Σ_{i<n} x[i]·w[i·ldw : i·ldw+8], summed in
 // four interleaved partial sums.
@@ -34,17 +34,6 @@ func affineBlock8(out, x *float32, n int, w *float32, ldw int)
 //go:noescape
 func affine32(out, x *float32, n int, w *float32)
 
-// nonZero writes the indices of x's non-zero values (n a multiple of 8)
-// into idx, which needs 8 values of slack, and returns how many.
-//
-//go:noescape
-func nonZero(idx *int32, x *float32, n int, table *[256][8]int32) int
-
-// affine32Sparse is affine32 over the count inputs listed in idx.
-//
-//go:noescape
-func affine32Sparse(out, x *float32, idx *int32, count int, w *float32)
-
 // add16 is dst += a and sub16 dst -= s over n int16 values, n a multiple of 16.
 //
 //go:noescape
@@ -52,3 +41,28 @@ func add16(dst, a *int16, n int)
 
 //go:noescape
 func sub16(dst, s *int16, n int)
+
+// clipToU8 is dst[i] = uint8(max(0, (min(src[i], top)·mul + 2¹⁴) >> 15))
+// over n values, n a multiple of 16: the clip to [0, top] scaled by
+// mul/2¹⁵ and rounded, as VPMULHRSW rounds.
+//
+//go:noescape
+func clipToU8(dst *uint8, src *int16, n int, top, mul int32)
+
+// affineU8x32 is out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride +
+// 4o + k] in int32, in values at most 127.
+//
+//go:noescape
+func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int)
+
+// hiddenFromSums is dst[i] = min(max(float32(sums[i])·k[i] + b[i], 0), 1)
+// over n values, n a multiple of 8.
+//
+//go:noescape
+func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int)
+
+// affineU8x32VNNI is affineU8x32 with VPDPBUSD, the four products of a
+// chunk summed into int32 in one instruction.
+//
+//go:noescape
+func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)

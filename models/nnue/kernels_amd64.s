@@ -55,33 +55,6 @@ assdone:
 	VZEROUPPER
 	RET
 
-// func clampToFloat(dst *float32, src *int16, n int, qa int32)
-TEXT ·clampToFloat(SB), NOSPLIT, $0-28
-	MOVQ         dst+0(FP), DI
-	MOVQ         src+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVL         qa+24(FP), AX
-	VMOVD        AX, X2
-	VPBROADCASTD X2, Y2
-	VPXOR        Y1, Y1, Y1
-	SHRQ         $3, CX
-	JZ           cdone
-
-cloop:
-	VPMOVSXWD (SI), Y0
-	VPMAXSD   Y1, Y0, Y0
-	VPMINSD   Y2, Y0, Y0
-	VCVTDQ2PS Y0, Y0
-	VMOVUPS   Y0, (DI)
-	ADDQ      $16, SI
-	ADDQ      $32, DI
-	DECQ      CX
-	JNZ       cloop
-
-cdone:
-	VZEROUPPER
-	RET
-
 // func affineBlock8(out, x *float32, n int, w *float32, ldw int)
 //
 // Y0-Y3 are four partial sums, each taking every fourth input, so that
@@ -195,113 +168,6 @@ bdone:
 	VZEROUPPER
 	RET
 
-// func nonZero(idx *int32, x *float32, n int, table *[256][8]int32) int
-//
-// Writes the indices of x's non-zero values into idx, in order, and
-// returns how many: for each eight values, the compare's mask picks the
-// table row holding the set bits' positions, which is stored whole (idx
-// needs eight values of slack) and the count moves on by the mask's
-// population count, so no branch depends on the data.
-TEXT ·nonZero(SB), NOSPLIT, $0-40
-	MOVQ         idx+0(FP), DI
-	MOVQ         x+8(FP), SI
-	MOVQ         n+16(FP), CX
-	MOVQ         table+24(FP), DX
-	SHRQ         $3, CX
-	XORQ         R8, R8
-	VXORPS       Y15, Y15, Y15
-	MOVL         $8, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
-	VPXOR        Y13, Y13, Y13
-	TESTQ        CX, CX
-	JZ           nzdone
-
-nzloop:
-	VMOVUPS   (SI), Y0
-	VCMPPS    $4, Y15, Y0, Y1
-	VMOVMSKPS Y1, AX
-	MOVQ      AX, BX
-	SHLQ      $5, BX
-	VMOVDQU   (DX)(BX*1), Y2
-	VPADDD    Y13, Y2, Y2
-	VMOVDQU   Y2, (DI)(R8*4)
-	POPCNTL   AX, AX
-	ADDQ      AX, R8
-	VPADDD    Y14, Y13, Y13
-	ADDQ      $32, SI
-	DECQ      CX
-	JNZ       nzloop
-
-nzdone:
-	MOVQ R8, ret+32(FP)
-	VZEROUPPER
-	RET
-
-// func affine32Sparse(out, x *float32, idx *int32, count int, w *float32)
-//
-// affine32 over the inputs listed in idx only; inputs alternate between
-// two sets of partial sums as in affine32.
-TEXT ·affine32Sparse(SB), NOSPLIT, $0-40
-	MOVQ    out+0(FP), DI
-	MOVQ    x+8(FP), SI
-	MOVQ    idx+16(FP), R10
-	MOVQ    count+24(FP), CX
-	MOVQ    w+32(FP), DX
-	VMOVUPS (DI), Y0
-	VMOVUPS 32(DI), Y1
-	VMOVUPS 64(DI), Y2
-	VMOVUPS 96(DI), Y3
-	VXORPS  Y8, Y8, Y8
-	VXORPS  Y9, Y9, Y9
-	VXORPS  Y10, Y10, Y10
-	VXORPS  Y11, Y11, Y11
-	MOVQ    CX, BX
-	SHRQ    $1, BX
-	JZ      stail
-
-sloop2:
-	MOVLQSX      (R10), AX
-	MOVLQSX      4(R10), R11
-	VBROADCASTSS (SI)(AX*4), Y4
-	SHLQ         $7, AX
-	VFMADD231PS  (DX)(AX*1), Y4, Y0
-	VFMADD231PS  32(DX)(AX*1), Y4, Y1
-	VFMADD231PS  64(DX)(AX*1), Y4, Y2
-	VFMADD231PS  96(DX)(AX*1), Y4, Y3
-	VBROADCASTSS (SI)(R11*4), Y5
-	SHLQ         $7, R11
-	VFMADD231PS  (DX)(R11*1), Y5, Y8
-	VFMADD231PS  32(DX)(R11*1), Y5, Y9
-	VFMADD231PS  64(DX)(R11*1), Y5, Y10
-	VFMADD231PS  96(DX)(R11*1), Y5, Y11
-	ADDQ         $8, R10
-	DECQ         BX
-	JNZ          sloop2
-
-stail:
-	ANDQ         $1, CX
-	JZ           sdone
-	MOVLQSX      (R10), AX
-	VBROADCASTSS (SI)(AX*4), Y4
-	SHLQ         $7, AX
-	VFMADD231PS  (DX)(AX*1), Y4, Y0
-	VFMADD231PS  32(DX)(AX*1), Y4, Y1
-	VFMADD231PS  64(DX)(AX*1), Y4, Y2
-	VFMADD231PS  96(DX)(AX*1), Y4, Y3
-
-sdone:
-	VADDPS  Y8, Y0, Y0
-	VADDPS  Y9, Y1, Y1
-	VADDPS  Y10, Y2, Y2
-	VADDPS  Y11, Y3, Y3
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	VZEROUPPER
-	RET
-
 // func add16(dst, a *int16, n int)
 TEXT ·add16(SB), NOSPLIT, $0-24
 	MOVQ dst+0(FP), DI
@@ -341,5 +207,240 @@ subloop:
 	JNZ     subloop
 
 subdone:
+	VZEROUPPER
+	RET
+
+// func clipToU8(dst *uint8, src *int16, n int, top, mul int32)
+//
+// dst[i] = uint8(max(0, (min(src[i], top)·mul + 2^14) >> 15)) for n values,
+// n a multiple of 16: VPMULHRSW's rounded product, and VPACKUSWB's
+// saturation takes the negative ones to 0. Thirty-two values a step, then
+// sixteen; the pack interleaves the two registers' 128-bit lanes, which
+// VPERMQ puts back in order.
+TEXT ·clipToU8(SB), NOSPLIT, $0-32
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         n+16(FP), CX
+	MOVL         top+24(FP), AX
+	VMOVD        AX, X2
+	VPBROADCASTW X2, Y2
+	MOVL         mul+28(FP), AX
+	VMOVD        AX, X3
+	VPBROADCASTW X3, Y3
+	MOVQ         CX, BX
+	SHRQ         $5, BX
+	JZ           u8tail
+
+u8loop:
+	VMOVDQU    (SI), Y0
+	VMOVDQU    32(SI), Y1
+	VPMINSW    Y2, Y0, Y0
+	VPMINSW    Y2, Y1, Y1
+	VPMULHRSW  Y3, Y0, Y0
+	VPMULHRSW  Y3, Y1, Y1
+	VPACKUSWB  Y1, Y0, Y0
+	VPERMQ     $0xD8, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $64, SI
+	ADDQ       $32, DI
+	DECQ       BX
+	JNZ        u8loop
+
+u8tail:
+	ANDQ       $16, CX
+	JZ         u8done
+	VMOVDQU    (SI), Y0
+	VPMINSW    Y2, Y0, Y0
+	VPMULHRSW  Y3, Y0, Y0
+	VPACKUSWB  Y0, Y0, Y0
+	VPERMQ     $0x08, Y0, Y0
+	VMOVDQU    X0, (DI)
+
+u8done:
+	VZEROUPPER
+	RET
+
+// func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int)
+//
+// out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride + 4o + k]: each
+// chunk of four inputs is broadcast and multiplied with the 128 bytes of
+// its 32 outputs' weights, VPMADDUBSW summing pairs into int16 (which
+// cannot saturate for inputs ≤ 127) and VPMADDWD with ones pairs of
+// those into int32. Even and odd chunks go to separate sums.
+TEXT ·affineU8x32(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), DI
+	MOVQ         in+8(FP), SI
+	MOVQ         chunks+16(FP), CX
+	MOVQ         w+24(FP), DX
+	MOVQ         stride+32(FP), R8
+	MOVL         $0x00010001, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
+	VMOVDQU      64(DI), Y2
+	VMOVDQU      96(DI), Y3
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	MOVQ         CX, BX
+	SHRQ         $1, BX
+	JZ           qtail
+
+qloop2:
+	VPBROADCASTD (SI), Y4
+	VPMADDUBSW   (DX), Y4, Y5
+	VPMADDUBSW   32(DX), Y4, Y6
+	VPMADDUBSW   64(DX), Y4, Y7
+	VPMADDUBSW   96(DX), Y4, Y4
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPMADDWD     Y15, Y7, Y7
+	VPMADDWD     Y15, Y4, Y4
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+	ADDQ         R8, DX
+	VPBROADCASTD 4(SI), Y12
+	VPMADDUBSW   (DX), Y12, Y5
+	VPMADDUBSW   32(DX), Y12, Y6
+	VPMADDUBSW   64(DX), Y12, Y7
+	VPMADDUBSW   96(DX), Y12, Y12
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPMADDWD     Y15, Y7, Y7
+	VPMADDWD     Y15, Y12, Y12
+	VPADDD       Y5, Y8, Y8
+	VPADDD       Y6, Y9, Y9
+	VPADDD       Y7, Y10, Y10
+	VPADDD       Y12, Y11, Y11
+	ADDQ         R8, DX
+	ADDQ         $8, SI
+	DECQ         BX
+	JNZ          qloop2
+
+qtail:
+	ANDQ         $1, CX
+	JZ           qdone
+	VPBROADCASTD (SI), Y4
+	VPMADDUBSW   (DX), Y4, Y5
+	VPMADDUBSW   32(DX), Y4, Y6
+	VPMADDUBSW   64(DX), Y4, Y7
+	VPMADDUBSW   96(DX), Y4, Y4
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPMADDWD     Y15, Y7, Y7
+	VPMADDWD     Y15, Y4, Y4
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	VPADDD       Y7, Y2, Y2
+	VPADDD       Y4, Y3, Y3
+
+qdone:
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y2, Y2
+	VPADDD  Y11, Y3, Y3
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int)
+//
+// dst[i] = min(max(float32(sums[i])·k[i] + b[i], 0), 1) for n values, n a
+// multiple of 8, the product and the sum each rounded as Go rounds them.
+TEXT ·hiddenFromSums(SB), NOSPLIT, $0-40
+	MOVQ         dst+0(FP), DI
+	MOVQ         sums+8(FP), SI
+	MOVQ         k+16(FP), AX
+	MOVQ         b+24(FP), BX
+	MOVQ         n+32(FP), CX
+	VXORPS       Y14, Y14, Y14
+	MOVL         $0x3f800000, DX
+	VMOVD        DX, X15
+	VBROADCASTSS X15, Y15
+	SHRQ         $3, CX
+	JZ           hdone
+
+hloop:
+	VCVTDQ2PS (SI), Y0
+	VMULPS    (AX), Y0, Y0
+	VADDPS    (BX), Y0, Y0
+	VMAXPS    Y14, Y0, Y0
+	VMINPS    Y15, Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, AX
+	ADDQ      $32, BX
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       hloop
+
+hdone:
+	VZEROUPPER
+	RET
+
+// func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
+//
+// affineU8x32 with AVX-512 VNNI's VPDPBUSD (on 256-bit registers), which
+// sums the four products of a chunk into int32 in one instruction.
+TEXT ·affineU8x32VNNI(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), DI
+	MOVQ         in+8(FP), SI
+	MOVQ         chunks+16(FP), CX
+	MOVQ         w+24(FP), DX
+	MOVQ         stride+32(FP), R8
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
+	VMOVDQU      64(DI), Y2
+	VMOVDQU      96(DI), Y3
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	VPXOR        Y10, Y10, Y10
+	VPXOR        Y11, Y11, Y11
+	MOVQ         CX, BX
+	SHRQ         $1, BX
+	JZ           vtail
+
+vloop2:
+	VPBROADCASTD (SI), Y4
+	VPDPBUSD     (DX), Y4, Y0
+	VPDPBUSD     32(DX), Y4, Y1
+	VPDPBUSD     64(DX), Y4, Y2
+	VPDPBUSD     96(DX), Y4, Y3
+	ADDQ         R8, DX
+	VPBROADCASTD 4(SI), Y5
+	VPDPBUSD     (DX), Y5, Y8
+	VPDPBUSD     32(DX), Y5, Y9
+	VPDPBUSD     64(DX), Y5, Y10
+	VPDPBUSD     96(DX), Y5, Y11
+	ADDQ         R8, DX
+	ADDQ         $8, SI
+	DECQ         BX
+	JNZ          vloop2
+
+vtail:
+	ANDQ         $1, CX
+	JZ           vdone
+	VPBROADCASTD (SI), Y4
+	VPDPBUSD     (DX), Y4, Y0
+	VPDPBUSD     32(DX), Y4, Y1
+	VPDPBUSD     64(DX), Y4, Y2
+	VPDPBUSD     96(DX), Y4, Y3
+
+vdone:
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y2, Y2
+	VPADDD  Y11, Y3, Y3
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET

@@ -10,14 +10,17 @@ import (
 )
 
 // TestKernelsAgree compares the AVX2 kernels with the plain-Go loops: the
-// int16 updates and the clip exactly, the dense product to float32
-// rounding (its sums are taken in a different order), and the scores of
-// the bench positions and their moves to the centipawn.
+// int16 updates exactly, the float product of the layers after the first
+// to float32 rounding (its sums are taken in a different order), and the
+// scores of the bench positions and their moves exactly: the first layer
+// is integer arithmetic, which TestIntegerKernelsAgree checks, and the
+// default network's output layer is the same Go code on both paths.
 func TestKernelsAgree(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 and FMA here")
 	}
-	defer func(saved bool) { useAVX2 = saved }(useAVX2)
+	paths := kernelPaths()
+	defer savedKernels()()
 	rng := rand.New(rand.NewPCG(8, 9))
 	const n = 256
 	ints := func() []int16 {
@@ -28,8 +31,16 @@ func TestKernelsAgree(t *testing.T) {
 		return v
 	}
 	src, a, s1, s2 := ints(), ints(), ints(), ints()
-	run := func(asm bool) (sub, subSub []int16, clamped, product, sparse []float32) {
-		useAVX2 = asm
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = max(0, rng.Float32()*2-1)
+	}
+	w := make([]float32, n*32)
+	for i := range w {
+		w[i] = float32(math.Sin(float64(i)))
+	}
+	run := func(asm bool) (sub, subSub []int16, product []float32) {
+		useAVX2, useVNNI = asm, false
 		sub, subSub = make([]int16, n), make([]int16, n)
 		addSub(sub, src, a, s1)
 		addSubSub(subSub, src, a, s1, s2)
@@ -38,26 +49,14 @@ func TestKernelsAgree(t *testing.T) {
 		addTo(both, a)
 		subFrom(both, s2)
 		sub = append(sub, both...)
-		clamped = make([]float32, n)
-		clampInto(clamped, src, 1000)
-		w := make([]float32, n*32)
-		for i := range w {
-			w[i] = float32(math.Sin(float64(i)))
-		}
-		nz := make([]int32, n+8)
-		product = make([]float32, 32)
-		affine(product, clamped[:n-3], w, nz) // every input, a count off the kernel's step of 2
-		sparse = make([]float32, 32)
-		affine(sparse, clamped, w, nz) // the non-zero inputs only
-		return sub, subSub, clamped, product, sparse
+		product = make([]float32, 32+16)
+		affine(product[:32], x[:n-3], w)  // 32 outputs, a count off the kernel's step of 2
+		affine(product[32:], x, w[:n*16]) // eight at a time
+		return sub, subSub, product
 	}
-	sub, subSub, clamped, product, sparse := run(true)
-	gsub, gsubSub, gclamped, gproduct, gsparse := run(false)
-	if zeros := n - len(slices.DeleteFunc(slices.Clone(clamped), func(v float32) bool { return v == 0 })); zeros < n/4 || zeros > 3*n/4 {
-		t.Fatalf("%d of %d clipped values are zero: the sparse product needs both", zeros, n)
-	}
-	product, gproduct = append(product, sparse...), append(gproduct, gsparse...)
-	if !slices.Equal(sub, gsub) || !slices.Equal(subSub, gsubSub) || !slices.Equal(clamped, gclamped) {
+	sub, subSub, product := run(true)
+	gsub, gsubSub, gproduct := run(false)
+	if !slices.Equal(sub, gsub) || !slices.Equal(subSub, gsubSub) {
 		t.Fatal("the int16 kernels differ from the plain-Go loops")
 	}
 	for i := range product {
@@ -66,8 +65,9 @@ func TestKernelsAgree(t *testing.T) {
 		}
 	}
 	net := benchNet(t)
-	scores := func(asm bool) []int {
-		useAVX2 = asm
+	var scores [][]int
+	for _, p := range paths {
+		p.use()
 		e := NewEvaluator(net)
 		var out []int
 		for _, fen := range search.BenchPositions {
@@ -81,12 +81,153 @@ func TestKernelsAgree(t *testing.T) {
 				e.Unmake()
 			}
 		}
-		return out
+		scores = append(scores, out)
 	}
-	asm, plain := scores(true), scores(false)
-	for i := range asm {
-		if d := asm[i] - plain[i]; d < -1 || d > 1 {
-			t.Fatalf("position %d: AVX2 %d cp, Go %d cp", i, asm[i], plain[i])
+	plain := scores[len(scores)-1]
+	for k, got := range scores {
+		for i := range got {
+			if got[i] != plain[i] {
+				t.Fatalf("position %d: %s %d cp, Go %d cp", i, paths[k].name, got[i], plain[i])
+			}
+		}
+	}
+}
+
+// kernelPath is one of the ways the first layer can run here.
+type kernelPath struct {
+	name       string
+	avx2, vnni bool
+}
+
+// kernelPaths lists the vector paths this machine has, and plain Go last.
+func kernelPaths() []kernelPath {
+	var out []kernelPath
+	if useVNNI {
+		out = append(out, kernelPath{"AVX-512 VNNI", true, true})
+	}
+	if useAVX2 {
+		out = append(out, kernelPath{"AVX2", true, false})
+	}
+	return append(out, kernelPath{"Go", false, false})
+}
+
+// use switches to p's kernels.
+func (p kernelPath) use() { useAVX2, useVNNI = p.avx2, p.vnni }
+
+// savedKernels returns a function that puts the kernels in use now back.
+func savedKernels() func() {
+	avx2, vnni := useAVX2, useVNNI
+	return func() { useAVX2, useVNNI = avx2, vnni }
+}
+
+// TestIntegerKernelsAgree checks the first layer's kernels against the
+// plain-Go loops to the bit, on random values and on the extremes: the
+// clip to bytes on int16 values from -32768 to 32767 with the steps of the
+// smallest, the shipped and the largest qa; the product on bytes 0 and
+// 127 with weights -128 and 127 (where VPMADDUBSW's pair sums are largest,
+// 32,512, yet below saturation), over odd and even chunk counts and one or
+// two blocks of 32 outputs; and the sums' conversion to the hidden layer.
+func TestIntegerKernelsAgree(t *testing.T) {
+	paths := kernelPaths()
+	if len(paths) == 1 {
+		t.Skip("no AVX2 here")
+	}
+	defer savedKernels()()
+	rng := rand.New(rand.NewPCG(10, 11))
+	for _, qa := range []int32{16, 1384, maxQA} {
+		mul := int32(min(math.Floor(u8Top*(1<<15)/float64(qa)), math.MaxInt16))
+		for _, n := range []int{16, 48, 256} {
+			acc := make([]int16, n)
+			for i := range acc {
+				switch rng.IntN(4) {
+				case 0:
+					acc[i] = [...]int16{math.MinInt16, -1, 0, 1, int16(qa) - 1, int16(qa), int16(qa) + 1, math.MaxInt16}[rng.IntN(8)]
+				case 1:
+					acc[i] = int16(rng.IntN(1 << 16))
+				default:
+					acc[i] = int16(rng.Int32N(qa+qa/2) - qa/4)
+				}
+			}
+			var got [][]uint8
+			for _, p := range paths {
+				p.use()
+				bytes := make([]uint8, n)
+				clipBytes(bytes, acc, qa, mul)
+				got = append(got, bytes)
+			}
+			for k := range got {
+				if !slices.Equal(got[k], got[len(got)-1]) {
+					t.Fatalf("qa %d, %d values: clipped to bytes %s %v, Go %v", qa, n, paths[k].name, got[k], got[len(got)-1])
+				}
+			}
+			// 127 for the clip's top, but a qa below 128 keeps its own steps.
+			if top, want := slices.Max(got[0]), uint8((qa*mul+1<<14)>>15); top != want || want != u8Top && qa >= u8Top {
+				t.Errorf("qa %d: the largest byte is %d, want %d", qa, top, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		in, width int
+		input     func(i int) uint8
+		weight    func(i int) int8
+	}{
+		{"random", 512, 32, func(int) uint8 { return uint8(rng.IntN(128)) }, func(int) int8 { return int8(rng.IntN(256) - 128) }},
+		{"sparse odd chunks", 36, 64, func(int) uint8 { return [...]uint8{0, 0, 127, uint8(rng.IntN(128))}[rng.IntN(4)] },
+			func(int) int8 { return [...]int8{-128, 127, int8(rng.IntN(256) - 128)}[rng.IntN(3)] }},
+		{"largest", 512, 32, func(int) uint8 { return 127 }, func(int) int8 { return 127 }},
+		{"most negative", 4, 32, func(int) uint8 { return 127 }, func(int) int8 { return -128 }},
+		{"checkerboard", 512, 64, func(int) uint8 { return 127 }, func(i int) int8 { return [...]int8{-128, 127}[(i/64+i)%2] }},
+		{"zeros", 512, 32, func(int) uint8 { return 0 }, func(int) int8 { return -128 }},
+	} {
+		l := newFirstLayer(c.in, c.width)
+		in := make([]uint8, c.in)
+		for i := range in {
+			in[i] = c.input(i)
+		}
+		weights := make([]int8, c.in*c.width) // in × width
+		for i := range weights {
+			weights[i] = c.weight(i)
+			l.set(i/c.width, i%c.width, weights[i])
+		}
+		// The sums from the definition; the kernels add to what is there.
+		want := make([]int32, c.width)
+		for o := range want {
+			want[o] = int32(o) - 7
+			for i := range c.in {
+				want[o] += int32(in[i]) * int32(weights[i*c.width+o])
+			}
+		}
+		for _, p := range paths {
+			p.use()
+			got := make([]int32, c.width)
+			for o := range got {
+				got[o] = int32(o) - 7
+			}
+			l.product(got, in)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s, %s: %v, want %v", c.name, p.name, got, want)
+			}
+		}
+	}
+	const width = 40 // five steps of 8
+	l := newFirstLayer(4, width)
+	sums := make([]int32, width)
+	for o := range width {
+		l.k[o] = rng.Float32() / 2000
+		l.b[o] = rng.Float32()*2 - 1
+		sums[o] = [...]int32{0, -1, 1, 1e4, -1e4, int32(rng.IntN(8e6) - 4e6), 8_323_072, -8_388_608}[rng.IntN(8)]
+	}
+	var hidden [][]float32
+	for _, p := range paths {
+		p.use()
+		h := make([]float32, width)
+		l.toFloat(h, sums, true)
+		hidden = append(hidden, h)
+	}
+	for k := range hidden {
+		if !slices.Equal(hidden[k], hidden[len(hidden)-1]) {
+			t.Fatalf("hidden layer %s %v, Go %v", paths[k].name, hidden[k], hidden[len(hidden)-1])
 		}
 	}
 }
