@@ -64,7 +64,7 @@ func TestConfigErrors(t *testing.T) {
 		"empty range":          {"data:\n  input_min: 1\n  input_max: 1\n", "ann", "empty"},
 		"no family":            {"epochs: 2\n", "", "no model family"},
 		"decay without adamw":  {"optimizer:\n  weight_decay: 0.1\n", "ann", "needs name: adamw"},
-		"cosine without steps": {"optimizer:\n  schedule: cosine\n", "policy", "decay_steps"},
+		"cosine without steps": {"optimizer:\n  schedule: cosine\n", "ann", "decay_steps"},
 		"unknown schedule":     {"optimizer:\n  schedule: step\n", "ann", "constant or cosine"},
 	}
 	for name, c := range cases {

@@ -61,14 +61,18 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 	}
 }
 
-// sequenceDefaults: a small transformer, Adam at 3e-4 with clipping,
-// batches of 32 sequences, validation capped so an epoch's check stays
-// short.
+// sequenceDefaults: the recipe docs/strength.md's comparison chose for
+// the three sequence families (#20): AdamW at 3e-4 with weight decay 0.01,
+// clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
+// all, batches of 128 sequences; validation capped so an epoch's check
+// stays short.
 func sequenceDefaults(c *Config) {
 	c.Data = DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
 		ShuffleBuffer: 10000, ValMax: 2000}
-	c.Optimizer.LR, c.Optimizer.ClipNorm = 3e-4, 1
-	c.Loss, c.BatchSize, c.Patience = LossCrossEntropy, 32, 3
+	o := &c.Optimizer
+	o.Name, o.LR, o.WeightDecay, o.ClipNorm = OptimizerAdamW, 3e-4, 0.01, 1
+	o.Schedule, o.WarmupSteps, o.DecaySteps = ScheduleCosine, 250, 19750
+	c.Loss, c.BatchSize, c.MaxSteps, c.Patience = LossCrossEntropy, 128, 20000, 3
 }
 
 // MaxDecodingSteps bounds a sequence decoder's steps.
