@@ -103,19 +103,7 @@ func TestEveryFamilyHonoursItsRegistration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var steps []float64
-			for _, m := range metrics {
-				if m.Kind == "step" {
-					steps = append(steps, m.Loss)
-				}
-			}
-			if len(steps) < 20 {
-				t.Fatalf("%d step lines", len(steps))
-			}
+			steps := stepLosses(t, run, 20)
 			// Every figure the registration names is in the epoch lines.
 			var epoch map[string]any
 			data, _ := os.ReadFile(filepath.Join(run, MetricsFile))
@@ -210,4 +198,24 @@ func TestOldMetricsReadUnderNewNames(t *testing.T) {
 	if m.TrainPairAccuracy != 0.7 || m.ValPairAccuracy == nil || *m.ValPairAccuracy != 0.75 || m.TrainSign != 0 || m.ValSign != nil || m.ValWithin != nil {
 		t.Fatalf("read as %+v", m)
 	}
+}
+
+// stepLosses reads a run's metrics and returns the loss of each step
+// line, failing when there are fewer than least.
+func stepLosses(t *testing.T, run string, least int) []float64 {
+	t.Helper()
+	metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []float64
+	for _, m := range metrics {
+		if m.Kind == "step" {
+			steps = append(steps, m.Loss)
+		}
+	}
+	if len(steps) < least {
+		t.Fatalf("%d step lines, want at least %d", len(steps), least)
+	}
+	return steps
 }

@@ -142,19 +142,7 @@ func TestLegalMaskTrainsOverTheLegalMoves(t *testing.T) {
 		if _, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: run}); err != nil {
 			t.Fatal(err)
 		}
-		metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var steps []float64
-		for _, m := range metrics {
-			if m.Kind == "step" {
-				steps = append(steps, m.Loss)
-			}
-		}
-		if len(steps) < 20 {
-			t.Fatalf("%d step lines", len(steps))
-		}
+		steps := stepLosses(t, run, 20)
 		first, last := mean(steps[:3]), mean(steps[len(steps)-3:])
 		t.Logf("legal_mask %v: loss %.3f -> %.3f", mask, first, last)
 		if vocab := math.Log(encode.ActionVocab); mask && first > vocab-2 || !mask && first < vocab-1 {

@@ -100,8 +100,9 @@ func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 
 // graphRun builds the graph for a batch of examples and runs it forward
 // (and backward), returning the per-row losses, the action
-// log-probabilities and the learnables.
-func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32) ([]float32, []float32, []*G.Node, *G.Node) {
+// log-probabilities and the learnables. With boards (one a row, s_i) each
+// row's legal-move mask is written from its board.
+func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
 	t.Helper()
 	g := G.NewGraph()
 	batch := len(ins)
@@ -119,6 +120,13 @@ func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, 
 			rows[i] = data[r*w : (r+1)*w]
 		}
 		m.Encode(ins[r], seqs[r], ws[r], rows)
+		if boards != nil {
+			_, legal, err := LegalActions(boards[r])
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.EncodeLegal(legal, rows)
+		}
 	}
 	out, err := m.Build(g, nodes, params)
 	if err != nil {

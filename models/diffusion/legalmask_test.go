@@ -7,9 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
-
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
@@ -25,44 +22,8 @@ import (
 // weight is on a single action slot is that slot's.
 func maskedRun(t *testing.T, m *Model, params []dcw.Tensor, boards []*board.Board, ins, seqs [][]int16, ws [][]float32) (per, logits, dbias []float32) {
 	t.Helper()
-	g := G.NewGraph()
-	var nodes []*G.Node
-	for i, shape := range m.InputShapes(len(ins)) {
-		nodes = append(nodes, G.NewMatrix(g, tensor.Float32, G.WithShape(shape...), G.WithName("in"+string(rune('0'+i))),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(make([]float32, shape[0]*shape[1]))))))
-	}
-	for r := range ins {
-		rows := make([][]float32, len(nodes))
-		for i, n := range nodes {
-			w := n.Shape()[1]
-			rows[i] = n.Value().Data().([]float32)[r*w : (r+1)*w]
-		}
-		m.Encode(ins[r], seqs[r], ws[r], rows)
-		_, legal, err := LegalActions(boards[r])
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.EncodeLegal(legal, rows)
-	}
-	out, err := m.Build(g, nodes, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loss, err := G.Sum(out.PerRow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := G.Grad(loss, out.Learnables...); err != nil {
-		t.Fatal(err)
-	}
-	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
-	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	per = append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
-	logits = append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)
-	for _, l := range out.Learnables {
+	per, logits, learnables, _ := graphRun(t, m, params, ins, seqs, ws, boards...)
+	for _, l := range learnables {
 		if l.Name() == "head.action.b" {
 			gv, err := l.Grad()
 			if err != nil {
