@@ -406,10 +406,11 @@ func (f *gameFlags) shardRun(a, b string, games int, sprt string) match.ShardRun
 }
 
 type matchMergeOptions struct {
-	Base string
-	PGN  string
-	SPRT string
-	JSON bool
+	Base    string
+	PGN     string
+	SPRT    string
+	JSON    bool
+	Partial bool
 }
 
 func newMatchMergeCmd(s *IOStreams) *cobra.Command {
@@ -421,9 +422,14 @@ func newMatchMergeCmd(s *IOStreams) *cobra.Command {
 checks that every task is there, finished, from the same match (settings hash, players,
 bench signature) and played the pairs assigned to it, and prints the report one run of
 all the games would: score, Elo, LOS, pentanomial counts and the SPRT the tasks were
-given (or --sprt). Otherwise it names the missing or mismatched task.`,
+given (or --sprt). Otherwise it names the missing or mismatched task.
+
+With --partial it reports a match whose tasks still run or were stopped: the finished
+tasks' games and the games the others have journalled so far, whole pairs only, and
+says how many tasks are finished, running and not started. It only reads.`,
 		Example: `  dchess match merge /shared/d5-d4
-  dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json`,
+  dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json
+  dchess match merge /shared/d5-d4 --partial`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("match merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
@@ -435,6 +441,7 @@ given (or --sprt). Otherwise it names the missing or mismatched task.`,
 	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order, to this PGN file")
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the tasks recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
 	return cmd
 }
 
@@ -446,6 +453,22 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 			return usagef("--sprt: %v", err)
 		}
 		test = &t
+	}
+	if opts.Partial {
+		if opts.PGN != "" {
+			return usagef("--pgn needs every task finished; drop --partial or --pgn")
+		}
+		pm, err := match.MergePartial(opts.Base, test)
+		if err != nil {
+			return err
+		}
+		s.Infof("Partial merge of %s: %d of %d tasks finished, %d running or stopped, %d not started; %d games of whole pairs (%d waiting for their pair)\n",
+			opts.Base, pm.Finished, pm.Tasks, pm.Running, pm.NotStarted, pm.Report.Games, pm.Dropped)
+		if opts.JSON {
+			return writeJSON(s.Out, pm)
+		}
+		fmt.Fprint(s.Out, pm.Report.Text())
+		return nil
 	}
 	merged, err := match.MergeShards(opts.Base, test)
 	if err != nil {

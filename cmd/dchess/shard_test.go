@@ -151,6 +151,27 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "m-0000-of-0003") {
 		t.Fatalf("merge with a task missing: %v", err)
 	}
+	// --partial reports the two tasks left, says the third has not started,
+	// and cannot write the PGN of a match not all there.
+	s, partial, info := playStreams("")
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: base, Partial: true, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var pm struct {
+		Report struct {
+			Games int `json:"games"`
+		} `json:"report"`
+		Finished   int `json:"finished"`
+		NotStarted int `json:"not_started"`
+	}
+	if err := json.Unmarshal(partial.Bytes(), &pm); err != nil || pm.Report.Games != 8 || pm.Finished != 2 || pm.NotStarted != 1 ||
+		!strings.Contains(info.String(), "2 of 3 tasks finished") {
+		t.Fatalf("partial merge: %s %s (%v)", partial, info, err)
+	}
+	var usage *usageError
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: base, Partial: true, PGN: pgn}, s); !errors.As(err, &usage) {
+		t.Fatalf("--partial --pgn: %v", err)
+	}
 }
 
 func TestShardFlagsRejectBadUse(t *testing.T) {

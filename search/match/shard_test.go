@@ -207,3 +207,70 @@ func TestMatchMergeRefusesAndNamesTheCulprit(t *testing.T) {
 		})
 	}
 }
+
+// TestMergePartialReadsRunningTasks: a job of three tasks with one
+// finished, one stopped after three games (its journal's last line torn)
+// and one not started reports the finished task's games and the stopped
+// one's whole pairs, leaves the journal as it was, and once every task is
+// done counts every whole pair (12 of the 13 games: the last pair has one).
+// Tasks of other settings are refused.
+func TestMergePartialReadsRunningTasks(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "m")
+	first := runShard(t, shardedConfig(t), base, jobarray.Spec{Index: 0, Count: 3}, shardedSettings(1))
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg := shardedConfig(t)
+	cfg.OnGame = func(_ match.GameResult, r *match.Report) {
+		if r.Games == 3 {
+			cancel()
+		}
+	}
+	stopped := jobarray.Spec{Index: 1, Count: 3}
+	out := jobarray.Name(base, stopped)
+	if _, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: stopped, Output: out, Settings: shardedSettings(1)}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopping task 1: %v", err)
+	}
+	journal := filepath.Join(out, "journal.jsonl")
+	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"settings_hash":"torn`)
+	f.Close()
+	before, _ := os.ReadFile(journal)
+
+	pm, err := match.MergePartial(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pm.Tasks != 3 || pm.Finished != 1 || pm.Running != 1 || pm.NotStarted != 1 {
+		t.Fatalf("tasks %+v", pm)
+	}
+	if g := pm.Report.Games; g%2 != 0 || g+pm.Dropped != len(first.Manifest.Results)+3 || pm.Dropped < 1 {
+		t.Fatalf("%d games of whole pairs and %d dropped from %d + 3 played", g, pm.Dropped, len(first.Manifest.Results))
+	}
+	if after, _ := os.ReadFile(journal); !bytes.Equal(before, after) {
+		t.Fatal("the partial merge changed a running task's journal")
+	}
+
+	runShard(t, shardedConfig(t), base, stopped, shardedSettings(1))
+	runShard(t, shardedConfig(t), base, jobarray.Spec{Index: 2, Count: 3}, shardedSettings(1))
+	pm, err = match.MergePartial(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := match.MergeShards(base, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pm.Finished != 3 || pm.Report.Games != 12 || pm.Dropped != 1 || whole.Report.Games != 13 {
+		t.Fatalf("all finished: %d tasks, %d games, %d dropped; the full merge %d games", pm.Finished, pm.Report.Games, pm.Dropped, whole.Report.Games)
+	}
+
+	other := filepath.Join(dir, "other")
+	runShard(t, shardedConfig(t), other, jobarray.Spec{Index: 0, Count: 2}, shardedSettings(1))
+	runShard(t, shardedConfig(t), other, jobarray.Spec{Index: 1, Count: 2}, shardedSettings(2))
+	if _, err := match.MergePartial(other, nil); err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Fatalf("tasks of two settings: %v", err)
+	}
+}
