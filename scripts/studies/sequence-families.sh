@@ -59,13 +59,13 @@ for f in $families; do
 		echo "== score $f on the test split ($(date -u +%FT%TZ))"
 		sweep=()
 		[ "$f" = policy ] || sweep=(--steps 1,2,5,10,20)
-		"$dchess" eval --player "$(spec "$f")" --data "$data" --limit 500 "${sweep[@]}" --json --quiet >"$out.tmp"
+		"$dchess" eval --player "$(spec "$f")" --data "$data" --limit "${LIMIT:-500}" "${sweep[@]}" --json --quiet >"$out.tmp"
 		mv "$out.tmp" "$out"
 	fi
 	out=$runs/$f.puzzles.json
 	if [ ! -f "$out" ]; then
 		echo "== puzzles $f ($(date -u +%FT%TZ))"
-		"$dchess" eval --player "$(spec "$f")" --puzzles "$puzzles" --json --quiet >"$out.tmp"
+		"$dchess" eval --player "$(spec "$f")" --puzzles "$puzzles" --limit "${PUZZLE_LIMIT:-0}" --json --quiet >"$out.tmp"
 		mv "$out.tmp" "$out"
 	fi
 done
@@ -74,7 +74,8 @@ for f in $families; do players=$players,$(spec "$f"); done
 out=$runs/tournament.json
 if [ ! -f "$out" ]; then
 	echo "== round robin ($(date -u +%FT%TZ))"
-	"$dchess" tournament --players "$players" --games-per-pair 20 --movetime 100 --openings "$openings" \
+	"$dchess" tournament --players "$players" --games-per-pair "${GAMES_PER_PAIR:-20}" --movetime "${MOVETIME:-100}" \
+		--openings "$openings" \
 		--openings-order random --seed 1 --max-moves 200 --pgn "$runs/tournament.pgn" --json >"$out.tmp"
 	mv "$out.tmp" "$out"
 fi
