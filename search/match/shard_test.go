@@ -119,12 +119,11 @@ func TestFinishedMatchShardIsSkipped(t *testing.T) {
 	}
 }
 
-// TestKilledMatchShardContinues stops a task after three games, tears the
-// journal's last line as a kill would, and checks that the rerun plays only
-// the rest and ends with the uninterrupted task's results.
-func TestKilledMatchShardContinues(t *testing.T) {
-	dir := t.TempDir()
-	spec := jobarray.Spec{Index: 0, Count: 2}
+// killShard plays task spec of shardedConfig's match until three games are
+// done, stops it, and tears its journal's last line as a kill in the
+// middle of writing would; it returns the journal's path.
+func killShard(t *testing.T, base string, spec jobarray.Spec) string {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cfg := shardedConfig(t)
 	cfg.OnGame = func(_ match.GameResult, r *match.Report) {
@@ -132,10 +131,10 @@ func TestKilledMatchShardContinues(t *testing.T) {
 			cancel()
 		}
 	}
-	out := jobarray.Name(filepath.Join(dir, "m"), spec)
+	out := jobarray.Name(base, spec)
 	_, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Settings: shardedSettings(1)})
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again") {
-		t.Fatalf("got %v", err)
+		t.Fatalf("stopping task %v: %v", spec, err)
 	}
 	journal := filepath.Join(out, "journal.jsonl")
 	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
@@ -144,6 +143,16 @@ func TestKilledMatchShardContinues(t *testing.T) {
 	}
 	f.WriteString(`{"settings_hash":"torn`)
 	f.Close()
+	return journal
+}
+
+// TestKilledMatchShardContinues stops a task after three games, tears the
+// journal's last line as a kill would, and checks that the rerun plays only
+// the rest and ends with the uninterrupted task's results.
+func TestKilledMatchShardContinues(t *testing.T) {
+	dir := t.TempDir()
+	spec := jobarray.Spec{Index: 0, Count: 2}
+	journal := killShard(t, filepath.Join(dir, "m"), spec)
 	sum := runShard(t, shardedConfig(t), filepath.Join(dir, "m"), spec, shardedSettings(1))
 	if sum.Resumed != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
 		t.Fatalf("resumed %d, played %d of %d", sum.Resumed, sum.Played, len(sum.Manifest.Results))
@@ -218,25 +227,8 @@ func TestMergePartialReadsRunningTasks(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "m")
 	first := runShard(t, shardedConfig(t), base, jobarray.Spec{Index: 0, Count: 3}, shardedSettings(1))
-	ctx, cancel := context.WithCancel(context.Background())
-	cfg := shardedConfig(t)
-	cfg.OnGame = func(_ match.GameResult, r *match.Report) {
-		if r.Games == 3 {
-			cancel()
-		}
-	}
 	stopped := jobarray.Spec{Index: 1, Count: 3}
-	out := jobarray.Name(base, stopped)
-	if _, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: stopped, Output: out, Settings: shardedSettings(1)}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("stopping task 1: %v", err)
-	}
-	journal := filepath.Join(out, "journal.jsonl")
-	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.WriteString(`{"settings_hash":"torn`)
-	f.Close()
+	journal := killShard(t, base, stopped)
 	before, _ := os.ReadFile(journal)
 
 	pm, err := match.MergePartial(base, nil)
