@@ -68,15 +68,20 @@ type graph struct {
 	vm   G.VM
 }
 
-func buildGraph(t testing.TB, m *Model, params []dcw.Tensor, bt batch) *graph {
-	t.Helper()
-	g := G.NewGraph()
+// batchInputs are the graph's inputs, backed by the batch's buffers.
+func batchInputs(g *G.ExprGraph, m *Model, bt batch) []*G.Node {
 	var inputs []*G.Node
 	for i, s := range m.InputShapes(bt.rows) {
 		inputs = append(inputs, G.NewTensor(g, tensor.Float32, 2, G.WithShape(s...), G.WithName(string(rune('a'+i))),
 			G.WithValue(tensor.New(tensor.WithShape(s...), tensor.WithBacking(bt.bufs[i])))))
 	}
-	out, err := m.Build(g, inputs, params)
+	return inputs
+}
+
+func buildGraph(t testing.TB, m *Model, params []dcw.Tensor, bt batch) *graph {
+	t.Helper()
+	g := G.NewGraph()
+	out, err := m.Build(g, batchInputs(g, m, bt), params)
 	if err != nil {
 		t.Fatal(err)
 	}

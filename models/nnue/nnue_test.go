@@ -14,7 +14,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
@@ -255,12 +254,7 @@ func TestShippedMatchesGraph(t *testing.T) {
 func graphScores(t *testing.T, m *Model, params []dcw.Tensor, bt batch) []float32 {
 	t.Helper()
 	g := G.NewGraph()
-	var inputs []*G.Node
-	for i, s := range m.InputShapes(bt.rows) {
-		inputs = append(inputs, G.NewTensor(g, tensor.Float32, 2, G.WithShape(s...), G.WithName(string(rune('a'+i))),
-			G.WithValue(tensor.New(tensor.WithShape(s...), tensor.WithBacking(bt.bufs[i])))))
-	}
-	out, err := m.Build(g, inputs, params)
+	out, err := m.Build(g, batchInputs(g, m, bt), params)
 	if err != nil {
 		t.Fatal(err)
 	}
