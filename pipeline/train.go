@@ -38,7 +38,18 @@ type TrainOptions struct {
 	// RunsDir is where a new siamese run looks for the newest autoencoder
 	// when its config names none (default DefaultRunsDir).
 	RunsDir string
+	// CheckpointEvery also writes a checkpoint inside an epoch once this
+	// much time has passed since the last one, so a run killed outright
+	// (SIGKILL, a lost machine: no chance to save) loses at most that much
+	// training. 0 means DefaultCheckpointEvery; negative, epoch ends and
+	// interrupts only. Resuming is exact wherever the checkpoint falls, so
+	// the setting never changes the weights.
+	CheckpointEvery time.Duration
 }
+
+// DefaultCheckpointEvery bounds what a killed run loses; a checkpoint of
+// the default configs takes well under a second to write.
+const DefaultCheckpointEvery = 10 * time.Minute
 
 // TrainResult summarises a run; cmd prints it (and --json encodes it).
 // The accuracies carry their family's own names (see Metric).
@@ -118,6 +129,8 @@ type trainer struct {
 	sessionStart int64
 	lastLoss     float64
 	badRecords   int64
+	// lastSave is when the newest checkpoint was written (or the session began).
+	lastSave time.Time
 }
 
 // Train runs the training loop (see docs/training.md): shuffled minibatches
@@ -289,6 +302,7 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 			valSplit = dataset.AllSplits
 		}
 	}
+	t.lastSave = time.Now()
 	t.startProgress()
 	stopped := "epochs"
 	for !t.finished() {
@@ -358,6 +372,11 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 		t.state.EpochRecords = f.seen
 		if t.stepsDone() {
 			return errMaxSteps
+		}
+		if t.checkpointDue() {
+			if _, err := t.saveCheckpoint(); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
@@ -628,7 +647,17 @@ func (t *trainer) snapshot() []dcw.Tensor {
 	return out
 }
 
+// checkpointDue says whether a checkpoint inside the epoch is due.
+func (t *trainer) checkpointDue() bool {
+	every := t.opts.CheckpointEvery
+	if every == 0 {
+		every = DefaultCheckpointEvery
+	}
+	return every > 0 && time.Since(t.lastSave) >= every
+}
+
 func (t *trainer) saveCheckpoint() (string, error) {
+	t.lastSave = time.Now()
 	moments := func(src [][]float32) []dcw.Tensor {
 		out := make([]dcw.Tensor, len(t.params))
 		for i, p := range t.params {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
@@ -237,6 +238,36 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 			t.Fatalf("last metrics line %+v, result %+v: want a validated partial epoch 1", last, res)
 		}
 		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 1 << 40}); err != nil {
+			t.Fatal(err)
+		}
+		sameWeights(t, want, trainedWeights(t, run))
+	})
+	t.Run("killed inside an epoch", func(t *testing.T) {
+		// A checkpoint after every step; a kill leaves no final one, so the
+		// newest two are removed and the run resumes from the third, inside
+		// the last epoch, with metrics lines past it on disk.
+		run := filepath.Join(t.TempDir(), "run")
+		if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: run, CheckpointEvery: time.Nanosecond}); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(run, CheckpointDir)
+		names, err := checkpointFiles(dir)
+		if err != nil || len(names) != keepCheckpoints {
+			t.Fatalf("checkpoints %v, %v: want the newest %d of one a step", names, err, keepCheckpoints)
+		}
+		for _, n := range names[1:] {
+			if err := os.Remove(filepath.Join(dir, n)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ck, err := loadNewestCheckpoint(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ck.meta.State.EpochRecords == 0 || ck.meta.State.Epoch != 1 {
+			t.Fatalf("kept checkpoint at epoch %d after %d records: want one inside the second epoch", ck.meta.State.Epoch, ck.meta.State.EpochRecords)
+		}
+		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true}); err != nil {
 			t.Fatal(err)
 		}
 		sameWeights(t, want, trainedWeights(t, run))

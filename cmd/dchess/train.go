@@ -25,9 +25,11 @@ type trainOptions struct {
 	Seed     int64
 	Epochs   int
 	MaxSteps int64
-	JSON     bool
-	seedSet  bool
-	now      func() time.Time
+	// CheckpointEvery bounds what a run killed outright loses.
+	CheckpointEvery time.Duration
+	JSON            bool
+	seedSet         bool
+	now             func() time.Time
 }
 
 func newTrainCmd(s *IOStreams) *cobra.Command {
@@ -43,7 +45,9 @@ loss.png, checkpoint/ and model.dcw.
 The families (docs/training.md says what each trains on and reports):
 ` + pipeline.FamilyHelp() + `
 Without --config the built-in configs/<model>.yaml (the published setup) is used.
-Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
+Ctrl-C saves a checkpoint, and so does every --checkpoint-every inside an epoch (a
+run killed outright loses at most that much); --resume continues a run exactly where
+it stopped.`,
 		Example: `  dchess train --model ann --data data/labelled
   dchess train --model cnn --data data/labelled --config configs/cnn-wide.yaml --out runs/cnn-wide
   dchess train --model cnn --data data/labelled --out runs/cnn-wide --resume --epochs 40
@@ -68,6 +72,7 @@ Ctrl-C saves a checkpoint; --resume continues a run exactly where it stopped.`,
 	f.Int64Var(&opts.Seed, "seed", 0, "seed for weight initialisation and data order (overrides the config)")
 	f.IntVar(&opts.Epochs, "epochs", 0, "number of epochs (overrides the config)")
 	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
+	f.DurationVar(&opts.CheckpointEvery, "checkpoint-every", pipeline.DefaultCheckpointEvery, "also save a checkpoint inside an epoch this often (0: only at epoch ends and on Ctrl-C)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object")
 	return cmd
 }
@@ -79,8 +84,8 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Data == "" {
 		return usagef("--data is required")
 	}
-	if opts.Epochs < 0 || opts.MaxSteps < 0 {
-		return usagef("--epochs and --max-steps must not be negative")
+	if opts.Epochs < 0 || opts.MaxSteps < 0 || opts.CheckpointEvery < 0 {
+		return usagef("--epochs, --max-steps and --checkpoint-every must not be negative")
 	}
 	family, err := pipeline.LookupFamily(opts.Model)
 	if err != nil {
@@ -90,7 +95,10 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		return usagef("--init starts a new run from another run's weights, which %s does not (a resumed run keeps its own)", opts.Model)
 	}
 	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
-		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps}
+		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps, CheckpointEvery: opts.CheckpointEvery}
+	if opts.CheckpointEvery == 0 {
+		topts.CheckpointEvery = -1 // the flag's 0 is "never", the library's the default
+	}
 	if opts.Resume {
 		if opts.Out == "" {
 			return usagef("--resume needs --out RUNDIR, the run to continue")
