@@ -683,8 +683,10 @@ func (t *trainer) startProgress() {
 	if t.cfg.MaxSteps > 0 {
 		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
 	}
-	t.bar = t.opts.Progress("train", total, "samples")
-	t.bar.Set(min(t.state.Samples, total))
+	// A resumed run counts this session's samples against what is left,
+	// as label counts a resumed journal, so the rate and the time left
+	// are this session's (the status line keeps the run's step).
+	t.bar = t.opts.Progress("train", max(0, total-t.state.Samples), "samples")
 }
 
 func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {

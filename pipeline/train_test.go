@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/dcw"
@@ -199,8 +201,14 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 	cfg.Optimizer.ClipNorm = 0.5
 	ctx := context.Background()
 
+	// totals records each run's progress total: a resumed run's is what is left.
+	var totals []int64
+	quietProgress := func(_ string, total int64, _ string) progress.Reporter {
+		totals = append(totals, total)
+		return progress.New(io.Discard, progress.Options{Quiet: true})
+	}
 	whole := filepath.Join(t.TempDir(), "whole")
-	if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: whole}); err != nil {
+	if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: whole, Progress: quietProgress}); err != nil {
 		t.Fatal(err)
 	}
 	want := trainedWeights(t, whole)
@@ -237,10 +245,14 @@ func TestResumeEqualsUninterrupted(t *testing.T) {
 		if last.Kind != "partial" || last.Epoch != 1 || last.ValLoss == nil || res.ValLoss != *last.ValLoss || res.Epochs != 0 {
 			t.Fatalf("last metrics line %+v, result %+v: want a validated partial epoch 1", last, res)
 		}
-		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 1 << 40}); err != nil {
+		totals = totals[:1]
+		if _, err := Train(ctx, TrainOptions{Data: data, RunDir: run, Resume: true, MaxSteps: 1 << 40, Progress: quietProgress}); err != nil {
 			t.Fatal(err)
 		}
 		sameWeights(t, want, trainedWeights(t, run))
+		if left := totals[0] - res.Samples; len(totals) != 2 || totals[1] != left {
+			t.Fatalf("progress totals %v: the resumed run's should be the %d samples left", totals, left)
+		}
 	})
 	t.Run("killed inside an epoch", func(t *testing.T) {
 		// A checkpoint after every step; a kill leaves no final one, so the
