@@ -11,8 +11,13 @@ import (
 	"time"
 )
 
-// FormatVersion is the dataset format this code writes and the newest it reads.
-const FormatVersion = 1
+// FormatVersion is the newest dataset format this code reads. It writes
+// version 1, and 2 only for a split that placed games (SplitInfo.Placed),
+// which an older reader would assign differently.
+const FormatVersion = 2
+
+// baseFormatVersion is the format of every dataset without placed games.
+const baseFormatVersion = 1
 
 // formatName marks a folder's manifest as a dchess dataset, so Open can tell a
 // dataset from some other folder that happens to hold a manifest.json.
@@ -62,6 +67,16 @@ type SplitInfo struct {
 	Test    float64     `json:"test"`
 	Records SplitCounts `json:"records"`
 	Games   SplitCounts `json:"games"`
+	// Placed are games moved from train into a requested split that the
+	// draw left empty (a dataset of a few games), so that every split
+	// asked for has a game; every other game keeps its draw.
+	Placed []PlacedGame `json:"placed,omitempty"`
+}
+
+// PlacedGame is one game a split placed by hand.
+type PlacedGame struct {
+	Game  uint64 `json:"game"`
+	Split Split  `json:"split"`
 }
 
 // SplitCounts holds one number per split.

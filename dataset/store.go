@@ -139,7 +139,7 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	}
 	w.manifest = Manifest{
 		Format:        formatName,
-		FormatVersion: FormatVersion,
+		FormatVersion: baseFormatVersion,
 		Command:       opts.Command,
 		Settings:      opts.Settings,
 		Sources:       opts.Sources,

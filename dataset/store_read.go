@@ -82,12 +82,18 @@ func (d *Dataset) SplitOf(gameID uint64) Split { return splitOf(gameID, d.manife
 
 // splitOf maps a game to a split by hashing its ID with the split seed into a
 // uniform number u in [0,1): Val when u < val, Test when u < val+test, else
-// Train. It depends only on the game, so no game is in two splits.
+// Train, unless the split placed the game (at most two games, of tiny
+// datasets). It depends only on the game, so no game is in two splits.
 func splitOf(gameID uint64, s *SplitInfo) Split {
 	if s == nil {
 		return Train
 	}
-	u := float64(mix64(gameID^mix64(s.Seed))>>11) / (1 << 53)
+	for _, p := range s.Placed {
+		if p.Game == gameID {
+			return p.Split
+		}
+	}
+	u := drawOf(gameID, s.Seed)
 	switch {
 	case u < s.Val:
 		return Val
@@ -95,6 +101,11 @@ func splitOf(gameID uint64, s *SplitInfo) Split {
 		return Test
 	}
 	return Train
+}
+
+// drawOf is a game's uniform number in [0,1) under a split seed.
+func drawOf(gameID, seed uint64) float64 {
+	return float64(mix64(gameID^mix64(seed))>>11) / (1 << 53)
 }
 
 // CheckCounts compares the manifest's record count with the counts of its

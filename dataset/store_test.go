@@ -540,6 +540,9 @@ func TestSplitIsByGameAndStable(t *testing.T) {
 	if g.Val < 60 || g.Val > 140 || g.Test < 150 || g.Test > 250 {
 		t.Errorf("split game counts %+v are far from 10%%/20%%", g)
 	}
+	if len(m.Split.Placed) > 0 || m.FormatVersion != baseFormatVersion {
+		t.Errorf("1000 games: placed %v, format version %d: a draw with no empty split is kept as drawn", m.Split.Placed, m.FormatVersion)
+	}
 	// The same seed gives the same split; another seed a different one.
 	again, err := WriteSplit(dir, 0.1, 0.2, 42)
 	if err != nil {
@@ -807,5 +810,49 @@ func TestReadersRefuseAManifestThatMiscounts(t *testing.T) {
 	}
 	if read != 0 {
 		t.Errorf("%d records were handed out before the count was checked", read)
+	}
+}
+
+func TestSplitOfAFewGamesLeavesNoRequestedSplitEmpty(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(40, 10)) // 4 games
+	placed := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		// The draw alone puts each game in test with probability 0.1, so
+		// some of these seeds leave val or test empty.
+		m, err := WriteSplit(dir, 0.1, 0.1, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := m.Split.Games
+		if g.Train < 1 || g.Val < 1 || g.Test < 1 || g.Of(AllSplits) != 4 {
+			t.Fatalf("seed %d: games %+v: every requested split should hold a game", seed, g)
+		}
+		d, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []Split{Train, Val, Test} {
+			if n := int64(len(scanAll(t, d, s))); n != m.Split.Records.Of(s) {
+				t.Fatalf("seed %d: %v holds %d records, the manifest counts %d", seed, s, n, m.Split.Records.Of(s))
+			}
+		}
+		if len(m.Split.Placed) > 0 {
+			placed++
+			if m.FormatVersion != 2 {
+				t.Fatalf("seed %d: placed games in format version %d: older readers would assign them by their draw", seed, m.FormatVersion)
+			}
+		}
+	}
+	if placed == 0 {
+		t.Fatal("no seed needed a placed game: the test does not exercise the placement")
+	}
+	// A split not asked for stays empty, and a large dataset's draw is untouched.
+	m, err := WriteSplit(dir, 0, 0.1, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Split.Games.Val != 0 || m.Split.Games.Test < 1 {
+		t.Fatalf("val 0: games %+v", m.Split.Games)
 	}
 }
