@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The DeepChess recipe that reached 95 % test pair accuracy (issue #6,
+# docs/strength.md "95 % on depth-3 self-play games"), the one the shipped
+# siamese weights come from (models/shipped/siamese.md): 46,000 games of the
+# depth-3 heuristic against itself, a random move 10 % of the time in the
+# first 20 plies (two runs, one a core), 10 positions a game from ply 10
+# without captures, split 90/5/5 by game, Pos2Vec 3 epochs a layer, then the
+# siamese network with its towers from Pos2Vec, early stopping; last, the
+# test split's pairs judged by the network.
+#
+#   scripts/studies/siamese-h3.sh OUT_DIR [SEED]
+#
+# SEED (default 1) is the siamese run's seed: the data and Pos2Vec are the
+# same for every seed. Every stage is skipped when its output exists and a training run
+# continues from its newest checkpoint, so the script can be stopped at any
+# point and run again. GAMES_A and GAMES_B (30,000 and 16,000) shrink the
+# self-play for a trial run.
+set -euo pipefail
+if [ $# -lt 1 ]; then
+	echo "usage: $0 OUT_DIR [SEED]" >&2
+	exit 2
+fi
+out=$1
+seed=${2:-1}
+. "$(dirname "$0")/env.sh"
+mkdir -p "$out"
+
+selfplay() { # GAMES SEED OUT
+	[ -f "$3" ] || "$dchess" selfplay --a heuristic:depth=3 --random-rate 0.1 --random-rate-plies 20 --max-moves 150 \
+		--games "$1" --seed "$2" -o "$3" --json >"$3.json"
+}
+echo "== self-play ($(date -u +%FT%TZ))"
+selfplay "${GAMES_A:-30000}" 31 "$out/h3a.pgn" &
+a=$!
+selfplay "${GAMES_B:-16000}" 32 "$out/h3b.pgn" &
+b=$!
+wait "$a"
+wait "$b"
+
+echo "== ingest and split ($(date -u +%FT%TZ))"
+[ -f "$out/h3/manifest.json" ] || "$dchess" ingest "$out/h3a.pgn" "$out/h3b.pgn" -o "$out/h3" --skip-captures \
+	--min-ply 10 --positions-per-game 10 --seed 1 --json >"$out/h3.ingest.json"
+[ -f "$out/h3.split.json" ] || "$dchess" dataset split "$out/h3" --val 0.05 --test 0.05 --seed 1 --json >"$out/h3.split.json"
+
+train() { # FAMILY RUN ARGS...
+	local family=$1 run=$2
+	shift 2
+	[ -f "$run/model.dcw" ] && return
+	if [ -d "$run/checkpoint" ]; then
+		"$dchess" train --model "$family" --data "$out/h3" --out "$run" --resume
+	else
+		"$dchess" train --model "$family" --data "$out/h3" --out "$run" "$@"
+	fi
+}
+echo "== Pos2Vec ($(date -u +%FT%TZ))"
+train autoencoder "$out/ae-h3" --config "$root/configs/autoencoder-small.yaml" --epochs 3
+echo "== siamese ($(date -u +%FT%TZ))"
+train siamese "$out/siamese-h3-s$seed" --config "$root/configs/siamese-small.yaml" --epochs 30 \
+	--init "$out/ae-h3" --seed "$seed"
+
+echo "== test pairs ($(date -u +%FT%TZ))"
+[ -f "$out/siamese-h3-s$seed.eval.json" ] || "$dchess" eval --player "siamese:$out/siamese-h3-s$seed/model.dcw" \
+	--data "$out/h3" --json >"$out/siamese-h3-s$seed.eval.json"
+grep -o '"pair_accuracy": [0-9.]*' "$out/siamese-h3-s$seed.eval.json"
