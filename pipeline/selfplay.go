@@ -8,8 +8,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
@@ -88,15 +90,27 @@ type SelfPlayOptions struct {
 	RandomRate  float64
 	RandomPlies int
 	// Output is the PGN file; it appears only when every game is played.
+	// Until then the finished games are kept in SelfPlayJournal(Output), so
+	// a run killed or interrupted continues where it stopped when run again
+	// with the same settings.
 	Output string
-	// OnGame is called after every game.
+	// Restart discards the journal of an interrupted run, whatever its
+	// settings, and plays every game again (the CLI's --force).
+	Restart bool
+	// OnStart, if not nil, is told how many games the run has and how many
+	// of them an interrupted run's journal holds, before the first game.
+	OnStart func(games, resumed int)
+	// OnGame is called after every game this run plays.
 	OnGame func(match.GameResult, *match.Report)
 }
 
 // SelfPlayResult summarises a run.
 type SelfPlayResult struct {
-	Output     string         `json:"output"`
+	Output string `json:"output"`
+	// Games are the games in Output (or, when interrupted, journalled so
+	// far), the Resumed ones an interrupted run had played included.
 	Games      int            `json:"games"`
+	Resumed    int            `json:"resumed"`
 	WhiteWins  int            `json:"white_wins"`
 	BlackWins  int            `json:"black_wins"`
 	Draws      int            `json:"draws"`
@@ -105,14 +119,27 @@ type SelfPlayResult struct {
 	Seconds    float64        `json:"seconds"`
 }
 
-// GamesPerSecond is the run's rate.
-func (r *SelfPlayResult) GamesPerSecond() float64 { return float64(r.Games) / max(r.Seconds, 1e-9) }
+// GamesPerSecond is the run's rate over the games it played itself.
+func (r *SelfPlayResult) GamesPerSecond() float64 {
+	return float64(r.Games-r.Resumed) / max(r.Seconds, 1e-9)
+}
+
+// SelfPlayJournal is where a self-play run writing output keeps its
+// finished games until the last one is in: a hidden file beside output.
+func SelfPlayJournal(output string) string {
+	return filepath.Join(filepath.Dir(output), "."+filepath.Base(output)+".journal.jsonl")
+}
 
 // SelfPlay plays the games through the match runner and writes them as
 // PGN (with SetUp/FEN tags and results, which `dchess ingest` and
-// `dchess experience build` read). The file is written under a temporary
-// name and renamed when the last game is in, so an existing Output is
-// always a complete run.
+// `dchess experience build` read), in game order whatever the concurrency.
+// Every finished game goes to a journal (match.Journal) first, so a run
+// that is killed loses only the games in progress: a rerun with the same
+// settings plays only the games the journal lacks, and one with other
+// settings is refused unless Restart. The file is written from the journal
+// under a temporary name and renamed when the last game is in, so an
+// existing Output is always a complete run, the same as an uninterrupted
+// run's; then the journal is removed.
 func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error) {
 	start := time.Now()
 	if opts.Output == "" {
@@ -132,18 +159,17 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		for i := range pairs {
 			pairs[i] = i
 		}
-	} else {
-		cfg.GameNumbers = nil
-		for _, p := range pairs {
-			for _, n := range []int{2*p + 1, 2*p + 2} {
-				if n <= opts.Games {
-					cfg.GameNumbers = append(cfg.GameNumbers, n)
-				}
+	}
+	var numbers []int
+	for _, p := range pairs {
+		for _, n := range []int{2*p + 1, 2*p + 2} {
+			if n <= opts.Games {
+				numbers = append(numbers, n)
 			}
 		}
-		if len(cfg.GameNumbers) == 0 {
-			return nil, errors.New("selfplay: no games to play")
-		}
+	}
+	if len(numbers) == 0 {
+		return nil, errors.New("selfplay: no games to play")
 	}
 	var err error
 	if cfg.A, err = variedEntrant(opts.A, opts.RandomRate, opts.RandomPlies, cfg.Seed); err != nil {
@@ -173,46 +199,170 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		cfg.Event = selfPlayEvent
 	}
 
-	tmp := filepath.Join(filepath.Dir(opts.Output), ".tmp-"+filepath.Base(opts.Output))
-	f, err := os.Create(tmp)
+	hash, err := selfPlaySettingsHash(ctx, opts, cfg, numbers)
+	if err != nil {
+		return nil, err
+	}
+	j, err := match.OpenJournal(SelfPlayJournal(opts.Output), hash, opts.Restart)
+	if errors.Is(err, match.ErrJournalSettings) {
+		return nil, fmt.Errorf("selfplay: cannot continue: %w, from an interrupted run; rerun with its settings to continue, or delete it or use --force to start over", err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
-	defer os.Remove(tmp) // after a successful rename there is nothing to remove
-	w := bufio.NewWriter(f)
-	cfg.PGN = w
-	res := &SelfPlayResult{Output: opts.Output, Terminated: map[string]int{}}
+	defer j.Close()
+	res := &SelfPlayResult{Output: opts.Output}
+	remaining := j.Remaining(numbers)
+	if opts.OnStart != nil {
+		opts.OnStart(len(numbers), len(numbers)-len(remaining))
+	}
+	// Self-play has no test to stop on, and its file is written from the
+	// journal.
+	cfg.GameNumbers, cfg.PGN, cfg.SPRT = remaining, nil, nil
+	tc := "-"
+	if cfg.TimeControl != nil {
+		tc = cfg.TimeControl.String()
+	}
+	// A game that cannot be journalled would be lost on a kill: stop.
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var writeErr error
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
-		res.Games++
-		res.Plies += len(g.Moves)
-		res.Terminated[g.Termination]++
-		switch g.Result {
-		case "1-0":
-			res.WhiteWins++
-		case "0-1":
-			res.BlackWins++
-		default:
-			res.Draws++
+		if writeErr != nil {
+			return
+		}
+		if writeErr = j.Add(rep.A, rep.B, g, cfg.Event, tc); writeErr != nil {
+			stop()
+			return
 		}
 		if opts.OnGame != nil {
 			opts.OnGame(g, rep)
 		}
 	}
-	_, runErr := match.Run(ctx, cfg)
-	if err := w.Flush(); err != nil && runErr == nil {
-		runErr = err
+	_, runErr := match.Run(runCtx, cfg)
+	if writeErr != nil {
+		runErr = fmt.Errorf("journal %s: %w", j.Path(), writeErr)
 	}
-	if err := f.Close(); err != nil && runErr == nil {
-		runErr = err
+	res.tally(j, numbers, len(numbers)-len(remaining))
+	if runErr == nil {
+		runErr = writeSelfPlayPGN(opts.Output, j, numbers)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	if runErr != nil {
 		return res, fmt.Errorf("selfplay: %w", runErr)
 	}
-	if err := os.Rename(tmp, opts.Output); err != nil {
+	if err := j.Remove(); err != nil {
 		return res, fmt.Errorf("selfplay: %w", err)
 	}
 	return res, nil
+}
+
+// tally counts the journalled games of numbers into r.
+func (r *SelfPlayResult) tally(j *match.Journal, numbers []int, resumed int) {
+	r.Games, r.Resumed, r.Plies, r.WhiteWins, r.BlackWins, r.Draws = 0, resumed, 0, 0, 0, 0
+	r.Terminated = map[string]int{}
+	for _, n := range numbers {
+		e, ok := j.Game(n)
+		if !ok {
+			continue
+		}
+		r.Games++
+		r.Plies += e.Plies
+		r.Terminated[e.Game.Termination]++
+		switch e.Game.Result {
+		case "1-0":
+			r.WhiteWins++
+		case "0-1":
+			r.BlackWins++
+		default:
+			r.Draws++
+		}
+	}
+}
+
+// writeSelfPlayPGN writes the games of numbers from the journal to output,
+// in game order, under a temporary name renamed at the end; it is synced
+// before the rename, as the journal goes next.
+func writeSelfPlayPGN(output string, j *match.Journal, numbers []int) error {
+	tmp := filepath.Join(filepath.Dir(output), ".tmp-"+filepath.Base(output))
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp) // after a successful rename there is nothing to remove
+	w := bufio.NewWriter(f)
+	for _, n := range numbers {
+		pgn, err := j.PGN(n)
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if _, err := w.WriteString(pgn); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	err = w.Flush()
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp, output)
+}
+
+// selfPlaySettingsHash keys a run's journal: everything its games depend
+// on (players with their files' hashes, the openings played, limits,
+// adjudication, seeds, random moves), so a rerun continues only the same
+// games. The concurrency is left out: it does not change the games.
+func selfPlaySettingsHash(ctx context.Context, opts SelfPlayOptions, cfg match.Config, numbers []int) (string, error) {
+	files, _, err := match.SettingsFiles(ctx, "", opts.A, opts.B)
+	if err != nil {
+		return "", fmt.Errorf("selfplay: %w", err)
+	}
+	for role, spec := range map[string]string{"player a": opts.A, "player b": opts.B} {
+		if learns(spec) {
+			// Its file after some games is not the one it started with; a
+			// rerun continues with the file as it is (its path is in the spec).
+			delete(files, role)
+		}
+	}
+	openings := make([]string, 0, len(cfg.Openings))
+	for _, o := range cfg.Openings {
+		openings = append(openings, o.FEN)
+	}
+	tc := ""
+	if cfg.TimeControl != nil {
+		tc = cfg.TimeControl.String()
+	}
+	settings := map[string]any{
+		"kind": "selfplay", "a": opts.A, "b": opts.B, "games": opts.Games, "numbers": numbers,
+		"openings": jobarray.Hash(openings), "random_plies": cfg.RandomPlies, "seed": cfg.Seed,
+		"tc": tc, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime": cfg.MoveTime.String(),
+		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
+		"draw_adjudication": cfg.Draw, "resign_adjudication": cfg.Resign, "max_moves": cfg.MaxMoves,
+		"random_rate": opts.RandomRate, "random_rate_plies": opts.RandomPlies, "event": cfg.Event,
+		"files_sha256": files,
+	}
+	return jobarray.Hash(settings), nil
+}
+
+// learns says whether spec is a player that changes its own file as it
+// plays: an experience player with learn=true.
+func learns(spec string) bool {
+	s, err := player.ParseSpec(spec)
+	if err != nil || s.Family != "experience" {
+		return false
+	}
+	switch strings.ToLower(s.Get("learn", "false")) {
+	case "true", "1", "yes":
+		return true
+	}
+	return false
 }
 
 // variedEntrant makes a match entrant of spec, wrapped with a random-move

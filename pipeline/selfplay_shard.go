@@ -31,9 +31,10 @@ type SelfPlayShardOptions struct {
 	Command []string
 	// Base names the task's folder: Base-000i-of-000n.
 	Base string
-	// OnStart, if not nil, is told how many games the task plays, before
-	// the first; a finished task or one that owns no pairs plays none.
-	OnStart func(games int)
+	// OnStart, if not nil, is told how many games the task has and how many
+	// of them a killed run's journal holds, before the first game; a
+	// finished task or one that owns no pairs plays none and is not told.
+	OnStart func(games, resumed int)
 }
 
 // SelfPlayShardResult is what a task did.
@@ -54,7 +55,8 @@ type SelfPlayShardResult struct {
 // the opening, colours and seed it has in the whole run. The games go to
 // Base-000i-of-000n/games.pgn and the manifest, last, marks the task
 // finished: a rerun with the same settings does nothing, one with other
-// settings is refused.
+// settings is refused. A killed task continues from its journal, as
+// SelfPlay does.
 func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShardResult, error) {
 	sp := opts.SelfPlay
 	settings, inputs, err := match.ShardSettings(ctx, opts.Run, sp.Match, opts.Shard.Count)
@@ -81,8 +83,11 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		return res, nil
 	}
 	// The task folder is the run's own; a finished task returned above.
+	// A killed task leaves its journal there.
+	journal := filepath.Base(SelfPlayJournal(SelfPlayShardPGN))
 	own := func(name string) bool {
-		return strings.HasPrefix(name, SelfPlayShardPGN) || strings.HasPrefix(name, SelfPlayShardManifest) || strings.HasPrefix(name, ".tmp-")
+		return strings.HasPrefix(name, SelfPlayShardPGN) || strings.HasPrefix(name, SelfPlayShardManifest) ||
+			strings.HasPrefix(name, ".tmp-") || name == journal
 	}
 	if err := dataset.CheckOutputFolder(res.Dir, own); err != nil {
 		return res, err
@@ -99,7 +104,7 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		}
 	} else {
 		if opts.OnStart != nil {
-			opts.OnStart(len(match.ShardGameNumbers(sp.Games, opts.Shard, settings)))
+			sp.OnStart = opts.OnStart
 		}
 		if res.Played, err = SelfPlay(ctx, sp); err != nil {
 			return res, err

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestSelfPlayShardTasksShareTheRun(t *testing.T) {
 	for i := range 3 {
 		opts := task(i, 3, 7)
 		var started int
-		opts.OnStart = func(games int) { started = games }
+		opts.OnStart = func(games, _ int) { started = games }
 		opts.SelfPlay.OnGame = func(g match.GameResult, _ *match.Report) { numbers[g.Opening.FEN]++ }
 		res, err := SelfPlayShard(ctx, opts)
 		if err != nil {
@@ -88,5 +89,59 @@ func TestSelfPlayShardTasksShareTheRun(t *testing.T) {
 		if err != nil || (res.Played == nil) != (len(data) == 0) {
 			t.Errorf("task %d of 2 of a 1-game run: played %+v, %d bytes of games, %v", i, res.Played, len(data), err)
 		}
+	}
+}
+
+// TestSelfPlayShardKilledTaskContinues stops a task after two games: its
+// folder keeps the journal, which the folder check accepts, and the rerun
+// plays the rest and writes the uninterrupted task's games.
+func TestSelfPlayShardKilledTaskContinues(t *testing.T) {
+	dir := t.TempDir()
+	task := func(base string) SelfPlayShardOptions {
+		return SelfPlayShardOptions{
+			SelfPlay: SelfPlayOptions{Match: match.Config{Depth: 1, MaxMoves: 30, Seed: 4}, A: "heuristic:depth=1", B: "random",
+				Games: 12, OpeningPlies: 4, RandomRate: 0.1},
+			Run:   match.ShardRun{A: "heuristic:depth=1", B: "random", Games: 12, Seed: 4},
+			Shard: jobarray.Spec{Index: 1, Count: 2}, Base: filepath.Join(dir, base),
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopped := task("games")
+	stopped.SelfPlay.OnGame = func(_ match.GameResult, r *match.Report) {
+		if r.Games == 2 {
+			cancel()
+		}
+	}
+	res, err := SelfPlayShard(ctx, stopped)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped task: %v", err)
+	}
+	journal := SelfPlayJournal(filepath.Join(res.Dir, SelfPlayShardPGN))
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("a stopped task keeps no journal: %v", err)
+	}
+
+	var told [2]int
+	again := task("games")
+	again.OnStart = func(games, resumed int) { told = [2]int{games, resumed} }
+	res, err = SelfPlayShard(context.Background(), again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Played == nil || res.Played.Resumed != 2 || told[1] != 2 || told[0] != res.Played.Games {
+		t.Fatalf("rerun of a stopped task: %+v, OnStart told %v; want 2 games resumed", res.Played, told)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("journal left after the task finished: %v", err)
+	}
+	whole, err := SelfPlayShard(context.Background(), task("whole"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(filepath.Join(res.Dir, SelfPlayShardPGN))
+	want, _ := os.ReadFile(filepath.Join(whole.Dir, SelfPlayShardPGN))
+	if len(want) == 0 || withoutClock(got) != withoutClock(want) {
+		t.Fatalf("continued task's games:\n%s\nuninterrupted task's:\n%s", got, want)
 	}
 }

@@ -2,8 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
@@ -112,5 +116,173 @@ func TestSelfPlayPairsKeepTheirGames(t *testing.T) {
 		if whole[n] != moves {
 			t.Errorf("game %d differs between the whole run and the shard", n)
 		}
+	}
+}
+
+var (
+	selfPlayDate = regexp.MustCompile(`\[Date "[^"]*"\]`)
+	// A move's time ends its comment, or is followed by the game's end.
+	selfPlayMoveTime = regexp.MustCompile(` \d+\.\d{3}s([,}])`)
+)
+
+// withoutClock drops what the wall clock decides from a PGN, the date and
+// each move's time, leaving what the seed and the limits decide.
+func withoutClock(pgn []byte) string {
+	return selfPlayMoveTime.ReplaceAllString(selfPlayDate.ReplaceAllString(string(pgn), ""), "$1")
+}
+
+// resumableSelfPlay is a small run whose games repeat exactly: 8 games of
+// the heuristic at depth 1 against random moves, two at a time.
+func resumableSelfPlay(out string, seed uint64) SelfPlayOptions {
+	return SelfPlayOptions{Match: match.Config{Depth: 1, Concurrency: 2, MaxMoves: 30, Seed: seed},
+		A: "heuristic:depth=1", B: "random", Games: 8, OpeningPlies: 4, BalanceCP: 200, RandomRate: 0.1, Output: out}
+}
+
+// interruptSelfPlay runs opts until after games games are played and
+// cancels it, as Ctrl-C does; it returns the journal's path.
+func interruptSelfPlay(t *testing.T, opts SelfPlayOptions, games int) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opts.OnGame = func(_ match.GameResult, r *match.Report) {
+		if r.Games == games {
+			cancel()
+		}
+	}
+	res, err := SelfPlay(ctx, opts)
+	if !errors.Is(err, context.Canceled) || res == nil || res.Games != games {
+		t.Fatalf("interrupted run: %+v, %v; want %d games and context.Canceled", res, err, games)
+	}
+	if _, err := os.Stat(opts.Output); !os.IsNotExist(err) {
+		t.Fatalf("an interrupted run wrote %s: %v", opts.Output, err)
+	}
+	return SelfPlayJournal(opts.Output)
+}
+
+// TestSelfPlayInterruptedRunContinues stops a run after three games, tears
+// its journal's last line as a kill in the middle of writing would, and
+// checks that the rerun (one game at a time: the concurrency does not
+// change the games) plays only the five others and writes the PGN an
+// uninterrupted run writes, in game order, then removes the journal.
+func TestSelfPlayInterruptedRunContinues(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ref := resumableSelfPlay(filepath.Join(dir, "ref.pgn"), 5)
+	whole, err := SelfPlay(ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Games != 8 || whole.Resumed != 0 {
+		t.Fatalf("uninterrupted run: %+v", whole)
+	}
+	if _, err := os.Stat(SelfPlayJournal(ref.Output)); !os.IsNotExist(err) {
+		t.Fatalf("journal left after a finished run: %v", err)
+	}
+
+	opts := resumableSelfPlay(filepath.Join(dir, "games.pgn"), 5)
+	journal := interruptSelfPlay(t, opts, 3)
+	f, err := os.OpenFile(journal, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"settings_hash":"torn`)
+	f.Close()
+
+	opts.Match.Concurrency = 1
+	var told [2]int
+	played := 0
+	opts.OnStart = func(games, resumed int) { told = [2]int{games, resumed} }
+	opts.OnGame = func(match.GameResult, *match.Report) { played++ }
+	res, err := SelfPlay(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Games != 8 || res.Resumed != 3 || played != 5 || told != [2]int{8, 3} {
+		t.Fatalf("rerun: %+v, played %d, OnStart told %v; want 8 games, 3 of them resumed", res, played, told)
+	}
+	if res.WhiteWins != whole.WhiteWins || res.BlackWins != whole.BlackWins || res.Draws != whole.Draws || res.Plies != whole.Plies {
+		t.Errorf("rerun counts %+v, uninterrupted %+v", res, whole)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("journal left after the run finished: %v", err)
+	}
+	got, _ := os.ReadFile(opts.Output)
+	want, _ := os.ReadFile(ref.Output)
+	if withoutClock(got) != withoutClock(want) {
+		t.Fatalf("continued run's PGN:\n%s\nuninterrupted run's:\n%s", got, want)
+	}
+	rounds := regexp.MustCompile(`\[Round "(\d+)"\]`).FindAllStringSubmatch(string(got), -1)
+	for i, r := range rounds {
+		if r[1] != strconv.Itoa(i+1) {
+			t.Fatalf("game %d of the file is round %s: not in game order", i+1, r[1])
+		}
+	}
+	if len(rounds) != 8 {
+		t.Fatalf("the file holds %d games", len(rounds))
+	}
+}
+
+// TestSelfPlayJournalDropsATornGame cuts the journal's last game in half,
+// as a kill while it was written leaves it: the rerun plays that game again.
+func TestSelfPlayJournalDropsATornGame(t *testing.T) {
+	opts := resumableSelfPlay(filepath.Join(t.TempDir(), "games.pgn"), 6)
+	opts.Games = 4
+	journal := interruptSelfPlay(t, opts, 2)
+	data, err := os.ReadFile(journal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("journal of two games has %d lines", len(lines))
+	}
+	if err := os.WriteFile(journal, []byte(lines[0]+lines[1][:len(lines[1])/2]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := SelfPlay(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Games != 4 || res.Resumed != 1 {
+		t.Fatalf("rerun after a torn game: %+v, want 4 games, 1 resumed", res)
+	}
+}
+
+// TestSelfPlayJournalOfOtherSettingsIsRefused: a rerun with another seed
+// over an interrupted run's journal is refused in one line naming the
+// journal and --force, and leaves it alone; with Restart it starts over.
+func TestSelfPlayJournalOfOtherSettingsIsRefused(t *testing.T) {
+	ctx := context.Background()
+	opts := resumableSelfPlay(filepath.Join(t.TempDir(), "games.pgn"), 7)
+	opts.Games = 4
+	journal := interruptSelfPlay(t, opts, 2)
+	before, _ := os.ReadFile(journal)
+
+	for name, change := range map[string]func(*SelfPlayOptions){
+		"seed":        func(o *SelfPlayOptions) { o.Match.Seed = 8 },
+		"games":       func(o *SelfPlayOptions) { o.Games = 6 },
+		"player":      func(o *SelfPlayOptions) { o.B = "heuristic:depth=1" },
+		"random rate": func(o *SelfPlayOptions) { o.RandomRate = 0.2 },
+		"depth":       func(o *SelfPlayOptions) { o.Match.Depth = 2 },
+	} {
+		other := opts
+		change(&other)
+		_, err := SelfPlay(ctx, other)
+		if err == nil || !strings.Contains(err.Error(), journal) || !strings.Contains(err.Error(), "--force") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s changed: %v; want a one-line refusal naming %s and --force", name, err, journal)
+		}
+		if after, _ := os.ReadFile(journal); string(after) != string(before) {
+			t.Fatalf("%s changed: the refused run changed the journal", name)
+		}
+	}
+
+	other := opts
+	other.Match.Seed, other.Restart = 8, true
+	res, err := SelfPlay(ctx, other)
+	if err != nil || res.Resumed != 0 || res.Games != 4 {
+		t.Fatalf("restart over another run's journal: %+v, %v", res, err)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("journal left after the restarted run finished: %v", err)
 	}
 }

@@ -45,7 +45,11 @@ func newSelfPlayCmd(s *IOStreams) *cobra.Command {
 		Long: `selfplay plays --games games of --a against --b (itself when --b is not given) through
 the match runner and writes them, with results and start positions, to a PGN file that
 dchess ingest and dchess experience build read. The file appears only when every game
-is played.
+is played, with the games in game order whatever --concurrency. Until then each finished
+game is kept in a hidden journal beside it, .NAME.journal.jsonl, so a run that is stopped
+or killed loses only the games in progress: the same command run again plays only the
+games the journal lacks and writes the file an uninterrupted run writes. A journal of
+other settings is refused; --force starts over.
 
 Each opening is played twice with colours swapped. Without --openings they are generated:
 --random-plies random legal moves, kept only when the heuristic searching --balance-depth
@@ -56,10 +60,10 @@ plies; 0: all) a random legal move, so a player against itself does not replay o
 With --shard i/n the command is task i of a job array of n: it plays its share of the
 game pairs (each with the opening, colours and seed it has in the whole run) into
 NAME-000i-of-000n/games.pgn with a manifest.json, and a rerun of a finished task does
-nothing. The tasks' games together are the games of one unsharded run; ingest reads
+nothing (of a killed one, continues from its journal). The tasks' games together are the games of one unsharded run; ingest reads
 them all with a glob.`,
 		Example: `  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --concurrency 2
-  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --force   # replace games.pgn
+  dchess selfplay --a heuristic:depth=2 --games 200 -o games.pgn --force   # replace games.pgn, start over
   dchess selfplay --a heuristic:depth=2 --b heuristic:depth=3 --games 1000 --random-rate 0.05 -o games.pgn
   dchess selfplay --a cnn --b "experience:exp.db?learn=true" --openings book.epd --games 100 -o learn.pgn --json
   dchess selfplay --a heuristic:depth=3 --games 100000 --random-rate 0.05 --shard auto/64 -o /shared/games
@@ -80,7 +84,7 @@ them all with a glob.`,
 	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
 	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
-	f.BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
+	f.BoolVar(&opts.Force, "force", false, "replace the -o file if it exists, and start over instead of continuing an interrupted run's journal")
 	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives NAME-000i-of-000n/games.pgn")
 	opts.gameFlags.add(cmd)
 	// Self-play openings are longer than a match's by default: more variety.
@@ -139,14 +143,18 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		b = opts.A
 	}
 	var bar progress.Reporter
-	start := func(games int) {
+	start := func(games, resumed int) {
 		s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, opts.gameFlags.limitText(cfg))
-		bar = s.Progress("selfplay", int64(games), "games")
+		if resumed > 0 {
+			s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+		}
+		bar = s.Progress("selfplay", int64(games-resumed), "games")
 	}
 	play := pipeline.SelfPlayOptions{
 		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
 		OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
 		RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Output: opts.Out,
+		Restart: opts.Force, OnStart: start,
 		OnGame: func(match.GameResult, *match.Report) {
 			if bar != nil {
 				bar.Add(1)
@@ -166,7 +174,6 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 			return nil
 		}
 	} else {
-		start(opts.Games)
 		res, err = pipeline.SelfPlay(ctx, play)
 	}
 	if bar != nil {
@@ -174,7 +181,8 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
-			return fmt.Errorf("selfplay interrupted after %d games; %s was not written", res.Games, output)
+			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
+				res.Games, pipeline.SelfPlayJournal(output), output)
 		}
 		return err
 	}
@@ -193,8 +201,13 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		terms = append(terms, fmt.Sprintf("%s %d", k, v))
 	}
 	sort.Strings(terms)
-	fmt.Fprintf(s.Out, "played %d games in %.1fs (%.2f games/s): 1-0 %d, 0-1 %d, draws %d; %.0f plies a game\n",
-		res.Games, res.Seconds, res.GamesPerSecond(), res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
+	resumed := ""
+	if res.Resumed > 0 {
+		resumed = fmt.Sprintf(" and took %d from an interrupted run's journal", res.Resumed)
+	}
+	// The counts are of every game in the file.
+	fmt.Fprintf(s.Out, "played %d games in %.1fs (%.2f games/s)%s: 1-0 %d, 0-1 %d, draws %d; %.0f plies a game\n",
+		res.Games-res.Resumed, res.Seconds, res.GamesPerSecond(), resumed, res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
 	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
 	return nil
 }

@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -183,27 +182,21 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 		return sum, err
 	}
 	defer unlock()
-	j, err := openShardJournal(filepath.Join(opts.Output, shardJournalFile), info.SettingsHash)
+	j, err := OpenJournal(filepath.Join(opts.Output, shardJournalFile), info.SettingsHash, false)
+	if errors.Is(err, ErrJournalSettings) {
+		return sum, fmt.Errorf("cannot continue: %w; run with the same settings or delete %s to start over", err, opts.Output)
+	}
 	if err != nil {
 		return sum, err
 	}
-	defer j.file.Close()
-	sum.Resumed = len(j.games)
+	defer j.Close()
+	sum.Resumed = j.Len()
 
-	var remaining []int
-	for _, n := range numbers {
-		if _, done := j.games[n]; !done {
-			remaining = append(remaining, n)
-		}
-	}
 	var sprt string
 	if cfg.SPRT != nil {
 		sprt = cfg.SPRT.String()
 	}
-	cfg.GameNumbers, cfg.SPRT, cfg.PGN = remaining, nil, nil
-	if remaining == nil {
-		cfg.GameNumbers = []int{}
-	}
+	cfg.GameNumbers, cfg.SPRT, cfg.PGN = j.Remaining(numbers), nil, nil
 	tc := "-"
 	if cfg.TimeControl != nil {
 		tc = cfg.TimeControl.String()
@@ -221,7 +214,7 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 		if writeErr != nil {
 			return
 		}
-		if writeErr = j.add(rep.A, rep.B, g, event, tc); writeErr != nil {
+		if writeErr = j.Add(rep.A, rep.B, g, event, tc); writeErr != nil {
 			stop()
 			return
 		}
@@ -232,33 +225,37 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	}
 	rep, err := Run(runCtx, cfg)
 	if writeErr != nil {
-		err = fmt.Errorf("journal %s: %w", j.path, writeErr)
+		err = fmt.Errorf("journal %s: %w", j.Path(), writeErr)
 	}
 	if err != nil {
 		if rep != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return sum, &shardInterrupted{cause: err, msg: fmt.Sprintf(
 				"interrupted with %d of %d games of shard %s played, kept in %s: run the same command again to continue",
-				len(j.games), len(numbers), opts.Shard, opts.Output)}
+				j.Len(), len(numbers), opts.Shard, opts.Output)}
 		}
 		return sum, err
 	}
-	for n, line := range j.games {
+	for _, line := range j.Games() {
 		if line.A != rep.A || line.B != rep.B {
 			return sum, fmt.Errorf("%s: game %d was played by %s and %s, this run's players are %s and %s; delete %s to start the shard over",
-				opts.Output, n, line.A, line.B, rep.A, rep.B, opts.Output)
+				opts.Output, line.Game.Number, line.A, line.B, rep.A, rep.B, opts.Output)
 		}
 	}
 
 	var pgn bytes.Buffer
 	results := make([]ShardGame, 0, len(numbers))
 	for _, n := range numbers {
-		line, ok := j.games[n]
+		line, ok := j.Game(n)
 		if !ok {
 			return sum, fmt.Errorf("match: shard %s lacks game %d after its run", opts.Shard, n)
 		}
-		line.Game.PGNBytes = len(line.PGN)
+		text, err := j.PGN(n)
+		if err != nil {
+			return sum, err
+		}
+		line.Game.PGNBytes = len(text)
 		results = append(results, line.Game)
-		pgn.WriteString(line.PGN)
+		pgn.WriteString(text)
 	}
 	info.Engines = []string{rep.A, rep.B}
 	m := &ShardManifest{Format: shardFormat, FormatVersion: shardFormatVersion, CreatedAt: time.Now().UTC().Truncate(time.Second),
@@ -278,8 +275,7 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if err := jobarray.WriteFileAtomic(manifestPath, append(data, '\n')); err != nil {
 		return sum, err
 	}
-	j.file.Close()
-	os.Remove(j.path)
+	j.Remove()
 	os.Remove(filepath.Join(opts.Output, shardLockFile))
 	sum.Manifest, sum.Report = m, replay(m.A, m.B, nil, m.Results)
 	return sum, nil
@@ -305,84 +301,6 @@ func replay(a, b string, sprt *elo.SPRT, games []ShardGame) *Report {
 		rep.add(g.result())
 	}
 	return rep
-}
-
-// shardJournalLine is one finished game in a task's journal.
-type shardJournalLine struct {
-	SettingsHash string    `json:"settings_hash"`
-	A            string    `json:"a"`
-	B            string    `json:"b"`
-	Game         ShardGame `json:"game"`
-	PGN          string    `json:"pgn"`
-}
-
-// shardJournal holds a task's finished games, keyed by game number.
-type shardJournal struct {
-	path  string
-	hash  string
-	file  *os.File
-	games map[int]shardJournalLine
-}
-
-// openShardJournal reads the games a killed run finished. A torn last
-// line (the kill came while it was written) is cut off; a journal of other
-// settings is refused.
-func openShardJournal(path, hash string) (*shardJournal, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	j := &shardJournal{path: path, hash: hash, file: f, games: map[int]shardJournalLine{}}
-	r := bufio.NewReader(f)
-	var good int64
-	for {
-		line, err := r.ReadBytes('\n')
-		if err == io.EOF {
-			break // a torn line has no newline yet
-		}
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		var l shardJournalLine
-		if json.Unmarshal(line, &l) != nil {
-			break
-		}
-		if l.SettingsHash != hash {
-			f.Close()
-			return nil, fmt.Errorf("cannot continue: %s holds games of other settings; run with the same settings or delete %s to start over",
-				path, filepath.Dir(path))
-		}
-		j.games[l.Game.Number] = l
-		good += int64(len(line))
-	}
-	if err := f.Truncate(good); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if _, err := f.Seek(good, io.SeekStart); err != nil {
-		f.Close()
-		return nil, err
-	}
-	return j, nil
-}
-
-// add journals a finished game; a game is worth a sync.
-func (j *shardJournal) add(a, b string, g GameResult, event, timeControl string) error {
-	var pgn strings.Builder
-	if err := WritePGN(&pgn, g, event, timeControl); err != nil {
-		return err
-	}
-	l := shardJournalLine{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), PGN: pgn.String()}
-	data, err := json.Marshal(l)
-	if err != nil {
-		return err
-	}
-	if _, err := j.file.Write(append(data, '\n')); err != nil {
-		return err
-	}
-	j.games[g.Number] = l
-	return j.file.Sync()
 }
 
 func readShardManifest(dir string) (*ShardManifest, error) {

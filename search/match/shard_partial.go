@@ -1,12 +1,9 @@
 package match
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/dchess/dchess/internal/jobarray"
@@ -111,31 +108,4 @@ func MergePartial(base string, sprt *elo.SPRT) (*PartialMatch, error) {
 	}
 	pm.Report = replay(a, b, sprt, games)
 	return pm, nil
-}
-
-// readJournal reads a task's journal without changing it: every complete
-// line; a torn last line (being written) is left out.
-func readJournal(path string) ([]shardJournalLine, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // the task folder exists but no game is finished yet
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var lines []shardJournalLine
-	r := bufio.NewReader(f)
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			break // io.EOF, with a torn line or none
-		}
-		var l shardJournalLine
-		if json.Unmarshal(line, &l) != nil {
-			return nil, fmt.Errorf("%s: line %d is not a journalled game", path, len(lines)+1)
-		}
-		lines = append(lines, l)
-	}
-	return lines, nil
 }

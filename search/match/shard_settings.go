@@ -34,6 +34,26 @@ type ShardRun struct {
 // inputs. A bare model name counts as the weights player.ResolveWeights
 // finds for it.
 func ShardSettings(ctx context.Context, run ShardRun, cfg Config, tasks int) (map[string]any, []jobarray.Input, error) {
+	hashes, inputs, err := SettingsFiles(ctx, run.Openings, run.A, run.B)
+	if err != nil {
+		return nil, nil, err
+	}
+	settings := map[string]any{
+		"a": run.A, "b": run.B, "games": run.Games, "tasks": tasks,
+		"tc": run.TC, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime_ms": run.MoveTimeMS,
+		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
+		"draw_adjudication": run.DrawAdj, "resign_adjudication": run.ResignAdj, "max_moves": run.MaxMoves,
+		"openings_order": run.OpeningsOrder, "random_plies": run.RandomPlies, "seed": run.Seed,
+		"sprt": run.SPRT, "files_sha256": hashes,
+	}
+	return settings, inputs, nil
+}
+
+// SettingsFiles hash the files a run's games depend on: the openings file
+// (when not "") and the players' weights or engine binaries, by role
+// ("openings", "player a", "player b"). A bare model name counts as the
+// weights player.ResolveWeights finds for it.
+func SettingsFiles(ctx context.Context, openings, a, b string) (map[string]string, []jobarray.Input, error) {
 	var inputs []jobarray.Input
 	hashes := map[string]string{}
 	add := func(role, path string) error {
@@ -45,12 +65,12 @@ func ShardSettings(ctx context.Context, run ShardRun, cfg Config, tasks int) (ma
 		hashes[role] = sum
 		return nil
 	}
-	if run.Openings != "" {
-		if err := add("openings", run.Openings); err != nil {
+	if openings != "" {
+		if err := add("openings", openings); err != nil {
 			return nil, nil, err
 		}
 	}
-	for _, side := range [][2]string{{"a", run.A}, {"b", run.B}} {
+	for _, side := range [][2]string{{"a", a}, {"b", b}} {
 		role, raw := side[0], side[1]
 		p, err := player.ParseSpec(raw)
 		if err != nil {
@@ -74,13 +94,5 @@ func ShardSettings(ctx context.Context, run ShardRun, cfg Config, tasks int) (ma
 			}
 		}
 	}
-	settings := map[string]any{
-		"a": run.A, "b": run.B, "games": run.Games, "tasks": tasks,
-		"tc": run.TC, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime_ms": run.MoveTimeMS,
-		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
-		"draw_adjudication": run.DrawAdj, "resign_adjudication": run.ResignAdj, "max_moves": run.MaxMoves,
-		"openings_order": run.OpeningsOrder, "random_plies": run.RandomPlies, "seed": run.Seed,
-		"sprt": run.SPRT, "files_sha256": hashes,
-	}
-	return settings, inputs, nil
+	return hashes, inputs, nil
 }

@@ -1,0 +1,236 @@
+package match
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/dchess/dchess/internal/jobarray"
+)
+
+// A journal is how a run that writes its games at the end survives a kill:
+// every finished game is appended as one JSON line (with the hash of the
+// settings it was played with and its PGN text) and synced, so a rerun with
+// the same settings plays only the games it lacks. A sharded match's task
+// (RunShard) and self-play (pipeline.SelfPlay) keep one.
+
+// ErrJournalSettings says a journal holds games of other settings than the
+// run that opened it; the caller says how to start over.
+var ErrJournalSettings = errors.New("holds games of other settings")
+
+// JournalEntry is one finished game in a journal.
+type JournalEntry struct {
+	SettingsHash string    `json:"settings_hash"`
+	A            string    `json:"a"`
+	B            string    `json:"b"`
+	Game         ShardGame `json:"game"`
+	// Plies is the number of moves played from the opening.
+	Plies int    `json:"plies,omitempty"`
+	PGN   string `json:"pgn"`
+}
+
+// Journal holds a run's finished games, keyed by game number. Their PGN
+// stays in the file (a long run's games would not fit in memory) and is
+// read back by PGN. It is not safe for concurrent use; match.Run calls
+// OnGame from one goroutine.
+type Journal struct {
+	path   string
+	hash   string
+	file   *os.File
+	unlock func()
+	end    int64 // where the next line goes
+	games  map[int]journalLine
+}
+
+// journalLine is a game's entry without its PGN, and where its line is.
+type journalLine struct {
+	entry        JournalEntry
+	offset, size int64
+}
+
+// OpenJournal opens (creating it when missing) the journal at path for a
+// run whose settings hash is hash, and reads the games a killed run
+// finished. A torn last line (the kill came while it was written) is cut
+// off; a journal of other settings is refused with ErrJournalSettings.
+// restart discards whatever the journal holds. The journal is locked while
+// open, so two runs never append to one: another run's open fails with
+// jobarray.ErrLocked.
+func OpenJournal(path, hash string, restart bool) (*Journal, error) {
+	unlock, err := jobarray.Lock(path)
+	if errors.Is(err, jobarray.ErrLocked) {
+		return nil, fmt.Errorf("%s is being written by another dchess: %w", path, err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	j := &Journal{path: path, hash: hash, file: f, unlock: unlock, games: map[int]journalLine{}}
+	fail := func(err error) (*Journal, error) {
+		j.Close()
+		return nil, err
+	}
+	var good int64
+	if !restart {
+		r := bufio.NewReader(f)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err == io.EOF {
+				break // a torn line has no newline yet
+			}
+			if err != nil {
+				return fail(err)
+			}
+			var e JournalEntry
+			if json.Unmarshal(line, &e) != nil {
+				break
+			}
+			if e.SettingsHash != hash {
+				return fail(fmt.Errorf("%s %w", path, ErrJournalSettings))
+			}
+			e.PGN = ""
+			j.games[e.Game.Number] = journalLine{entry: e, offset: good, size: int64(len(line))}
+			good += int64(len(line))
+		}
+	}
+	if err := f.Truncate(good); err != nil {
+		return fail(err)
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		return fail(err)
+	}
+	j.end = good
+	return j, nil
+}
+
+// Path is the journal's file.
+func (j *Journal) Path() string { return j.path }
+
+// Len is the number of games the journal holds.
+func (j *Journal) Len() int { return len(j.games) }
+
+// Game is game number n's entry without its PGN, if the journal holds it.
+func (j *Journal) Game(n int) (JournalEntry, bool) {
+	l, ok := j.games[n]
+	return l.entry, ok
+}
+
+// Games are the journalled games' entries in game order, without their PGN.
+func (j *Journal) Games() []JournalEntry {
+	games := make([]JournalEntry, 0, len(j.games))
+	for _, l := range j.games {
+		games = append(games, l.entry)
+	}
+	sort.Slice(games, func(a, b int) bool { return games[a].Game.Number < games[b].Game.Number })
+	return games
+}
+
+// Remaining are the numbers the journal does not hold yet, in their order;
+// never nil, as Config.GameNumbers reads nil as every game.
+func (j *Journal) Remaining(numbers []int) []int {
+	rest := []int{}
+	for _, n := range numbers {
+		if _, done := j.games[n]; !done {
+			rest = append(rest, n)
+		}
+	}
+	return rest
+}
+
+// Add journals a finished game between players a and b, with its PGN as
+// WritePGN writes it; a game is worth a sync.
+func (j *Journal) Add(a, b string, g GameResult, event, timeControl string) error {
+	var pgn strings.Builder
+	if err := WritePGN(&pgn, g, event, timeControl); err != nil {
+		return err
+	}
+	e := JournalEntry{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), Plies: len(g.Moves), PGN: pgn.String()}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if _, err := j.file.Write(data); err != nil {
+		return err
+	}
+	e.PGN = ""
+	j.games[g.Number] = journalLine{entry: e, offset: j.end, size: int64(len(data))}
+	j.end += int64(len(data))
+	return j.file.Sync()
+}
+
+// PGN is game number n's PGN text, read back from the journal.
+func (j *Journal) PGN(n int) (string, error) {
+	l, ok := j.games[n]
+	if !ok {
+		return "", fmt.Errorf("%s lacks game %d", j.path, n)
+	}
+	buf := make([]byte, l.size)
+	if _, err := j.file.ReadAt(buf, l.offset); err != nil {
+		return "", fmt.Errorf("%s: game %d: %w", j.path, n, err)
+	}
+	var e JournalEntry
+	if err := json.Unmarshal(buf, &e); err != nil || e.Game.Number != n {
+		return "", fmt.Errorf("%s: game %d's line was changed while the run was writing", j.path, n)
+	}
+	return e.PGN, nil
+}
+
+// Close closes the journal and keeps its file, for a rerun to continue.
+func (j *Journal) Close() error {
+	if j.file == nil {
+		return nil
+	}
+	err := j.file.Close()
+	j.file = nil
+	j.unlock()
+	return err
+}
+
+// Remove closes the journal and deletes its file: the run's output holds
+// its games now.
+func (j *Journal) Remove() error {
+	// Deleted before the lock goes, so no other run opens it in between.
+	err := os.Remove(j.path)
+	if cerr := j.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// readJournal reads a journal without changing it or taking its lock (its
+// run may be writing it): every complete line; a torn last line (being
+// written) is left out. A missing journal holds nothing.
+func readJournal(path string) ([]JournalEntry, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var lines []JournalEntry
+	r := bufio.NewReader(f)
+	for {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			break // io.EOF, with a torn line or none
+		}
+		var e JournalEntry
+		if json.Unmarshal(line, &e) != nil {
+			return nil, fmt.Errorf("%s: line %d is not a journalled game", path, len(lines)+1)
+		}
+		lines = append(lines, e)
+	}
+	return lines, nil
+}
