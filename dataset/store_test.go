@@ -110,7 +110,7 @@ func TestRoundTripEveryField(t *testing.T) {
 		}
 	}
 	m := d.Manifest()
-	if m.FormatVersion != FormatVersion || !reflect.DeepEqual(m.Command, opts.Command) ||
+	if m.FormatVersion != baseFormatVersion || !reflect.DeepEqual(m.Command, opts.Command) ||
 		!reflect.DeepEqual(m.Settings, opts.Settings) || !reflect.DeepEqual(m.Sources, opts.Sources) {
 		t.Errorf("manifest lost what made the dataset: %+v", m)
 	}
