@@ -30,8 +30,9 @@ func trainStepCases() []benchCase {
 // the default configs at batch 256 on in-memory batches, the same work
 // scripts/bench/train_torch.py times in PyTorch for ann and cnn. It reports
 // samples/s (pairs/s for siamese; autoencoder is its first, widest layer);
-// the sequence families (batch 32) also report tokens/s, on batches of
-// real corrupted sequences.
+// the sequence families (at their configs' batch) also report tokens/s,
+// on batches of real corrupted sequences. cpu-ms/op is the process's CPU
+// time per step.
 func BenchmarkTrainStep(b *testing.B) {
 	for _, bc := range trainStepCases() {
 		b.Run(bc.name, func(b *testing.B) {
@@ -70,6 +71,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			weights := make([][]float32, len(tg.learnables))
 			grads := make([][]float32, len(tg.learnables))
 			b.ResetTimer()
+			cpu := processCPU()
 			for i := 0; i < b.N; i++ {
 				tg.setRows(cfg.BatchSize)
 				if _, err := tg.forwardBackward(); err != nil {
@@ -85,6 +87,10 @@ func BenchmarkTrainStep(b *testing.B) {
 			}
 			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
 			b.ReportMetric(samples, "samples/s")
+			// CPU per step moves less than the wall time on a shared machine.
+			if cpu := processCPU() - cpu; cpu > 0 {
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+			}
 			if seq, ok := o.(*sequenceObjective); ok {
 				b.ReportMetric(samples*float64(seq.m.transformer().SeqLen()), "tokens/s")
 			}

@@ -104,6 +104,12 @@ func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 // row's legal-move mask is written from its board.
 func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
 	t.Helper()
+	return graphRunWith(t, m, fusedLayerNorm, params, ins, seqs, ws, boards...)
+}
+
+// graphRunWith is graphRun with the layer norms' normalisation normalise.
+func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
+	t.Helper()
 	g := G.NewGraph()
 	batch := len(ins)
 	var nodes []*G.Node
@@ -128,7 +134,7 @@ func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, 
 			m.EncodeLegal(legal, rows)
 		}
 	}
-	out, err := m.Build(g, nodes, params)
+	out, err := m.cfg.Transformer().build(g, nodes, params, normalise)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,10 +99,16 @@ type graphBuilder struct {
 	d          int
 	params     []dcw.Tensor
 	learnables []*G.Node
-	meanVec    *G.Node // d values of 1/d: row means as a product
-	onesRow    *G.Node // 1 × d of 1: a column spread over d as a product
-	eps        *G.Node
+	normalise  normaliser
 }
+
+// normaliser normalises each row of x (n × d) to mean 0 and variance 1,
+// layerNormEps keeping a constant row finite: ops.LayerNorm in Build (the
+// tests also build the graph with Gorgonia's primitives to compare).
+type normaliser func(x *G.Node) (*G.Node, error)
+
+// fusedLayerNorm is the normaliser Build uses.
+func fusedLayerNorm(x *G.Node) (*G.Node, error) { return ops.LayerNorm(x, layerNormEps) }
 
 func (b *graphBuilder) param(name string, shape ...int) (*G.Node, error) {
 	t, err := nn.Find(b.params, name)
@@ -117,13 +123,11 @@ func (b *graphBuilder) param(name string, shape ...int) (*G.Node, error) {
 	return n, nil
 }
 
-// layerNorm normalises each row of x (n × d) to mean 0 and variance 1,
-// built from Gorgonia's primitives: row means and variances as products
-// with a vector of 1/d, spread back over the row by an outer product with
-// a row of ones (cheaper than Gorgonia's broadcasting, which copies the
-// column into a temporary n × d tensor for each op), Sqrt and Inverse.
-// Its gain and bias are applied by the product that reads it (norm.fold),
-// where they scale a d × out weight matrix instead of n × d activations.
+// layerNorm normalises each row of x (n × d) to mean 0 and variance 1
+// with b.normalise: one op and its gradient op, where Gorgonia's
+// primitives took a dozen nodes, each cloning an n × d tensor. Its gain
+// and bias are applied by the product that reads it (norm.fold), where
+// they scale a d × out weight matrix instead of n × d activations.
 func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
 	gain, err := b.param(prefix+".g", b.d, 1)
 	if err != nil {
@@ -133,58 +137,11 @@ func (b *graphBuilder) layerNorm(x *G.Node, prefix string) (norm, error) {
 	if err != nil {
 		return norm{}, err
 	}
-	mean, err := b.rowMeans(x)
-	if err != nil {
-		return norm{}, err
-	}
-	if mean, err = G.Mul(mean, b.onesRow); err != nil {
-		return norm{}, err
-	}
-	centred, err := G.Sub(x, mean)
-	if err != nil {
-		return norm{}, err
-	}
-	sq, err := G.Square(centred)
-	if err != nil {
-		return norm{}, err
-	}
-	variance, err := b.rowMeans(sq)
-	if err != nil {
-		return norm{}, err
-	}
-	shifted, err := G.Add(variance, b.eps)
-	if err != nil {
-		return norm{}, err
-	}
-	// Gorgonia v0.9.18's InverseSqrt has a wrong gradient; Sqrt then
-	// Inverse differentiate correctly (TestGradientMatchesFiniteDifferences).
-	root, err := G.Sqrt(shifted)
-	if err != nil {
-		return norm{}, err
-	}
-	inv, err := G.Inverse(root)
-	if err != nil {
-		return norm{}, err
-	}
-	if inv, err = G.Mul(inv, b.onesRow); err != nil {
-		return norm{}, err
-	}
-	y, err := G.HadamardProd(centred, inv)
+	y, err := b.normalise(x)
 	if err != nil {
 		return norm{}, err
 	}
 	return norm{y: y, gain: gain, bias: bias}, nil
-}
-
-// rowMeans is x's row means (n × 1): a matrix-vector product with a vector
-// of 1/d, which BLAS runs as one pass over x (as a product with a d × 1
-// matrix, gonum's gemm is several times slower).
-func (b *graphBuilder) rowMeans(x *G.Node) (*G.Node, error) {
-	m, err := G.Mul(x, b.meanVec)
-	if err != nil {
-		return nil, err
-	}
-	return G.Reshape(m, tensor.Shape{x.Shape()[0], 1})
 }
 
 // norm is a layer norm's normalised rows y and its gain (d × 1) and bias
@@ -301,6 +258,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 // LegalMask the last input is a_i's legal-move mask (LegalMaskShape),
 // added to a_i's logits before the cross-entropy and in ActionLogits.
 func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
+	return c.build(g, inputs, params, fusedLayerNorm)
+}
+
+// build is Build with the layer norms' normalisation normalise.
+func (c Transformer) build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor, normalise normaliser) (Outputs, error) {
 	var legalMask *G.Node
 	if c.LegalMask {
 		if len(inputs) < 7 {
@@ -310,21 +272,7 @@ func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 	}
 	batch := inputs[0].Shape()[0]
 	d, dk, ss, h, L := c.Dim, c.Dim/c.Heads, c.StateSlots(), c.Horizon, c.SeqLen()
-	meanData := make([]float32, d)
-	for i := range meanData {
-		meanData[i] = 1 / float32(d)
-	}
-	onesData := make([]float32, d)
-	for i := range onesData {
-		onesData[i] = 1
-	}
-	b := &graphBuilder{g: g, d: d, params: params,
-		meanVec: G.NewVector(g, tensor.Float32, G.WithShape(d), G.WithName("ln.mean"),
-			G.WithValue(tensor.New(tensor.WithShape(d), tensor.WithBacking(meanData)))),
-		onesRow: G.NewMatrix(g, tensor.Float32, G.WithShape(1, d), G.WithName("ln.ones"),
-			G.WithValue(tensor.New(tensor.WithShape(1, d), tensor.WithBacking(onesData)))),
-		eps: G.NewScalar(g, tensor.Float32, G.WithName("ln.eps"), G.WithValue(float32(layerNormEps))),
-	}
+	b := &graphBuilder{g: g, d: d, params: params, normalise: normalise}
 	fail := func(err error) (Outputs, error) { return Outputs{}, err }
 
 	// Embeddings: each position's word row plus its position row, as two

@@ -42,7 +42,8 @@ var attentionIDs atomic.Uint64
 
 // attention is the geometry and the buffers its ops share. Score rows are
 // seqPad wide and head rows dkPad wide, mulAdd's tile; the padding stays
-// zero.
+// zero. When dk is a multiple of the tile, the products read v and k and
+// write the output and dq in place, without the copies to padded rows.
 type attention struct {
 	opTraits
 	id                     uint64
@@ -117,10 +118,14 @@ func (a *attention) forward(s *attentionScratch, qkv, out []float32, t int) {
 	for r := 0; r < L; r++ {
 		softmaxRow(p[r*a.seqPad:][:L], a.scale)
 	}
+	o := out[b*L*a.dim+(t%a.heads)*a.dk:]
+	if a.dk == a.dkPad { // v read and the output written in place
+		mulAdd(L, a.dk, L, p, a.seqPad, qkv[v:], ld, o, a.dim, a.zeros)
+		return
+	}
 	copyRows(L, a.dk, qkv[v:], ld, s.byRow, a.dkPad)
 	mulAdd(L, a.dkPad, L, p, a.seqPad, s.byRow, a.dkPad, s.result, a.dkPad, a.zeros)
-	h := t % a.heads
-	copyRows(L, a.dk, s.result, a.dkPad, out[b*L*a.dim+h*a.dk:], a.dim)
+	copyRows(L, a.dk, s.result, a.dkPad, o, a.dim)
 }
 
 // backward computes task t's share of qkv's gradient from the output's:
@@ -145,9 +150,13 @@ func (a *attention) backward(s *attentionScratch, qkv, dout, dqkv []float32, t i
 		softmaxGrad(p[r*sp:][:sp], s.dS[r*sp:][:sp], a.scale)
 	}
 	// dq = dS·k
-	copyRows(L, a.dk, qkv[k:], ld, s.byRow, a.dkPad)
-	mulAdd(L, a.dkPad, L, s.dS, sp, s.byRow, a.dkPad, s.result, a.dkPad, a.zeros)
-	copyRows(L, a.dk, s.result, a.dkPad, dqkv[q:], ld)
+	if a.dk == a.dkPad {
+		mulAdd(L, a.dk, L, s.dS, sp, qkv[k:], ld, dqkv[q:], ld, a.zeros)
+	} else {
+		copyRows(L, a.dk, qkv[k:], ld, s.byRow, a.dkPad)
+		mulAdd(L, a.dkPad, L, s.dS, sp, s.byRow, a.dkPad, s.result, a.dkPad, a.zeros)
+		copyRows(L, a.dk, s.result, a.dkPad, dqkv[q:], ld)
+	}
 	// dkᵀ = qᵀ·dS
 	mulAddT(a.dk, sp, L, qkv[q:], ld, s.dS, sp, s.resT, sp, a.zeros)
 	transpose(a.dk, L, s.resT, sp, dqkv[k:], ld)

@@ -16,11 +16,13 @@ type attentionCase struct {
 }
 
 // Sequences and head widths that are not multiples of mulAdd's tile
-// exercise the padding.
+// exercise the padding; heads of 16 or 32 (a transformer's) the products
+// that read and write qkv's rows in place.
 var attentionCases = []attentionCase{
 	{"tails", 2, 5, 2, 3},
 	{"one-head", 3, 19, 1, 16},
 	{"four-heads", 1, 33, 4, 8},
+	{"two-heads-on-the-tile", 2, 7, 2, 32},
 }
 
 // refAttention is the attention written out in float64 the obvious way.

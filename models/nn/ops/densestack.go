@@ -102,6 +102,11 @@ type denseStack struct {
 	dwPad []float32   // in × pad(out), a weight gradient before it is unpadded
 	dxPad []float32   // batch × pad(in), x's gradient before it is unpadded
 	zeros []float32
+	// unpaddedOut: the output's width is a multiple of the tile, so the
+	// last layer writes the output tensor and its gradient is read in
+	// place; unpaddedIn: the same for x's gradient. A transformer's
+	// batch × seq rows made these copies a tenth of its step.
+	unpaddedOut, unpaddedIn bool
 
 	// The values the ops return, kept so a step allocates nothing.
 	out, dx *tensor.Dense
@@ -115,8 +120,12 @@ func (st *denseStack) allocate() {
 	if st.out != nil {
 		return
 	}
-	n, widest := st.batch, 0
-	for i := 0; i < st.layers(); i++ {
+	n, widest, L := st.batch, 0, st.layers()
+	st.unpaddedOut = st.padded(L) == st.widths[L]
+	st.unpaddedIn = st.padded(0) == st.widths[0]
+	out := make([]float32, n*st.widths[L])
+	st.out = dense(out, st.outShape())
+	for i := 0; i < L; i++ {
 		in, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
 		widest = max(widest, in*po)
 		st.w = append(st.w, make([]float32, in*po))
@@ -126,17 +135,27 @@ func (st *denseStack) allocate() {
 		}
 		st.wT = append(st.wT, wT)
 		st.b = append(st.b, make([]float32, po))
-		st.h = append(st.h, make([]float32, n*po))
-		st.dz = append(st.dz, make([]float32, n*po))
+		var h, dz []float32
+		if i < L-1 || !st.unpaddedOut {
+			h, dz = make([]float32, n*po), make([]float32, n*po)
+		}
+		st.h = append(st.h, h)
+		st.dz = append(st.dz, dz)
 		st.dw = append(st.dw, dense(make([]float32, in*out), tensor.Shape{in, out}))
 		st.db = append(st.db, dense(make([]float32, out), tensor.Shape{1, out}))
 	}
+	if st.unpaddedOut {
+		st.h[L-1] = out // the last layer's output is not read by the backward pass
+	}
 	st.dwPad = make([]float32, widest)
 	st.zeros = make([]float32, roundUp(maxWidth(st.widths), tile))
-	st.out = dense(make([]float32, n*st.widths[st.layers()]), st.outShape())
 	if st.inputGrad {
-		st.dxPad = make([]float32, n*st.padded(0))
-		st.dx = dense(make([]float32, n*st.widths[0]), tensor.Shape{n, st.widths[0]})
+		dx := make([]float32, n*st.widths[0])
+		st.dxPad = dx
+		if !st.unpaddedIn {
+			st.dxPad = make([]float32, n*st.padded(0))
+		}
+		st.dx = dense(dx, tensor.Shape{n, st.widths[0]})
 	}
 }
 
@@ -176,6 +195,9 @@ func (st *denseStack) forward(x []float32, w, b [][]float32) {
 		}
 		in, lda = h, po
 	}
+	if st.unpaddedOut {
+		return // written in place
+	}
 	last, po := st.widths[st.layers()], st.padded(st.layers())
 	dst := st.out.Data().([]float32)
 	for r := 0; r < st.batch; r++ {
@@ -188,13 +210,18 @@ func (st *denseStack) forward(x []float32, w, b [][]float32) {
 func (st *denseStack) backward(x, dout []float32) {
 	n, L := st.batch, st.layers()
 	last, po := st.widths[L], st.padded(L)
-	dz := st.dz[L-1]
-	for r := 0; r < n; r++ {
-		copy(dz[r*po:][:last], dout[r*last:][:last])
+	if !st.unpaddedOut {
+		dz := st.dz[L-1]
+		for r := 0; r < n; r++ {
+			copy(dz[r*po:][:last], dout[r*last:][:last])
+		}
 	}
 	for i := L - 1; i >= 0; i-- {
 		in, out, po := st.widths[i], st.widths[i+1], st.padded(i+1)
 		dz := st.dz[i]
+		if i == L-1 && st.unpaddedOut {
+			dz = dout // read only: the layers below write their own dz
+		}
 		// The weight gradient, the layer input's transpose times dz.
 		src, lda := x, in
 		if i > 0 {
@@ -216,7 +243,9 @@ func (st *denseStack) backward(x, dout []float32) {
 		if i == 0 {
 			if st.inputGrad {
 				parallelMulAdd(n, pi, out, dz, po, st.wT[0], pi, st.dxPad, pi, st.zeros)
-				copyRows(n, in, st.dxPad, pi, st.dx.Data().([]float32), in)
+				if !st.unpaddedIn {
+					copyRows(n, in, st.dxPad, pi, st.dx.Data().([]float32), in)
+				}
 			}
 			break
 		}

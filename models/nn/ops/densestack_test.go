@@ -28,8 +28,10 @@ var stackCases = []stackCase{
 	{"no-hidden", 7, []int{5, 1}, ActReLU, false},
 	{"inner-mlp", 7, []int{20, 33, 5}, ActReLU, true},
 	{"inner-projection", 6, []int{17, 40}, ActReLU, true},
-	// Widths on the tile: the result and x's gradient need no padding.
+	// Widths on the tile: the output and x's gradient need no padding, and
+	// the last layer writes the output and reads its gradient in place.
 	{"inner-aligned", 5, []int{32, 48, 16}, ActTanh, true},
+	{"inner-aligned-projection", 6, []int{16, 32}, ActReLU, true},
 }
 
 // refStack is the stack written out in float64 the slow, obvious way.
