@@ -10,10 +10,11 @@ const tile = 16
 // a bias, or zeros to overwrite c.
 // The shapes here are tall and narrow (thousands of board positions by a
 // few dozen filters), which gonum's gemm handles poorly; four rows of c by
-// one tile of columns stay in registers over a run of k. The work goes in
-// blocks of rows and of k (see rowBlock) so that the parts of a and b in
-// use stay in cache; each value of c is still summed over k in order, so
-// the blocking does not change a bit.
+// one tile of columns (eight by two tiles with AVX-512) stay in registers
+// over a run of k. The work goes in blocks of rows and of k (see rowBlock)
+// so that the parts of a and b in use stay in cache; each value of c is
+// still summed over k in order, so neither the blocking nor the tile
+// changes a bit.
 func mulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
 	if k > 0 && m > 0 && (lda < k || len(a) < (m-1)*lda+k) {
 		panic("ops: mulAdd: bad sizes")
@@ -60,8 +61,8 @@ func mulAddStrided(m, n, k int, a []float32, rowStride, kStride int, b []float32
 
 // rowBlock rows of a (depthBlock values each at most) stay in L1 while
 // mulAddBlock runs them against every column tile of b, and depthBlock
-// rows of one column tile of b (16 KB) while it runs every row group
-// against them. Without the blocking, the products over thousands of
+// rows of one column tile of b (16 KB; 32 KB for a wide tile) while it
+// runs every row group against them. Without the blocking, the products over thousands of
 // positions (a transformer's projections and their weight gradients)
 // reread a or b from memory for every column tile or row group.
 const (
@@ -69,31 +70,68 @@ const (
 	depthBlock = 256
 )
 
-// mulAddBlock is mulAddStrided without the blocking.
+// mulAddBlock is mulAddStrided without the blocking. With AVX-512 it
+// takes wideTile columns and eight rows a call while they last; the rows
+// left over go through mulAddTile as without it, so the plain-Go rows (the
+// last m%4, without FMA) and every other value's sum are the same bits
+// with and without AVX-512.
 func mulAddBlock(m, n, k int, a []float32, rowStride, kStride int, b []float32, ldb int, c []float32, ldc int, init []float32) {
-	for j := 0; j < n; j += tile {
-		var start []float32
-		if init != nil {
-			start = init[j:][:tile]
-		}
-		i := 0
-		if useAsm && k > 0 {
+	j := 0
+	if useAsm && useAVX512 && k > 0 {
+		for ; j+wideTile <= n; j += wideTile {
 			var s *float32
-			if start != nil {
-				s = &start[0]
+			if init != nil {
+				s = &init[j]
 			}
-			for ; i+4 <= m; i += 4 {
-				mulAdd4x16(k, &a[i*rowStride], rowStride, kStride, &b[j], ldb, &c[i*ldc+j], ldc, s)
+			i := 0
+			for ; i+8 <= m; i += 8 {
+				mulAdd8x32(k, &a[i*rowStride], rowStride, kStride, &b[j], ldb, &c[i*ldc+j], ldc, s)
+			}
+			if i < m {
+				for jj := j; jj < j+wideTile; jj += tile {
+					mulAddTile(m-i, k, a[i*rowStride:], rowStride, kStride, b[jj:], ldb, c[i*ldc+jj:], ldc, tileStart(init, jj))
+				}
 			}
 		}
-		for ; i < m; i++ {
-			row := c[i*ldc+j:][:tile]
-			if start != nil {
-				copy(row, start)
-			}
-			if k > 0 {
-				mulAddRow(k, a[i*rowStride:], kStride, b[j:], ldb, row)
-			}
+	}
+	for ; j < n; j += tile {
+		mulAddTile(m, k, a, rowStride, kStride, b[j:], ldb, c[j:], ldc, tileStart(init, j))
+	}
+}
+
+// wideTile is the width of the column groups mulAdd8x32 works in: two
+// AVX-512 registers of float32.
+const wideTile = 32
+
+// tileStart is init's tile from column j, or nil.
+func tileStart(init []float32, j int) []float32 {
+	if init == nil {
+		return nil
+	}
+	return init[j:][:tile]
+}
+
+// mulAddTile is mulAddBlock for one tile of columns (b and c start at
+// it): four rows at a time in assembly where there is AVX2, the others in
+// plain Go.
+func mulAddTile(m, k int, a []float32, rowStride, kStride int, b []float32, ldb int, c []float32, ldc int, start []float32) {
+	i := 0
+	if useAsm && k > 0 {
+		var s *float32
+		if start != nil {
+			s = &start[0]
+		}
+		for ; i+4 <= m; i += 4 {
+			mulAdd4x16(k, &a[i*rowStride], rowStride, kStride, &b[0], ldb, &c[i*ldc], ldc, s)
+		}
+	}
+	for ; i < m; i++ {
+		row := c[i*ldc:][:tile]
+		if start != nil {
+			copy(row, start)
+		}
+		if k > 0 {
+			mulAddRow(k, a[i*rowStride:], kStride, b, ldb, row)
 		}
 	}
 }

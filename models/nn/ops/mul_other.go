@@ -2,10 +2,14 @@
 
 package ops
 
-var useAsm = false
+var useAsm, useAVX512 = false, false
 
 func mulAdd4x16(k int, a *float32, rowStride, kStride int, b *float32, ldb int, c *float32, ldc int, init *float32) {
 	panic("ops: mulAdd4x16 needs amd64")
+}
+
+func mulAdd8x32(k int, a *float32, rowStride, kStride int, b *float32, ldb int, c *float32, ldc int, init *float32) {
+	panic("ops: mulAdd8x32 needs amd64")
 }
 
 func maxArg8(n int, best *float32, bestAt *int32, v *float32, vAt *int32) {
