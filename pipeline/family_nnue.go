@@ -79,6 +79,12 @@ func (o *nnueObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node
 }
 
 func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+	// Children train only: validation stays the labelled positions alone,
+	// comparable between configs.
+	children := 0
+	if split == dataset.Train {
+		children = o.m.Config().Children
+	}
 	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
 		rows, _ := sink.row()
 		used, err := o.m.Encode(r, rows)
@@ -86,10 +92,25 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 			sink.reject()
 			return nil
 		}
-		if !used {
-			return nil
+		if used {
+			if err := sink.add(); err != nil {
+				return err
+			}
 		}
-		return sink.add()
+		for k := range children {
+			rows, _ := sink.row()
+			used, err := o.m.EncodeChild(r, k, rows)
+			if err != nil {
+				sink.reject()
+				return nil
+			}
+			if used {
+				if err := sink.add(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 }
 
@@ -103,4 +124,7 @@ func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 	}
 }
 
-func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 { return labelledTrainRecords(man) }
+// epochSize is at most this many rows: every record and its children.
+func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 {
+	return labelledTrainRecords(man) * int64(1+o.m.Config().Children)
+}

@@ -66,26 +66,70 @@ func (m *Model) InputShapes(batch int) [][]int {
 // quiet when QuietOnly, are skipped. An error means a record that cannot
 // be read (a bad FEN or best move), which the loop counts as rejected.
 func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
-	if r.Label == nil || r.Label.Status != dataset.LabelOK {
-		return false, nil
-	}
-	if m.cfg.Lambda < 1 && r.Result == dataset.ResultUnknown {
+	if !m.usable(r) {
 		return false, nil
 	}
 	b, err := board.FromFEN(r.FEN)
 	if err != nil {
 		return false, err
 	}
+	return m.encode(b, r.Label.BestMove, r.Label.WinProb, r.Result, rows)
+}
+
+// EncodeChild fills one row with the position after the first move of the
+// record's line k (0 its best line, k ≥ 1 its --multipv line k+1), scored
+// by that line from the child's side to move (Config.Children). A record
+// without that line, or whose child is not quiet when QuietOnly, is not
+// used; a line that does not parse is an error.
+func (m *Model) EncodeChild(r *dataset.Record, k int, rows [][]float32) (bool, error) {
+	if !m.usable(r) || k > len(r.Label.MultiPV) {
+		return false, nil
+	}
+	line := dataset.PVLine{CP: r.Label.CP, Mate: r.Label.Mate, PV: r.Label.PV}
+	if k > 0 {
+		line = r.Label.MultiPV[k-1]
+	}
+	if len(line.PV) == 0 {
+		return false, nil
+	}
+	b, err := board.FromFEN(r.FEN)
+	if err != nil {
+		return false, err
+	}
+	first, err := b.ParseUCI(line.PV[0])
+	if err != nil {
+		return false, fmt.Errorf("line %d: %w", k+1, err)
+	}
+	b.Make(first)
+	next := ""
+	if len(line.PV) > 1 {
+		next = line.PV[1]
+	}
+	return m.encode(b, next, 1-dataset.WinProbability(line.CP, line.Mate), r.Result, rows)
+}
+
+// usable says whether a record has what the target needs.
+func (m *Model) usable(r *dataset.Record) bool {
+	if r.Label == nil || r.Label.Status != dataset.LabelOK {
+		return false
+	}
+	return m.cfg.Lambda == 1 || r.Result != dataset.ResultUnknown
+}
+
+// encode fills one row from a position, Stockfish's best move there (""
+// when unknown), its win probability from the side to move and the game's
+// result.
+func (m *Model) encode(b *board.Board, best string, winProb float32, result dataset.Result, rows [][]float32) (bool, error) {
 	if m.cfg.QuietOnly {
-		if quiet, err := r.Label.Quiet(b); err != nil || !quiet {
+		if quiet, err := (&dataset.Label{BestMove: best}).Quiet(b); err != nil || !quiet {
 			return false, err
 		}
 	}
 	if err := encodeActive(b, rows[InputActive]); err != nil {
 		return false, err
 	}
-	rows[InputWinProb][0] = r.Label.WinProb
-	rows[InputResult][0] = resultFor(r.Result, b.SideToMove())
+	rows[InputWinProb][0] = winProb
+	rows[InputResult][0] = resultFor(result, b.SideToMove())
 	return true, nil
 }
 

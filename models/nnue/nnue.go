@@ -42,6 +42,13 @@ type Config struct {
 	// QuietOnly trains on quiet positions alone: not in check, and
 	// Stockfish's best move not a capture, where a static score means most.
 	QuietOnly bool `json:"quiet_only" yaml:"quiet_only"`
+	// Children also trains, on the train split, on the positions after the
+	// first move of up to this many of each label's lines (its best line,
+	// then the lines of label --multipv), each scored by its line from the
+	// child's side to move: siblings with Stockfish's scores, the choice a
+	// search makes between a position's moves. QuietOnly applies to them,
+	// the line's next move standing for the best move.
+	Children int `json:"children,omitempty" yaml:"children"`
 }
 
 // DefaultScale makes sigmoid(cp / Scale) the win probability dchess
@@ -67,6 +74,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nnue: scale %g must be in (0, 10000] centipawns", c.Scale)
 	case !(c.Lambda >= 0 && c.Lambda <= 1):
 		return fmt.Errorf("nnue: lambda %g must be in [0, 1]", c.Lambda)
+	case c.Children < 0 || c.Children > 16:
+		return fmt.Errorf("nnue: children %d must be in 0..16", c.Children)
 	}
 	for _, h := range c.Hidden {
 		if h < 1 || h > 1024 {

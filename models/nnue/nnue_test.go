@@ -40,6 +40,8 @@ func TestConfigValidate(t *testing.T) {
 		"NaN scale":                        func(c *Config) { c.Scale = math.NaN() },
 		"lambda above 1":                   func(c *Config) { c.Lambda = 1.5 },
 		"negative lambda":                  func(c *Config) { c.Lambda = -0.1 },
+		"negative children":                func(c *Config) { c.Children = -1 },
+		"too many children":                func(c *Config) { c.Children = 17 },
 	} {
 		c := DefaultConfig()
 		mutate(&c)
@@ -425,6 +427,57 @@ func TestLoadRefuses(t *testing.T) {
 }
 
 // The configs write out every setting of Config, the defaults in nnue.yaml.
+func TestEncodeChild(t *testing.T) {
+	const open = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
+	label := &dataset.Label{Status: dataset.LabelOK, CP: 50, WinProb: dataset.WinProbability(50, 0), BestMove: "g8f6",
+		PV: []string{"g8f6", "e4d5"}, // the reply captures: the child is not quiet
+		MultiPV: []dataset.PVLine{
+			{CP: -30, PV: []string{"d5e4", "b1c3"}}, // a capture, then a quiet reply: quiet child
+			{Mate: -3, PV: []string{"c7c6"}},        // no reply known: quiet unless in check
+			{CP: 10},                                // no moves: unused
+		}}
+	rec := dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label}
+	m := newModel(t, smallConfig())
+	rows := func() [][]float32 {
+		return [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
+	}
+	for _, c := range []struct {
+		k     int
+		used  bool
+		child string // FEN of the child when used
+		win   float32
+	}{
+		{0, false, "", 0},
+		{1, true, "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1 - dataset.WinProbability(-30, 0)},
+		{2, true, "rnbqkbnr/pp2pppp/2p5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1},
+		{3, false, "", 0},
+		{4, false, "", 0},
+	} {
+		got := rows()
+		used, err := m.EncodeChild(&rec, c.k, got)
+		if err != nil || used != c.used {
+			t.Errorf("line %d: used %t, error %v; want used %t", c.k+1, used, err, c.used)
+			continue
+		}
+		if !used {
+			continue
+		}
+		// The child is scored from its own side to move, White, who won.
+		want := rows()
+		if _, err := m.encode(mustFEN(t, c.child), "", c.win, dataset.WhiteWin, want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || got[InputResult][0] != 1 {
+			t.Errorf("line %d: rows %v, want the child's %v", c.k+1, got, want)
+		}
+	}
+	bad := rec
+	bad.Label = &dataset.Label{Status: dataset.LabelOK, PV: []string{"e2e4"}}
+	if _, err := m.EncodeChild(&bad, 0, rows()); err == nil {
+		t.Error("an illegal line was not an error")
+	}
+}
+
 func TestConfigFiles(t *testing.T) {
 	for _, name := range []string{"nnue", "nnue-small"} {
 		data, err := configs.Read(name)
@@ -452,8 +505,8 @@ func TestConfigFiles(t *testing.T) {
 		}
 		var keys map[string]any
 		yaml.Unmarshal(raw, &keys)
-		if section.Family != Family || len(keys) != 6 {
-			t.Errorf("%s: family %q and %d settings, want nnue and all 5 of Config", name, section.Family, len(keys)-1)
+		if section.Family != Family || len(keys) != 7 {
+			t.Errorf("%s: family %q and %d settings, want nnue and all 6 of Config", name, section.Family, len(keys)-1)
 		}
 		if err := section.Config.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)

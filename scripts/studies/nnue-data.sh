@@ -17,7 +17,9 @@
 # the NNUE study); give such chunks their own SEED_BASE (default 1000, chunk k
 # plays from seed SEED_BASE + k) so their openings differ. POSITIONS_PER_GAME
 # (default 0, every position from ply 8) labels a seeded sample of each game
-# instead: more games for the same labelling time. A rerun skips the
+# instead: more games for the same labelling time. MULTIPV (default 1)
+# labels that many lines a position (label --multipv), for training on the
+# positions after each line's first move (the nnue config's children). A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again.
 set -euo pipefail
@@ -42,7 +44,7 @@ for k in $(seq 1 "$chunks"); do
 	[ -f "$d/positions/manifest.json" ] || "$dchess" ingest "$d/games.pgn" -o "$d/positions" --min-ply 8 \
 		--positions-per-game "${POSITIONS_PER_GAME:-0}" --seed "$k" --json >"$d/ingest.json"
 	[ -f "$d/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$d/positions" -o "$d/labelled" \
-		--depth 8 --workers "$workers" --json >"$d/label.json"
+		--depth 8 --multipv "${MULTIPV:-1}" --workers "$workers" --json >"$d/label.json"
 	[ -f "$d/split.json" ] || "$dchess" dataset split "$d/labelled" --val 0.05 --test 0.05 --seed 1 --json >"$d/split.json"
 	"$dchess" dataset info "$d/labelled" | head -5
 done
