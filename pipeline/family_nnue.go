@@ -86,20 +86,14 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 		children = o.m.Config().Children
 	}
 	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		rows, _ := sink.row()
-		used, err := o.m.Encode(r, rows)
-		if err != nil {
-			sink.reject()
-			return nil
-		}
-		if used {
-			if err := sink.add(); err != nil {
-				return err
-			}
-		}
-		for k := range children {
+		// k = -1 is the record itself, then its children.
+		for k := -1; k < children; k++ {
 			rows, _ := sink.row()
-			used, err := o.m.EncodeChild(r, k, rows)
+			encode := func() (bool, error) { return o.m.EncodeChild(r, k, rows) }
+			if k < 0 {
+				encode = func() (bool, error) { return o.m.Encode(r, rows) }
+			}
+			used, err := encode()
 			if err != nil {
 				sink.reject()
 				return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
@@ -71,7 +72,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			weights := make([][]float32, len(tg.learnables))
 			grads := make([][]float32, len(tg.learnables))
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := testenv.ProcessCPU()
 			for i := 0; i < b.N; i++ {
 				tg.setRows(cfg.BatchSize)
 				if _, err := tg.forwardBackward(); err != nil {
@@ -88,7 +89,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
 			b.ReportMetric(samples, "samples/s")
 			// CPU per step moves less than the wall time on a shared machine.
-			if cpu := processCPU() - cpu; cpu > 0 {
+			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
 				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
 			if seq, ok := o.(*sequenceObjective); ok {

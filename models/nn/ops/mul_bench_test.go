@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // BenchmarkMulAdd times mulAdd and mulAddT on one core at the shapes a
@@ -33,7 +35,7 @@ func BenchmarkMulAdd(b *testing.B) {
 		c := make([]float32, s.m*s.n)
 		zeros := make([]float32, s.n)
 		b.Run(fmt.Sprintf("%s/%dx%dx%d", s.name, s.m, s.n, s.k), func(b *testing.B) {
-			cpu := processCPU()
+			cpu := testenv.ProcessCPU()
 			for b.Loop() {
 				if s.trans {
 					mulAddT(s.m, s.n, s.k, a, s.m, bm, s.n, c, s.n, zeros)
@@ -43,7 +45,7 @@ func BenchmarkMulAdd(b *testing.B) {
 			}
 			flops := 2 * float64(s.m*s.n*s.k) * float64(b.N)
 			b.ReportMetric(flops/b.Elapsed().Seconds()/1e9, "GFLOPS")
-			if cpu := processCPU() - cpu; cpu > 0 {
+			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
 				b.ReportMetric(flops/cpu.Seconds()/1e9, "cpu-GFLOPS")
 			}
 		})
