@@ -93,11 +93,13 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 		// k = -1 is the record itself, then its children.
 		for k := -1; k < children; k++ {
 			rows, _ := sink.row()
-			encode := func() (bool, error) { return o.m.EncodeChild(r, k, rows) }
+			var used bool
+			var err error
 			if k < 0 {
-				encode = func() (bool, error) { return o.m.Encode(r, rows) }
+				used, err = o.m.Encode(r, rows)
+			} else {
+				used, err = o.m.EncodeChild(r, k, rows)
 			}
-			used, err := encode()
 			if err != nil {
 				sink.reject()
 				return nil
