@@ -406,7 +406,7 @@ func (f *gameFlags) shardRun(a, b string, games int, sprt string) match.ShardRun
 }
 
 type matchMergeOptions struct {
-	Base    string
+	Bases   []string
 	PGN     string
 	SPRT    string
 	JSON    bool
@@ -416,7 +416,7 @@ type matchMergeOptions struct {
 func newMatchMergeCmd(s *IOStreams) *cobra.Command {
 	opts := &matchMergeOptions{}
 	cmd := &cobra.Command{
-		Use:   "merge NAME",
+		Use:   "merge NAME [NAME...]",
 		Short: "Report a sharded match from its tasks' outputs (NAME-0000-of-0064 ...)",
 		Long: `merge reads the folders that "dchess match --shard i/n -o NAME" wrote, NAME-IIII-of-NNNN,
 checks that every task is there, finished, from the same match (settings hash, players,
@@ -424,22 +424,28 @@ bench signature) and played the pairs assigned to it, and prints the report one 
 all the games would: score, Elo, LOS, pentanomial counts and the SPRT the tasks were
 given (or --sprt). Otherwise it names the missing or mismatched task.
 
+Several NAMEs are one series: a match continued by another with a new --seed (other
+openings) and any number of games and tasks, counted as one longer match, pair by
+pair, so the SPRT goes on where the first stopped. Anything else that differs (players,
+weights, time control, openings file, engines) is refused and named.
+
 With --partial it reports a match whose tasks still run or were stopped: the finished
 tasks' games and the games the others have journalled so far, whole pairs only, and
 says how many tasks are finished, running and not started. It only reads.`,
 		Example: `  dchess match merge /shared/d5-d4
   dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json
-  dchess match merge /shared/d5-d4 --partial`,
+  dchess match merge /shared/d5-d4 --partial
+  dchess match merge /shared/d5-d4 /shared/d5-d4-seed2 --sprt elo0=0,elo1=10`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usagef("match merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))
+			if len(args) == 0 {
+				return usagef("match merge needs the NAME (the -o the tasks were given) of at least one match")
 			}
-			opts.Base = args[0]
+			opts.Bases = args
 			return runMatchMerge(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order, to this PGN file")
-	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the tasks recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
+	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order (match after match), to this PGN file")
+	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
 	return cmd
@@ -454,23 +460,24 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		}
 		test = &t
 	}
+	names := strings.Join(opts.Bases, " + ")
 	if opts.Partial {
 		if opts.PGN != "" {
 			return usagef("--pgn needs every task finished; drop --partial or --pgn")
 		}
-		pm, err := match.MergePartial(opts.Base, test)
+		pm, err := match.MergePartialSeries(opts.Bases, test)
 		if err != nil {
 			return err
 		}
 		s.Infof("Partial merge of %s: %d of %d tasks finished, %d running or stopped, %d not started; %d games of whole pairs (%d waiting for their pair)\n",
-			opts.Base, pm.Finished, pm.Tasks, pm.Running, pm.NotStarted, pm.Report.Games, pm.Dropped)
+			names, pm.Finished, pm.Tasks, pm.Running, pm.NotStarted, pm.Report.Games, pm.Dropped)
 		if opts.JSON {
 			return writeJSON(s.Out, pm)
 		}
 		fmt.Fprint(s.Out, pm.Report.Text())
 		return nil
 	}
-	merged, err := match.MergeShards(opts.Base, test)
+	report, parts, err := match.MergeSeries(opts.Bases, test)
 	if err != nil {
 		return err
 	}
@@ -479,7 +486,11 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		if err != nil {
 			return err
 		}
-		err = merged.WritePGN(w)
+		for _, mm := range parts {
+			if err == nil {
+				err = mm.WritePGN(w)
+			}
+		}
 		if cerr := closePGN(); err == nil {
 			err = cerr
 		}
@@ -487,10 +498,14 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 			return err
 		}
 	}
-	s.Infof("Merged %d tasks of %s: %d games\n", len(merged.Shards), opts.Base, merged.Report.Games)
-	if opts.JSON {
-		return writeJSON(s.Out, merged.Report)
+	tasks := 0
+	for _, mm := range parts {
+		tasks += len(mm.Shards)
 	}
-	fmt.Fprint(s.Out, merged.Report.Text())
+	s.Infof("Merged %d tasks of %s: %d games\n", tasks, names, report.Games)
+	if opts.JSON {
+		return writeJSON(s.Out, report)
+	}
+	fmt.Fprint(s.Out, report.Text())
 	return nil
 }

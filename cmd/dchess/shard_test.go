@@ -131,7 +131,7 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 	}
 	s, merged, _ := playStreams("")
 	pgn := filepath.Join(t.TempDir(), "all.pgn")
-	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: base, JSON: true, PGN: pgn}, s); err != nil {
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}, JSON: true, PGN: pgn}, s); err != nil {
 		t.Fatal(err)
 	}
 	s, plain, _ := playStreams("")
@@ -147,14 +147,14 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 	}
 
 	os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 0, Count: 3}))
-	err = runMatchMerge(context.Background(), &matchMergeOptions{Base: base}, s)
+	err = runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}}, s)
 	if err == nil || !strings.Contains(err.Error(), "m-0000-of-0003") {
 		t.Fatalf("merge with a task missing: %v", err)
 	}
 	// --partial reports the two tasks left, says the third has not started,
 	// and cannot write the PGN of a match not all there.
 	s, partial, info := playStreams("")
-	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: base, Partial: true, JSON: true}, s); err != nil {
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}, Partial: true, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
 	var pm struct {
@@ -169,7 +169,7 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 		t.Fatalf("partial merge: %s %s (%v)", partial, info, err)
 	}
 	var usage *usageError
-	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: base, Partial: true, PGN: pgn}, s); !errors.As(err, &usage) {
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}, Partial: true, PGN: pgn}, s); !errors.As(err, &usage) {
 		t.Fatalf("--partial --pgn: %v", err)
 	}
 }
@@ -199,7 +199,7 @@ func TestShardFlagsRejectBadUse(t *testing.T) {
 		}
 	}
 	s, _, _ := playStreams("")
-	if err := runMatchMerge(context.Background(), &matchMergeOptions{Base: "x", SPRT: "elo0=1"}, s); err == nil || !strings.Contains(err.Error(), "--sprt") {
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{"x"}, SPRT: "elo0=1"}, s); err == nil || !strings.Contains(err.Error(), "--sprt") {
 		t.Errorf("match merge --sprt: %v", err)
 	}
 }

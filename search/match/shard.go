@@ -325,6 +325,9 @@ type MergedMatch struct {
 	Report *Report
 	Shards []*ShardManifest // in task order
 	Paths  []string
+
+	games []ShardGame // every task's, for MergeSeries
+	test  *elo.SPRT   // the test Report evaluates, nil for none
 }
 
 // MergeShards reads the task folders NAME-IIII-of-NNNN of base, checks
@@ -387,7 +390,7 @@ func MergeShards(base string, sprt *elo.SPRT) (*MergedMatch, error) {
 		}
 		sprt = &test
 	}
-	mm.Report = replay(first.A, first.B, sprt, games)
+	mm.Report, mm.games, mm.test = replay(first.A, first.B, sprt, games), games, sprt
 	return mm, nil
 }
 

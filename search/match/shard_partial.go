@@ -23,6 +23,9 @@ type PartialMatch struct {
 	NotStarted int     `json:"not_started"` // task folders not there yet
 	// Dropped counts played games whose pair partner is not played yet.
 	Dropped int `json:"waiting_for_pair"`
+
+	games []ShardGame // the games Report counts, for MergePartialSeries
+	test  *elo.SPRT
 }
 
 // MergePartial is MergeShards for a match still being played: finished
@@ -106,6 +109,6 @@ func MergePartial(base string, sprt *elo.SPRT) (*PartialMatch, error) {
 		}
 		sprt = &t
 	}
-	pm.Report = replay(a, b, sprt, games)
+	pm.Report, pm.games, pm.test = replay(a, b, sprt, games), games, sprt
 	return pm, nil
 }

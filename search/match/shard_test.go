@@ -266,3 +266,62 @@ func TestMergePartialReadsRunningTasks(t *testing.T) {
 		t.Fatalf("tasks of two settings: %v", err)
 	}
 }
+
+// TestMergeSeriesCountsMatchesAsOne continues a match with another seed and
+// game count and checks that the series is counted as one longer match:
+// counts and pentanomials add up, the test runs over all games, and a
+// match under other conditions is refused with the difference named.
+func TestMergeSeriesCountsMatchesAsOne(t *testing.T) {
+	dir := t.TempDir()
+	first, second, other := filepath.Join(dir, "first"), filepath.Join(dir, "second"), filepath.Join(dir, "other")
+	runShard(t, shardedConfig(t), first, jobarray.Spec{Index: 0, Count: 1}, shardedSettings(1))
+	cfg, settings := shardedConfig(t), shardedSettings(1)
+	cfg.Seed, settings["seed"], cfg.Games, settings["games"] = 8, 8, 9, 9
+	for i := range 2 {
+		runShard(t, cfg, second, jobarray.Spec{Index: i, Count: 2}, settings)
+	}
+	a, err := match.MergeShards(first, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := match.MergeShards(second, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series, parts, err := match.MergeSeries([]string{first, second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parts) != 2 || series.Games != 22 || series.Wins != a.Report.Wins+b.Report.Wins ||
+		series.Losses != a.Report.Losses+b.Report.Losses || series.Draws != a.Report.Draws+b.Report.Draws {
+		t.Fatalf("series %d games +%d -%d =%d from %v and %v", series.Games, series.Wins, series.Losses, series.Draws, counts(a.Report), counts(b.Report))
+	}
+	for k := range series.Pentanomial {
+		if series.Pentanomial[k] != a.Report.Pentanomial[k]+b.Report.Pentanomial[k] {
+			t.Fatalf("pentanomial %v is not %v + %v", series.Pentanomial, a.Report.Pentanomial, b.Report.Pentanomial)
+		}
+	}
+	test := shardedConfig(t).SPRT
+	if st := test.Status(series.Wins, series.Losses, series.Draws); series.SPRT == nil || series.SPRT.LLR != st.LLR {
+		t.Fatalf("series SPRT %+v, want LLR %v over all games", series.SPRT, st.LLR)
+	}
+
+	runShard(t, shardedConfig(t), other, jobarray.Spec{Index: 0, Count: 1}, shardedSettings(2))
+	if _, _, err := match.MergeSeries([]string{first, other}, nil); err == nil || !strings.Contains(err.Error(), "depth") {
+		t.Fatalf("a series with another depth: %v", err)
+	}
+	if _, _, err := match.MergeSeries([]string{first, first}, nil); err == nil || !strings.Contains(err.Error(), "another --seed") {
+		t.Fatalf("a match continued by itself: %v", err)
+	}
+
+	running := filepath.Join(dir, "running")
+	killShard(t, running, jobarray.Spec{Index: 0, Count: 2})
+	pm, err := match.MergePartialSeries([]string{first, running}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pm.Tasks != 3 || pm.Finished != 1 || pm.Running != 1 || pm.NotStarted != 1 ||
+		pm.Report.Games+pm.Dropped != 13+3 || pm.Report.Games%2 != 0 {
+		t.Fatalf("partial series: %d tasks (%d finished, %d running), %d games, %d dropped", pm.Tasks, pm.Finished, pm.Running, pm.Report.Games, pm.Dropped)
+	}
+}
