@@ -708,11 +708,12 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 			}
 			cfg.Anchor = anchor
 		}
+		pgnFinal := c.path(RunTournamentGames)
+		cfg.Journal = match.JournalBeside(pgnFinal) // a stopped run continues
 		tour, err := tournament.New(ctx, cfg)
 		if err != nil {
 			return err
 		}
-		pgnFinal := c.path(RunTournamentGames)
 		pgnTmp := tempName(pgnFinal)
 		defer os.Remove(pgnTmp)
 		f, err := os.Create(pgnTmp)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -126,9 +127,7 @@ func (r *SelfPlayResult) GamesPerSecond() float64 {
 
 // SelfPlayJournal is where a self-play run writing output keeps its
 // finished games until the last one is in: a hidden file beside output.
-func SelfPlayJournal(output string) string {
-	return filepath.Join(filepath.Dir(output), "."+filepath.Base(output)+".journal.jsonl")
-}
+func SelfPlayJournal(output string) string { return match.JournalBeside(output) }
 
 // SelfPlay plays the games through the match runner and writes them as
 // PGN (with SetUp/FEN tags and results, which `dchess ingest` and
@@ -331,23 +330,9 @@ func selfPlaySettingsHash(ctx context.Context, opts SelfPlayOptions, cfg match.C
 			delete(files, role)
 		}
 	}
-	openings := make([]string, 0, len(cfg.Openings))
-	for _, o := range cfg.Openings {
-		openings = append(openings, o.FEN)
-	}
-	tc := ""
-	if cfg.TimeControl != nil {
-		tc = cfg.TimeControl.String()
-	}
-	settings := map[string]any{
-		"kind": "selfplay", "a": opts.A, "b": opts.B, "games": opts.Games, "numbers": numbers,
-		"openings": jobarray.Hash(openings), "random_plies": cfg.RandomPlies, "seed": cfg.Seed,
-		"tc": tc, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime": cfg.MoveTime.String(),
-		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
-		"draw_adjudication": cfg.Draw, "resign_adjudication": cfg.Resign, "max_moves": cfg.MaxMoves,
-		"random_rate": opts.RandomRate, "random_rate_plies": opts.RandomPlies, "event": cfg.Event,
-		"files_sha256": files,
-	}
+	settings := match.GameSettings(cfg)
+	maps.Copy(settings, map[string]any{"kind": "selfplay", "a": opts.A, "b": opts.B, "games": opts.Games, "numbers": numbers,
+		"random_rate": opts.RandomRate, "random_rate_plies": opts.RandomPlies, "event": cfg.Event, "files_sha256": files})
 	return jobarray.Hash(settings), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/search/elo"
+	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
@@ -22,6 +23,7 @@ type tournamentOptions struct {
 	Anchor       string
 	GamesPerPair int
 	JSON         bool
+	Force        bool
 	gameFlags
 }
 
@@ -34,10 +36,16 @@ func newTournamentCmd(s *IOStreams) *cobra.Command {
 others (--gauntlet), with the same openings and limits as dchess match, then fits
 ratings to all games at once by logistic maximum likelihood. One player is the
 anchor: by default the first at 0, or --anchor NAME=ELO. Each rating has a 95 %
-error bar relative to the anchor.`,
+error bar relative to the anchor.
+
+With --pgn every finished game also goes to a journal beside the PGN file
+(.NAME.journal.jsonl), so a tournament stopped or killed part way continues when the
+same command is run again, playing only the games it lacks; the journal is deleted
+when the tournament ends. A journal of other settings is refused; --force starts over.`,
 		Example: `  dchess tournament --players heuristic:depth=1,heuristic:depth=2,heuristic:depth=3,random --games-per-pair 10
   dchess tournament --players cnn,heuristic,"uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350&name=SF1350" \
-      --gauntlet --anchor SF1350=1350 --tc 10+0.1 --games-per-pair 40 --json`,
+      --gauntlet --anchor SF1350=1350 --tc 10+0.1 --games-per-pair 40 --json
+  dchess tournament --players heuristic,random,cnn --movetime 100 --games-per-pair 20 --pgn rr.pgn   # rerun to continue`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTournament(cmd.Context(), opts, s) },
 	}
@@ -46,6 +54,7 @@ error bar relative to the anchor.`,
 	cmd.Flags().StringVar(&opts.Anchor, "anchor", "", "fix one player's rating: NAME=ELO (default: first player = 0)")
 	cmd.Flags().IntVar(&opts.GamesPerPair, "games-per-pair", 10, "games between each pair of players")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
 	opts.gameFlags.add(cmd)
 	return cmd
 }
@@ -74,7 +83,10 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
-	cfg := tournament.Config{Players: specs, Gauntlet: opts.Gauntlet, GamesPerPair: opts.GamesPerPair, Match: base}
+	cfg := tournament.Config{Players: specs, Gauntlet: opts.Gauntlet, GamesPerPair: opts.GamesPerPair, Match: base, Restart: opts.Force}
+	if opts.PGN != "" {
+		cfg.Journal = match.JournalBeside(opts.PGN)
+	}
 	if opts.Anchor != "" {
 		if cfg.Anchor, err = tournament.ParseAnchor(opts.Anchor); err != nil {
 			return usagef("--anchor %v", err)
@@ -101,6 +113,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	st, runErr := t.Play(ctx, games)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
+	}
+	if errors.Is(runErr, tournament.ErrInterrupted) && cfg.Journal != "" {
+		runErr = fmt.Errorf("%w; the finished games are kept in %s: run the same command again to continue", runErr, cfg.Journal)
 	}
 	if st == nil {
 		return runErr

@@ -102,3 +102,32 @@ func TestTournamentBadAnchorLeavesPGN(t *testing.T) {
 		t.Errorf("the PGN file became %q", data)
 	}
 }
+
+// TestTournamentJournalBesidePGN: with --pgn the tournament keeps its
+// journal beside the file; one of other settings (here a foreign line) is
+// refused unless --force, and the journal is gone when the tournament ends.
+func TestTournamentJournalBesidePGN(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "rr.pgn")
+	opts := &tournamentOptions{Players: []string{"heuristic:depth=1,random"}, GamesPerPair: 2,
+		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60, PGN: pgn}}
+	journal := filepath.Join(filepath.Dir(pgn), ".rr.pgn.journal.jsonl")
+	other := `{"settings_hash":"other","a":"x","b":"y","game":{"n":1,"result":"1-0","a_white":true,"termination":"checkmate"},"pgn":""}` + "\n"
+	if err := os.WriteFile(journal, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _, _ := playStreams("")
+	if err := runTournament(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), journal) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("a journal of other settings: %v", err)
+	}
+	opts.Force = true
+	if err := runTournament(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(pgn)
+	if err != nil || strings.Count(string(data), "[Event ") != 2 {
+		t.Fatalf("PGN: %v\n%s", err, data)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Fatalf("journal left after the tournament ended: %v", err)
+	}
+}

@@ -15,7 +15,7 @@
 # Every stage is journalled: a training run continues from its newest
 # checkpoint (train --resume) and finished evaluations and the finished
 # tournament are skipped, so the script can be stopped at any point and run
-# again (an interrupted tournament starts over). FAMILIES (default "policy diffusion flow-mask flow-board")
+# again (the round robin continues from its journal beside tournament.pgn). FAMILIES (default "policy diffusion flow-mask flow-board")
 # chooses which runs to train and score.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"

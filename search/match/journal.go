@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -31,8 +32,22 @@ type JournalEntry struct {
 	B            string    `json:"b"`
 	Game         ShardGame `json:"game"`
 	// Plies is the number of moves played from the opening.
-	Plies int    `json:"plies,omitempty"`
-	PGN   string `json:"pgn"`
+	Plies int `json:"plies,omitempty"`
+	// ThinkingA and ThinkingB sum up each side's moves, so a resumed
+	// run reports the journalled games' speed and depth too.
+	ThinkingA MoveStats `json:"thinking_a,omitzero"`
+	ThinkingB MoveStats `json:"thinking_b,omitzero"`
+	PGN       string    `json:"pgn"`
+}
+
+// Result is the entry's game as a report counts it: the result, the colours
+// and how it ended (its moves are in the PGN).
+func (e JournalEntry) Result() GameResult { return e.Game.result() }
+
+// JournalBeside is where a run writing output keeps its finished games
+// until the last one is in: a hidden file beside output.
+func JournalBeside(output string) string {
+	return filepath.Join(filepath.Dir(output), "."+filepath.Base(output)+".journal.jsonl")
 }
 
 // Journal holds a run's finished games, keyed by game number. Their PGN
@@ -154,6 +169,7 @@ func (j *Journal) Add(a, b string, g GameResult, event, timeControl string) erro
 		return err
 	}
 	e := JournalEntry{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), Plies: len(g.Moves), PGN: pgn.String()}
+	e.ThinkingA, e.ThinkingB = thinking(g)
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err

@@ -88,6 +88,18 @@ func (s *MoveStats) Add(m PlayedMove) {
 	}
 }
 
+// thinking sums up each side's moves in g: A's, then B's.
+func thinking(g GameResult) (a, b MoveStats) {
+	for _, m := range g.Moves {
+		if m.White == g.AIsWhite {
+			a.Add(m)
+		} else {
+			b.Add(m)
+		}
+	}
+	return a, b
+}
+
 // Merge adds o's moves.
 func (s *MoveStats) Merge(o MoveStats) {
 	s.Moves += o.Moves
@@ -115,13 +127,9 @@ func ratio(a, b float64) float64 {
 }
 
 func (r *Report) add(g GameResult) {
-	for _, m := range g.Moves {
-		if m.White == g.AIsWhite {
-			r.ThinkingA.Add(m)
-		} else {
-			r.ThinkingB.Add(m)
-		}
-	}
+	a, b := thinking(g)
+	r.ThinkingA.Merge(a)
+	r.ThinkingB.Merge(b)
 	outcome := g.OutcomeForA()
 	switch outcome {
 	case elo.Win:

@@ -96,3 +96,23 @@ func SettingsFiles(ctx context.Context, openings, a, b string) (map[string]strin
 	}
 	return hashes, inputs, nil
 }
+
+// GameSettings are what every game of cfg depends on besides its players:
+// the openings, the seed, the limits and the adjudication, as entries of
+// a journal's settings hash.
+func GameSettings(cfg Config) map[string]any {
+	openings := make([]string, 0, len(cfg.Openings))
+	for _, o := range cfg.Openings {
+		openings = append(openings, o.FEN)
+	}
+	tc := ""
+	if cfg.TimeControl != nil {
+		tc = cfg.TimeControl.String()
+	}
+	return map[string]any{
+		"openings": jobarray.Hash(openings), "random_plies": cfg.RandomPlies, "seed": cfg.Seed,
+		"tc": tc, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime": cfg.MoveTime.String(),
+		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
+		"draw_adjudication": cfg.Draw, "resign_adjudication": cfg.Resign, "max_moves": cfg.MaxMoves,
+	}
+}

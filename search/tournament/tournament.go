@@ -11,11 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -35,6 +39,12 @@ type Config struct {
 	Match match.Config
 	// Log receives a line per pairing and its score; nil discards them.
 	Log io.Writer
+	// Journal, when not "", is the file every finished game goes to first,
+	// so that a killed tournament run again with the same settings plays
+	// only the games it lacks; it is deleted when the tournament ends.
+	// Restart discards a journal of other settings instead of refusing it.
+	Journal string
+	Restart bool
 }
 
 // Anchor is the player whose rating is fixed, by name, SPEC or name=.
@@ -209,20 +219,42 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 }
 
 // Play plays every pairing in order, writing each game to pgn when it is
-// not nil, and fits the ratings. When a pairing fails or the context ends,
-// the standings of the games finished so far are returned with the error
-// (nil standings when no game finished).
+// not nil, and fits the ratings. Games are numbered through the
+// tournament: pairing k's games follow the k-1 before it. With a journal,
+// the games it holds are not played again; they count, and go to pgn, as
+// if they had been. When a pairing fails or the context ends, the
+// standings of the games finished so far are returned with the error (nil
+// standings when no game finished).
 func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error) {
 	cfg, specs, names, anchor, anchorElo := t.cfg, t.cfg.Players, t.names, t.anchor, t.anchorElo
 	log := cfg.Log
 	st := &Standings{}
 	var results []elo.PairResult
 	thinking := make([]match.MoveStats, len(specs))
-	var runErr error
 	list := pairings(len(specs), cfg.Gauntlet)
+	j, cleanup, err := t.openJournal(ctx, len(list))
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	event, tc := "dchess tournament", "-"
+	if cfg.Match.TimeControl != nil {
+		tc = cfg.Match.TimeControl.String()
+	}
+	var runErr error
 	for k, pr := range list {
+		offset := k * cfg.GamesPerPair
+		numbers := make([]int, cfg.GamesPerPair)
+		for i := range numbers {
+			numbers[i] = offset + i + 1
+		}
+		remaining := j.Remaining(numbers)
 		mcfg := cfg.Match
-		mcfg.Games, mcfg.Event, mcfg.PGN = cfg.GamesPerPair, "dchess tournament", pgn
+		mcfg.Games, mcfg.Event, mcfg.PGN = cfg.GamesPerPair, event, nil
+		mcfg.GameNumbers = make([]int, len(remaining))
+		for i, n := range remaining {
+			mcfg.GameNumbers[i] = n - offset
+		}
 		for side, idx := range []int{pr.a, pr.b} {
 			spec := specs[idx]
 			e := match.Entrant{Name: names[idx], New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, spec) }}
@@ -232,18 +264,71 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 				mcfg.B = e
 			}
 		}
-		fmt.Fprintf(log, "[%d/%d] %s vs %s\n", k+1, len(list), names[pr.a], names[pr.b])
-		mrep, err := match.Run(ctx, mcfg)
-		if mrep != nil && mrep.Games > 0 {
-			thinking[pr.a].Merge(mrep.ThinkingA)
-			thinking[pr.b].Merge(mrep.ThinkingB)
-			results = append(results, elo.PairResult{A: pr.a, B: pr.b, Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
-			st.Pairs = append(st.Pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: mrep.Wins, Losses: mrep.Losses, Draws: mrep.Draws})
-			fmt.Fprintf(log, "  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], mrep.Wins, mrep.Losses, mrep.Draws))
+		resumed := ""
+		if done := len(numbers) - len(remaining); done > 0 {
+			resumed = fmt.Sprintf(" (%d of %d games from the journal)", done, len(numbers))
+		}
+		fmt.Fprintf(log, "[%d/%d] %s vs %s%s\n", k+1, len(list), names[pr.a], names[pr.b], resumed)
+		// A game that cannot be journalled would be lost on a kill: stop.
+		pairCtx, stop := context.WithCancel(ctx)
+		var writeErr error
+		mcfg.OnGame = func(g match.GameResult, rep *match.Report) {
+			if writeErr != nil {
+				return
+			}
+			numbered := g
+			numbered.Number += offset
+			if writeErr = j.Add(names[pr.a], names[pr.b], numbered, event, tc); writeErr != nil {
+				stop()
+				return
+			}
+			if cfg.Match.OnGame != nil {
+				cfg.Match.OnGame(g, rep)
+			}
+		}
+		if len(remaining) > 0 {
+			_, err = match.Run(pairCtx, mcfg)
+		}
+		stop()
+		if writeErr != nil {
+			err = fmt.Errorf("tournament journal %s: %w", j.Path(), writeErr)
+		}
+		var pair elo.PairResult
+		played := 0
+		for _, n := range numbers {
+			e, ok := j.Game(n)
+			if !ok {
+				continue
+			}
+			played++
+			switch e.Result().OutcomeForA() {
+			case elo.Win:
+				pair.Wins++
+			case elo.Loss:
+				pair.Losses++
+			default:
+				pair.Draws++
+			}
+			thinking[pr.a].Merge(e.ThinkingA)
+			thinking[pr.b].Merge(e.ThinkingB)
+			if pgn != nil && err == nil {
+				err = writeJournalledPGN(pgn, j, n)
+			}
+		}
+		if played > 0 {
+			pair.A, pair.B = pr.a, pr.b
+			results = append(results, pair)
+			st.Pairs = append(st.Pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: pair.Wins, Losses: pair.Losses, Draws: pair.Draws})
+			fmt.Fprintf(log, "  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], pair.Wins, pair.Losses, pair.Draws))
 		}
 		if err != nil {
 			runErr = err
 			break
+		}
+	}
+	if runErr == nil {
+		if err := j.Remove(); err != nil {
+			runErr = fmt.Errorf("tournament: %w", err)
 		}
 	}
 	if len(results) == 0 {
@@ -287,4 +372,60 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 		st.Players[i].Rank = i + 1
 	}
 	return st, runErr
+}
+
+// openJournal opens the tournament's journal, or, with none configured, a
+// throwaway one in a temporary folder (the games are counted from it the
+// same way); cleanup closes it and removes the temporary folder. Its
+// settings hash covers everything the games depend on: the players and
+// their files, the pairings and every match setting.
+func (t *Tournament) openJournal(ctx context.Context, pairingCount int) (j *match.Journal, cleanup func(), err error) {
+	cfg := t.cfg
+	path, tmp := cfg.Journal, ""
+	if path == "" {
+		if tmp, err = os.MkdirTemp("", "dchess-tournament-"); err != nil {
+			return nil, nil, fmt.Errorf("tournament: %w", err)
+		}
+		path = filepath.Join(tmp, "journal.jsonl")
+	}
+	fail := func(err error) (*match.Journal, func(), error) {
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+		return nil, nil, err
+	}
+	players := make([]any, len(cfg.Players))
+	for i, spec := range cfg.Players {
+		files, _, err := match.SettingsFiles(ctx, "", spec.Raw, "random")
+		if err != nil {
+			return fail(fmt.Errorf("tournament: %w", err))
+		}
+		players[i] = map[string]any{"spec": spec.Raw, "file_sha256": files["player a"]}
+	}
+	settings := match.GameSettings(cfg.Match)
+	maps.Copy(settings, map[string]any{"kind": "tournament", "players": players, "gauntlet": cfg.Gauntlet,
+		"games_per_pair": cfg.GamesPerPair, "pairings": pairingCount})
+	j, err = match.OpenJournal(path, jobarray.Hash(settings), cfg.Restart)
+	if errors.Is(err, match.ErrJournalSettings) {
+		return fail(fmt.Errorf("tournament: cannot continue: %w, from an interrupted run; rerun with its settings to continue, or delete it or use --force to start over", err))
+	}
+	if err != nil {
+		return fail(fmt.Errorf("tournament: %w", err))
+	}
+	return j, func() {
+		j.Close()
+		if tmp != "" {
+			os.RemoveAll(tmp)
+		}
+	}, nil
+}
+
+// writeJournalledPGN copies game n's PGN from the journal to w.
+func writeJournalledPGN(w io.Writer, j *match.Journal, n int) error {
+	text, err := j.PGN(n)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, text)
+	return err
 }

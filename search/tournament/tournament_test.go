@@ -7,6 +7,9 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -154,3 +157,78 @@ func TestInterruptedKeepsFinishedGames(t *testing.T) {
 		t.Fatalf("got %+v, %v", st, err)
 	}
 }
+
+// TestKilledTournamentContinues stops a journalled tournament inside its
+// second pairing and runs it again: the rerun plays only the games the
+// journal lacks, and its standings and PGN are an uninterrupted run's; the
+// journal is gone at the end, and one of other settings is refused.
+func TestKilledTournamentContinues(t *testing.T) {
+	dir := t.TempDir()
+	config := func(journal string) tournament.Config {
+		return tournament.Config{Players: specs(t, "heuristic:depth=1", "random", "random:seed=2"), GamesPerPair: 4, Journal: journal,
+			Match: match.Config{Concurrency: 1, RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 60}}
+	}
+	// play runs cfg, stopped after stopAfter games when that is not 0.
+	play := func(cfg tournament.Config, stopAfter int, log *bytes.Buffer) (*tournament.Standings, string, error) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		games := 0
+		cfg.Match.OnGame = func(match.GameResult, *match.Report) {
+			if games++; games == stopAfter {
+				cancel()
+			}
+		}
+		cfg.Log = log
+		tour, err := tournament.New(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pgn bytes.Buffer
+		st, err := tour.Play(ctx, &pgn)
+		return st, clockFree.ReplaceAllString(pgn.String(), "$1"), err
+	}
+	journal := filepath.Join(dir, "t.journal.jsonl")
+	var log bytes.Buffer
+	if _, _, err := play(config(journal), 5, &log); !errors.Is(err, tournament.ErrInterrupted) {
+		t.Fatalf("stopped run: %v", err)
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("no journal after a stopped run: %v", err)
+	}
+	log.Reset()
+	resumed, resumedPGN, err := play(config(journal), 0, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, wholePGN, err := play(config(""), 0, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "(4 of 4 games from the journal)") || !strings.Contains(log.String(), "(1 of 4 games from the journal)") {
+		t.Fatalf("the rerun's log does not say what it took from the journal:\n%s", log.String())
+	}
+	if !reflect.DeepEqual(resumed.Pairs, whole.Pairs) || resumedPGN != wholePGN || strings.Count(wholePGN, "[Event ") != 12 {
+		t.Fatalf("resumed %+v\nuninterrupted %+v\nPGN equal: %v", resumed.Pairs, whole.Pairs, resumedPGN == wholePGN)
+	}
+	if r, w := resumed.Players[0].Thinking.Moves, whole.Players[0].Thinking.Moves; r != w {
+		t.Fatalf("the resumed run counts %d moves of %s, the whole one %d", r, resumed.Players[0].Name, w)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Fatalf("journal left after the tournament ended: %v", err)
+	}
+
+	play(config(journal), 2, &log)
+	other := config(journal)
+	other.GamesPerPair = 2
+	if _, _, err := play(other, 0, &log); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("a journal of other settings: %v", err)
+	}
+	other.Restart = true
+	if st, _, err := play(other, 0, &log); err != nil || st.Players[0].Games != 4 {
+		t.Fatalf("restarted: %v", err)
+	}
+}
+
+// clockFree matches what the wall clock decides in a PGN: the date and
+// each move's time.
+var clockFree = regexp.MustCompile(`\[Date "[^"]*"\]\n| \d+\.\d{3}s([,}])`)
