@@ -11,6 +11,7 @@ package progress
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -181,7 +182,7 @@ func (l *logReporter) maybeWrite() {
 	elapsed := now.Sub(l.start)
 	parts := []string{l.count()}
 	if rate := l.rate(elapsed); rate > 0 {
-		parts = append(parts, l.amount(int64(rate+0.5))+"/s")
+		parts = append(parts, l.rateText(rate))
 		if l.opts.Total > 0 && l.done < l.opts.Total {
 			left := time.Duration(float64(l.opts.Total-l.done) / rate * float64(time.Second))
 			parts = append(parts, roundDuration(left).String()+" left")
@@ -208,7 +209,7 @@ func (l *logReporter) end(how string) {
 	}
 	line := fmt.Sprintf("%s: %s, %s in %s", l.opts.Name, how, l.count(), roundDuration(elapsed))
 	if rate := l.rate(elapsed); rate > 0 {
-		line += fmt.Sprintf(" (%s/s)", l.amount(int64(rate+0.5)))
+		line += fmt.Sprintf(" (%s)", l.rateText(rate))
 	}
 	fmt.Fprintln(l.w, line)
 }
@@ -233,6 +234,19 @@ func (l *logReporter) count() string {
 }
 
 // amount is n with its unit: "1200 pos", "12.3 MB", or a bare "1200".
+// rateText is rate a second, or a minute when it is under one a second (a
+// match's games at 10+0.1), where a rounded "0 games/s" would say nothing.
+func (l *logReporter) rateText(rate float64) string {
+	if rate >= 1 || l.opts.Unit == "bytes" {
+		return l.amount(int64(rate+0.5)) + "/s"
+	}
+	perMinute := strconv.FormatFloat(rate*60, 'f', 1, 64)
+	if l.opts.Unit == "" {
+		return perMinute + "/min"
+	}
+	return perMinute + " " + l.opts.Unit + "/min"
+}
+
 func (l *logReporter) amount(n int64) string {
 	switch l.opts.Unit {
 	case "bytes":

@@ -132,3 +132,16 @@ func TestLogReporterIsSafeForConcurrentUse(t *testing.T) {
 		t.Errorf("last line missing or wrong: ...%s", out.String()[max(0, out.Len()-200):])
 	}
 }
+
+// TestSlowRatesPerMinute: under one a second (a match at 10+0.1 plays about
+// two games a minute on a core) the rate is given a minute, not as "0/s".
+func TestSlowRatesPerMinute(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	var out bytes.Buffer
+	r := New(&out, Options{Name: "match", Total: 200, Unit: "games", Interval: time.Minute, Now: clock.now})
+	clock.advance(90 * time.Second)
+	r.Set(3)
+	if got := out.String(); got != "match: 3/200 games (1 %), 2.0 games/min, 1h39m0s left\n" {
+		t.Errorf("slow rate: %q", got)
+	}
+}
