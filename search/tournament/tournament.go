@@ -271,7 +271,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 		fmt.Fprintf(log, "[%d/%d] %s vs %s%s\n", k+1, len(list), names[pr.a], names[pr.b], resumed)
 		// A game that cannot be journalled would be lost on a kill: stop.
 		pairCtx, stop := context.WithCancel(ctx)
-		var writeErr error
+		var err, writeErr error
 		mcfg.OnGame = func(g match.GameResult, rep *match.Report) {
 			if writeErr != nil {
 				return
