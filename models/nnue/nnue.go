@@ -60,7 +60,7 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
 // default) and on quiet positions.
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4}
 }
 
 // Validate reports a configuration that cannot be built, in one line.

@@ -426,7 +426,6 @@ func TestLoadRefuses(t *testing.T) {
 	}
 }
 
-// The configs write out every setting of Config, the defaults in nnue.yaml.
 func TestEncodeChild(t *testing.T) {
 	const open = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 	label := &dataset.Label{Status: dataset.LabelOK, CP: 50, WinProb: dataset.WinProbability(50, 0), BestMove: "g8f6",
@@ -478,6 +477,7 @@ func TestEncodeChild(t *testing.T) {
 	}
 }
 
+// The configs write out every setting of Config, the defaults in nnue.yaml.
 func TestConfigFiles(t *testing.T) {
 	for _, name := range []string{"nnue", "nnue-small"} {
 		data, err := configs.Read(name)
