@@ -3,7 +3,8 @@
 // pairs played on one opening with colours swapped (pentanomial), exact
 // one-sided bounds for lopsided matches, the sequential probability ratio
 // test (SPRT) that stops a match once one hypothesis wins, and a rating fit
-// for several players with a stated prior.
+// for several players, anchored on one or more of them, with a stated
+// prior.
 //
 // No cutechess, Ordo or BayesElo is available where dchess runs, so the
 // formulas follow those tools and are checked against their published

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // PairResult is what player A scored against player B over some games.
@@ -14,7 +15,7 @@ type PairResult struct {
 }
 
 // Rating is a player's fitted Elo and the ± of its 95 % interval relative to
-// the anchor (the anchor's Error is 0).
+// the anchors (an anchor's Error is 0).
 type Rating struct {
 	Elo   float64 `json:"elo"`
 	Error float64 `json:"error"`
@@ -29,7 +30,7 @@ const eloToNats = math.Ln10 / 400
 // draws. Each pair's draws multiply the likelihood by
 // (S(d)·(1−S(d)))^(VirtualDraws/2), with S = ScoreFromElo and d the pair's
 // rating difference: a prior that peaks at equal strength, pulls lopsided
-// pairs inwards by a bounded amount, and depends on differences only, so the
+// pairs inwards by a bounded amount, and depends on differences only, so one
 // anchor still just fixes the origin. With VirtualDraws > 0 every rating is
 // finite, whatever the results; with 0 the fit is pure maximum likelihood.
 type Prior struct {
@@ -55,38 +56,60 @@ func (p Prior) String() string {
 	return strconv.FormatFloat(p.VirtualDraws, 'g', -1, 64) + " virtual draws per pair of players that met"
 }
 
-// FitRatingsWithPrior fits Elo ratings to n players (indices 0..n-1) by
+// Anchor fixes one player's rating in a fit: Player is its index, Elo its
+// rating.
+type Anchor struct {
+	Player int
+	Elo    float64
+}
+
+// FitRatingsWithPrior fits Elo ratings to n players (indices 0..n-1) with
+// player anchor fixed at anchorElo: FitRatingsAnchored with that one
+// anchor. For two players and no prior the fit is exactly the trinomial
+// EloFromScore of the score.
+func FitRatingsWithPrior(games []PairResult, n, anchor int, anchorElo float64, prior Prior) ([]Rating, error) {
+	return FitRatingsAnchored(games, n, []Anchor{{Player: anchor, Elo: anchorElo}}, prior)
+}
+
+// FitRatingsAnchored fits Elo ratings to n players (indices 0..n-1) by
 // maximizing the likelihood of the games times the prior, with draws as
 // half points, as Ordo and BayesElo do: for every pair the expected score is
-// ScoreFromElo(Elo_A − Elo_B). Player anchor is fixed at anchorElo and every
-// other rating is relative to it. For two players and no prior the fit is
-// exactly the trinomial EloFromScore of the score. The result is
-// deterministic: the same games give the same ratings.
+// ScoreFromElo(Elo_A − Elo_B). Each anchor's player is fixed at its Elo and
+// is not a parameter of the fit: its Rating is exactly that Elo with Error
+// 0, and the other ratings are fitted against the fixed ones. Games between
+// two anchored players cannot move any rating and are left out (of the
+// error bars' dispersion too). The result is deterministic: the same games
+// and anchors, the anchors in any order, give the same ratings.
 //
 // Error bars come from the inverse of the curvature of the log-posterior
-// (the Fisher information, prior included), scaled by the observed
-// dispersion of the real games around the fit: Σ(result − expected)² /
-// Σ expected·(1 − expected). A draw varies less than a win-or-loss coin, so
-// without that scaling draws would not narrow the bars; with it, two players
-// get the trinomial standard error to first order. Games that all match the
-// fit exactly (only draws between equal players) give an error of 0.
+// over the free ratings (the Fisher information, prior included), scaled by
+// the observed dispersion of the real games around the fit: Σ(result −
+// expected)² / Σ expected·(1 − expected). A draw varies less than a
+// win-or-loss coin, so without that scaling draws would not narrow the
+// bars; with it, two players get the trinomial standard error to first
+// order. Games that all match the fit exactly (only draws between equal
+// players) give an error of 0. The bars are relative to the anchors: they
+// leave out any error in the anchors' own Elos.
 //
-// It fails on bad indices, negative counts, a negative or non-finite prior,
-// players not linked to the anchor by any chain of games (their ratings
-// would be arbitrary), and, without a prior, games that have no finite fit
-// (a group of players scored nothing against the rest; see HasFiniteMLE).
-func FitRatingsWithPrior(games []PairResult, n, anchor int, anchorElo float64, prior Prior) ([]Rating, error) {
+// It fails on no anchor, an anchor that is not a player or named twice, a
+// non-finite anchor Elo, bad indices, negative counts, a negative or
+// non-finite prior, players with no chain of games to any anchor (their
+// ratings would be arbitrary), and, without a prior, games that have no
+// finite fit (a group of free players won every game, or lost every game,
+// against the rest, anchors included; see HasFiniteMLEAnchored). Anchors
+// need no games among themselves, nor any at all.
+func FitRatingsAnchored(games []PairResult, n int, anchors []Anchor, prior Prior) ([]Rating, error) {
 	if math.IsNaN(prior.VirtualDraws) || math.IsInf(prior.VirtualDraws, 0) || prior.VirtualDraws < 0 {
 		return nil, fmt.Errorf("elo: the prior's virtual draws must be a finite number ≥ 0, got %v", prior.VirtualDraws)
 	}
-	pairs, err := checkFit(games, n, anchor, anchorElo)
+	pairs, fixed, err := checkFit(games, n, anchors)
 	if err != nil {
 		return nil, err
 	}
-	if prior.VirtualDraws == 0 && !scoresLinkAll(pairs, n, anchor) {
+	if prior.VirtualDraws == 0 && !scoresLinkAll(pairs, fixed) {
 		return nil, errors.New("elo: some players won or lost every game against the rest, so the ratings have no finite fit without a prior")
 	}
-	return fitPairs(pairs, n, anchor, anchorElo, prior.VirtualDraws)
+	return fitPairs(pairs, fixed, prior.VirtualDraws)
 }
 
 // FitRatings is the fit dchess used before the prior was stated: pure
@@ -97,41 +120,80 @@ func FitRatingsWithPrior(games []PairResult, n, anchor int, anchorElo float64, p
 // Deprecated: use FitRatingsWithPrior with DefaultPrior, which applies the
 // same prior whatever the results, and state DefaultPrior.String().
 func FitRatings(games []PairResult, n, anchor int, anchorElo float64) ([]Rating, error) {
-	pairs, err := checkFit(games, n, anchor, anchorElo)
+	pairs, fixed, err := checkFit(games, n, []Anchor{{Player: anchor, Elo: anchorElo}})
 	if err != nil {
 		return nil, err
 	}
 	prior := 0.0
-	if !scoresLinkAll(pairs, n, anchor) {
+	if !scoresLinkAll(pairs, fixed) {
 		prior = DefaultPrior.VirtualDraws
 	}
-	return fitPairs(pairs, n, anchor, anchorElo, prior)
+	return fitPairs(pairs, fixed, prior)
+}
+
+// fixedRatings says which players an anchor fixes, and at what Elo.
+type fixedRatings struct {
+	n     int
+	elo   []float64 // a fixed player's Elo
+	fixed []bool
+	// reference is the lowest fixed player: the fit works in Elo offsets
+	// from its rating, so one anchor's fit runs exactly as it did when
+	// only one could be fixed.
+	reference int
+	// describe names the anchors in messages: "the anchor (player 2)" or
+	// "any anchor (players 0, 3)".
+	describe string
 }
 
 // checkFit validates a fit's input and totals the games per pair.
-func checkFit(games []PairResult, n, anchor int, anchorElo float64) ([]pairTotal, error) {
+func checkFit(games []PairResult, n int, anchors []Anchor) ([]pairTotal, fixedRatings, error) {
+	f := fixedRatings{n: n}
 	if n < 1 {
-		return nil, errors.New("elo: need at least one player")
+		return nil, f, errors.New("elo: need at least one player")
 	}
-	if anchor < 0 || anchor >= n {
-		return nil, fmt.Errorf("elo: anchor %d is not a player (0..%d)", anchor, n-1)
+	if len(anchors) == 0 {
+		return nil, f, errors.New("elo: need at least one anchor to fix the ratings' origin")
 	}
-	if math.IsNaN(anchorElo) || math.IsInf(anchorElo, 0) {
-		return nil, errors.New("elo: anchor Elo must be a finite number")
+	f.elo, f.fixed = make([]float64, n), make([]bool, n)
+	for _, a := range anchors {
+		switch {
+		case a.Player < 0 || a.Player >= n:
+			return nil, f, fmt.Errorf("elo: anchor %d is not a player (0..%d)", a.Player, n-1)
+		case math.IsNaN(a.Elo) || math.IsInf(a.Elo, 0):
+			return nil, f, fmt.Errorf("elo: anchor Elo must be a finite number, got %v for player %d", a.Elo, a.Player)
+		case f.fixed[a.Player]:
+			return nil, f, fmt.Errorf("elo: player %d is anchored twice", a.Player)
+		}
+		f.fixed[a.Player], f.elo[a.Player] = true, a.Elo
+	}
+	f.reference = -1
+	var list []string
+	for p, ok := range f.fixed {
+		if ok {
+			if f.reference < 0 {
+				f.reference = p
+			}
+			list = append(list, strconv.Itoa(p))
+		}
+	}
+	if len(list) == 1 {
+		f.describe = "the anchor (player " + list[0] + ")"
+	} else {
+		f.describe = "any anchor (players " + strings.Join(list, ", ") + ")"
 	}
 	pairs, err := aggregatePairs(games, n)
 	if err != nil {
-		return nil, err
+		return nil, f, err
 	}
-	if p := firstUnlinked(pairs, n, anchor); p >= 0 {
-		return nil, fmt.Errorf("elo: player %d has no chain of games to the anchor (player %d), so its rating cannot be compared", p, anchor)
+	if p := firstUnlinked(pairs, f.fixed); p >= 0 {
+		return nil, f, fmt.Errorf("elo: player %d has no chain of games to %s, so its rating cannot be compared", p, f.describe)
 	}
-	return pairs, nil
+	return pairs, f, nil
 }
 
 // fitPairs maximizes the posterior with prior virtual draws per pair.
-func fitPairs(pairs []pairTotal, n, anchor int, anchorElo, prior float64) ([]Rating, error) {
-	f := fit{pairs: pairs, n: n, anchor: anchor, prior: prior}
+func fitPairs(pairs []pairTotal, fixed fixedRatings, prior float64) ([]Rating, error) {
+	f := newFit(pairs, fixed, prior)
 	elos, err := f.maximize()
 	if err != nil {
 		return nil, err
@@ -140,22 +202,36 @@ func fitPairs(pairs []pairTotal, n, anchor int, anchorElo, prior float64) ([]Rat
 	if err != nil {
 		return nil, err
 	}
-	ratings := make([]Rating, n)
+	origin := fixed.elo[fixed.reference]
+	ratings := make([]Rating, f.n)
 	for p := range ratings {
-		ratings[p] = Rating{Elo: anchorElo + elos[p], Error: z95 * math.Sqrt(variances[p])}
+		if fixed.fixed[p] && p != fixed.reference {
+			ratings[p] = Rating{Elo: fixed.elo[p]} // exactly, whatever origin + offset rounds to
+			continue
+		}
+		ratings[p] = Rating{Elo: origin + elos[p], Error: z95 * math.Sqrt(variances[p])}
 	}
 	return ratings, nil
 }
 
-// HasFiniteMLE reports whether these games have a finite fit without a prior:
-// every player is linked to every other by games, and no group of players
-// scored nothing against the rest. Invalid input reports false.
+// HasFiniteMLE reports whether these games have a finite fit without a prior
+// when one player is anchored: every player is linked to every other by
+// games, and no group of players scored nothing against the rest. Invalid
+// input reports false.
 func HasFiniteMLE(games []PairResult, n int) bool {
-	pairs, err := aggregatePairs(games, n)
-	if err != nil || n < 1 || firstUnlinked(pairs, n, 0) >= 0 {
-		return false
-	}
-	return scoresLinkAll(pairs, n, 0)
+	return HasFiniteMLEAnchored(games, n, []Anchor{{Player: 0}})
+}
+
+// HasFiniteMLEAnchored reports whether FitRatingsAnchored finds a finite
+// fit for these games and anchors without a prior: every player has a chain
+// of games to an anchor, and no group of free players won every game, or
+// lost every game, against the rest (anchors included). The anchors count as
+// one player, since their differences are fixed: a free player who scored
+// against one anchor and conceded to another is finite. Invalid input
+// reports false.
+func HasFiniteMLEAnchored(games []PairResult, n int, anchors []Anchor) bool {
+	pairs, fixed, err := checkFit(games, n, anchors)
+	return err == nil && scoresLinkAll(pairs, fixed)
 }
 
 // pairTotal sums the games between players i < j, from i's side.
@@ -198,9 +274,10 @@ func aggregatePairs(games []PairResult, n int) ([]pairTotal, error) {
 	return pairs, nil
 }
 
-// firstUnlinked is the lowest player with no chain of games to start, or -1.
-func firstUnlinked(pairs []pairTotal, n, start int) int {
-	linked := reachable(n, start, func(visit func(from, to int)) {
+// firstUnlinked is the lowest player with no chain of games to a fixed
+// player, or -1.
+func firstUnlinked(pairs []pairTotal, fixed []bool) int {
+	linked := reachable(len(fixed), fixed, func(visit func(from, to int)) {
 		for _, p := range pairs {
 			visit(p.i, p.j)
 			visit(p.j, p.i)
@@ -215,45 +292,63 @@ func firstUnlinked(pairs []pairTotal, n, start int) int {
 }
 
 // scoresLinkAll reports whether the graph with an edge from each player to
-// every opponent it scored against is strongly connected: the condition for
-// a finite maximum-likelihood fit (Zermelo, Ford).
-func scoresLinkAll(pairs []pairTotal, n, start int) bool {
-	forward := reachable(n, start, func(visit func(from, to int)) {
+// every opponent it scored against, with the fixed players merged into one
+// node, is strongly connected: the condition for a finite
+// maximum-likelihood fit (Zermelo, Ford; with one fixed player, exactly
+// theirs). A group of free players that the graph cannot reach, or cannot
+// leave, won or lost every game against the rest, and moving all of them
+// up or down together raises the likelihood without end.
+func scoresLinkAll(pairs []pairTotal, fixed fixedRatings) bool {
+	// node merges the fixed players into the reference.
+	node := func(p int) int {
+		if fixed.fixed[p] {
+			return fixed.reference
+		}
+		return p
+	}
+	start := make([]bool, fixed.n)
+	start[fixed.reference] = true
+	forward := reachable(fixed.n, start, func(visit func(from, to int)) {
 		for _, p := range pairs {
 			if p.wins+p.draws > 0 {
-				visit(p.i, p.j)
+				visit(node(p.i), node(p.j))
 			}
 			if p.losses+p.draws > 0 {
-				visit(p.j, p.i)
+				visit(node(p.j), node(p.i))
 			}
 		}
 	})
-	backward := reachable(n, start, func(visit func(from, to int)) {
+	backward := reachable(fixed.n, start, func(visit func(from, to int)) {
 		for _, p := range pairs {
 			if p.wins+p.draws > 0 {
-				visit(p.j, p.i)
+				visit(node(p.j), node(p.i))
 			}
 			if p.losses+p.draws > 0 {
-				visit(p.i, p.j)
+				visit(node(p.i), node(p.j))
 			}
 		}
 	})
-	for p := 0; p < n; p++ {
-		if !forward[p] || !backward[p] {
+	for p := 0; p < fixed.n; p++ {
+		if q := node(p); !forward[q] || !backward[q] {
 			return false
 		}
 	}
 	return true
 }
 
-// reachable marks the players reachable from start over the edges that
-// edges passes to its visit callback.
-func reachable(n, start int, edges func(visit func(from, to int))) []bool {
+// reachable marks the players reachable from those marked in start over
+// the edges that edges passes to its visit callback.
+func reachable(n int, start []bool, edges func(visit func(from, to int))) []bool {
 	adjacent := make([][]int, n)
 	edges(func(from, to int) { adjacent[from] = append(adjacent[from], to) })
 	seen := make([]bool, n)
-	seen[start] = true
-	queue := []int{start}
+	var queue []int
+	for p, ok := range start {
+		if ok {
+			seen[p] = true
+			queue = append(queue, p)
+		}
+	}
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
@@ -268,24 +363,39 @@ func reachable(n, start int, edges func(visit func(from, to int))) []bool {
 }
 
 // fit is one maximum-likelihood problem. Ratings are Elo offsets from the
-// anchor; the anchor's offset stays 0 and the others are the free parameters.
+// reference anchor's; the fixed players' offsets stay put and the others
+// are the free parameters.
 type fit struct {
-	pairs  []pairTotal
-	n      int
-	anchor int
-	prior  float64 // virtual draws added to each pair
+	pairs []pairTotal // pairs with at least one free player
+	n     int
+	start []float64 // the offsets the fit starts from: the fixed players' and 0
+	index []int     // a player's parameter index, or -1 for a fixed player
+	m     int       // free parameters
+	prior float64   // virtual draws added to each pair
 }
 
-// free maps a player to its parameter index, or -1 for the anchor.
-func (f *fit) free(p int) int {
-	switch {
-	case p == f.anchor:
-		return -1
-	case p > f.anchor:
-		return p - 1
+func newFit(pairs []pairTotal, fixed fixedRatings, prior float64) *fit {
+	f := &fit{n: fixed.n, start: make([]float64, fixed.n), index: make([]int, fixed.n), prior: prior}
+	origin := fixed.elo[fixed.reference]
+	for p := range f.index {
+		if fixed.fixed[p] {
+			f.index[p] = -1
+			f.start[p] = fixed.elo[p] - origin
+			continue
+		}
+		f.index[p] = f.m
+		f.m++
 	}
-	return p
+	for _, p := range pairs {
+		if !fixed.fixed[p.i] || !fixed.fixed[p.j] {
+			f.pairs = append(f.pairs, p)
+		}
+	}
+	return f
 }
+
+// free maps a player to its parameter index, or -1 for a fixed player.
+func (f *fit) free(p int) int { return f.index[p] }
 
 // points and games of a pair, virtual draws included.
 func (f *fit) pointsAndGames(p pairTotal) (points, games float64) {
@@ -305,7 +415,7 @@ func (f *fit) logLikelihood(elos []float64) float64 {
 // gradientAndCurvature returns the log-likelihood's gradient and its
 // negated Hessian (the observed Fisher information) over the free ratings.
 func (f *fit) gradientAndCurvature(elos []float64) ([]float64, [][]float64) {
-	m := f.n - 1
+	m := f.m
 	gradient := make([]float64, m)
 	information := make([][]float64, m)
 	for a := range information {
@@ -336,8 +446,8 @@ func (f *fit) gradientAndCurvature(elos []float64) ([]float64, [][]float64) {
 // maximize runs Newton's method with a backtracking line search; the
 // log-likelihood is concave, so this converges from any start.
 func (f *fit) maximize() ([]float64, error) {
-	elos := make([]float64, f.n)
-	if f.n == 1 {
+	elos := append([]float64(nil), f.start...)
+	if f.m == 0 {
 		return elos, nil
 	}
 	const maxIterations = 200
@@ -373,11 +483,11 @@ func (f *fit) maximize() ([]float64, error) {
 	return nil, fmt.Errorf("elo: rating fit did not converge in %d iterations", maxIterations)
 }
 
-// variances of each rating relative to the anchor: the diagonal of the
+// variances of each rating relative to the anchors: the diagonal of the
 // inverse Fisher information times the dispersion of the real games.
 func (f *fit) variances(elos []float64) ([]float64, error) {
 	variances := make([]float64, f.n)
-	if f.n == 1 {
+	if f.m == 0 {
 		return variances, nil
 	}
 	_, information := f.gradientAndCurvature(elos)
@@ -392,7 +502,7 @@ func (f *fit) variances(elos []float64) ([]float64, error) {
 		binomial += p.games() * e * (1 - e)
 	}
 	dispersion := observed / binomial
-	unit := make([]float64, f.n-1)
+	unit := make([]float64, f.m)
 	for p := range variances {
 		a := f.free(p)
 		if a < 0 {

@@ -390,3 +390,240 @@ func TestPriorValidationAndString(t *testing.T) {
 		}
 	}
 }
+
+// oneFreePlayer is the fit of one free player against fixed opponents,
+// computed here without the package: with the opponents at E_k, the
+// log-likelihood of rating x is Σ_k s_k·ln S(x−E_k) + (N_k−s_k)·ln(1−S(x−E_k)),
+// S(d) = 1/(1+10^(−d/400)), points s_k and games N_k including v virtual
+// draws per pair (s_k += v/2, N_k += v). Its derivative is
+// (ln10/400)·Σ_k (s_k − N_k·S(x−E_k)), which falls from Σ s_k to
+// Σ s_k − Σ N_k as x rises, so the maximum is the one root of
+// Σ_k N_k·S(x−E_k) = Σ_k s_k, found by bisection. The ± is
+// 1.96·sqrt(φ/I): I = (ln10/400)²·Σ_k N_k·S(1−S) with the virtual draws,
+// φ = Σ (result − S)² / Σ S(1−S) over the real games.
+func oneFreePlayer(t *testing.T, opponents []float64, wld [][3]int, v float64) elo.Rating {
+	t.Helper()
+	score := func(d float64) float64 { return 1 / (1 + math.Pow(10, -d/400)) }
+	points, games := 0.0, 0.0
+	for _, r := range wld {
+		points += float64(r[0]) + (float64(r[2])+v)/2
+		games += float64(r[0]+r[1]+r[2]) + v
+	}
+	expected := func(x float64) float64 {
+		total := 0.0
+		for k, r := range wld {
+			total += (float64(r[0]+r[1]+r[2]) + v) * score(x-opponents[k])
+		}
+		return total
+	}
+	low, high := -10000.0, 10000.0
+	if expected(low) > points || expected(high) < points {
+		t.Fatalf("no root in [%v, %v]", low, high)
+	}
+	for i := 0; i < 200 && high-low > 1e-10; i++ {
+		if mid := (low + high) / 2; expected(mid) < points {
+			low = mid
+		} else {
+			high = mid
+		}
+	}
+	x := (low + high) / 2
+	c := math.Ln10 / 400
+	information, observed, binomial := 0.0, 0.0, 0.0
+	for k, r := range wld {
+		e := score(x - opponents[k])
+		w, l, d := float64(r[0]), float64(r[1]), float64(r[2])
+		information += c * c * (w + l + d + v) * e * (1 - e)
+		observed += w*(1-e)*(1-e) + d*(0.5-e)*(0.5-e) + l*e*e
+		binomial += (w + l + d) * e * (1 - e)
+	}
+	return elo.Rating{Elo: x, Error: 1.959963984540054 * math.Sqrt(observed/binomial/information)}
+}
+
+// TestFitTwoAnchorsByHand: a player who scored half its points over equal
+// numbers of games against anchors at 2200 and 2300 rates exactly 2250,
+// since S(50) + S(−50) = 1, whatever the split between the two. The
+// anchors' own game (2200 beat 2300 ten times) must not move them, nor it.
+func TestFitTwoAnchorsByHand(t *testing.T) {
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 3, Losses: 5, Draws: 2}, // 4 of 10 against 2200
+		{A: 2, B: 0, Wins: 1, Losses: 3, Draws: 6}, // 6 of 10 against 2300
+		{A: 1, B: 2, Wins: 10},
+	}
+	anchors := []elo.Anchor{{Player: 1, Elo: 2200}, {Player: 2, Elo: 2300}}
+	for _, prior := range []elo.Prior{{}, elo.DefaultPrior} {
+		ratings, err := elo.FitRatingsAnchored(games, 3, anchors, prior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, "player between the anchors", ratings[0].Elo, 2250, 1e-6)
+		if ratings[1] != (elo.Rating{Elo: 2200}) || ratings[2] != (elo.Rating{Elo: 2300}) {
+			t.Errorf("%v: the fit moved the anchors: %+v, %+v", prior, ratings[1], ratings[2])
+		}
+	}
+}
+
+// TestFitTwoAnchorsAgainstBisection checks the rating and its ± against
+// oneFreePlayer, with and without the prior, with the anchors given in
+// either order and a game between them that must be left out.
+func TestFitTwoAnchorsAgainstBisection(t *testing.T) {
+	wld := [][3]int{{8, 5, 7}, {4, 9, 7}}
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 8, Losses: 5, Draws: 7},
+		{A: 2, B: 0, Wins: 9, Losses: 4, Draws: 7},
+		{A: 2, B: 1, Wins: 1, Losses: 9}, // the anchors: ignored
+	}
+	anchors := []elo.Anchor{{Player: 1, Elo: 2200}, {Player: 2, Elo: 2300}}
+	reversed := []elo.Anchor{anchors[1], anchors[0]}
+	for _, prior := range []elo.Prior{{}, elo.DefaultPrior, {VirtualDraws: 3}} {
+		want := oneFreePlayer(t, []float64{2200, 2300}, wld, prior.VirtualDraws)
+		ratings, err := elo.FitRatingsAnchored(games, 3, anchors, prior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within(t, prior.String()+": Elo", ratings[0].Elo, want.Elo, 1e-6)
+		within(t, prior.String()+": error", ratings[0].Error, want.Error, 1e-6)
+		if ratings[1] != (elo.Rating{Elo: 2200}) || ratings[2] != (elo.Rating{Elo: 2300}) {
+			t.Errorf("%v: the fit moved the anchors: %+v, %+v", prior, ratings[1], ratings[2])
+		}
+		again, err := elo.FitRatingsAnchored(games, 3, reversed, prior)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for p := range again {
+			if again[p] != ratings[p] {
+				t.Errorf("%v: player %d is %+v with the anchors reversed, %+v before", prior, p, again[p], ratings[p])
+			}
+		}
+	}
+	// Anchored on 2200 alone, the same games fit 2300's player from its
+	// results (it lost 1-9 to 2200) and the free player with it: the
+	// second anchor is what holds it at 2300.
+	single, err := elo.FitRatingsWithPrior(games, 3, 1, 2200, elo.DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if single[2].Elo > 2200 || math.Abs(single[0].Elo-oneFreePlayer(t, []float64{2200, 2300}, wld, 1).Elo) < 20 {
+		t.Errorf("one anchor: %+v", single)
+	}
+}
+
+// TestFitAnchoredAtTheFreeFit: fixing a second player at the rating the
+// one-anchor fit gave it leaves the maximum where it was, and narrows the
+// other players' bars, now relative to two fixed ratings.
+func TestFitAnchoredAtTheFreeFit(t *testing.T) {
+	games := []elo.PairResult{
+		{A: 0, B: 1, Wins: 30, Losses: 20, Draws: 10},
+		{A: 1, B: 2, Wins: 12, Losses: 25, Draws: 5},
+		{A: 2, B: 3, Wins: 40, Losses: 2, Draws: 3},
+		{A: 3, B: 0, Wins: 4, Losses: 30, Draws: 8},
+		{A: 1, B: 3, Wins: 14, Losses: 6, Draws: 9},
+	}
+	one, err := elo.FitRatingsWithPrior(games, 4, 0, 1000, elo.DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two, err := elo.FitRatingsAnchored(games, 4, []elo.Anchor{{Player: 0, Elo: 1000}, {Player: 2, Elo: one[2].Elo}}, elo.DefaultPrior)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []int{1, 3} {
+		within(t, "Elo", two[p].Elo, one[p].Elo, 1e-6)
+		if !(two[p].Error > 0 && two[p].Error < one[p].Error) {
+			t.Errorf("player %d: ± %v with two anchors, %v with one", p, two[p].Error, one[p].Error)
+		}
+	}
+	if two[2].Elo != one[2].Elo || two[2].Error != 0 {
+		t.Errorf("second anchor: %+v", two[2])
+	}
+}
+
+// TestFitAnchoredFiniteMLE: with several anchors the anchors count as one
+// player. A free player who scored nothing against one anchor but scored
+// and conceded against another is finite without a prior, which no single
+// anchor gives; one who won every game, or a group of free players who won
+// every game against the rest, is not. Anchors need no games at all.
+func TestFitAnchoredFiniteMLE(t *testing.T) {
+	anchors := []elo.Anchor{{Player: 1, Elo: 2200}, {Player: 2, Elo: 2300}, {Player: 3, Elo: 2400}}
+	whitewashed := []elo.PairResult{
+		{A: 0, B: 2, Losses: 10},                   // nothing against 2300
+		{A: 0, B: 1, Wins: 3, Losses: 3, Draws: 4}, // half against 2200
+	}
+	if !elo.HasFiniteMLEAnchored(whitewashed, 4, anchors) {
+		t.Error("HasFiniteMLEAnchored: false for a player who scored against one anchor and conceded to another")
+	}
+	if elo.HasFiniteMLE(whitewashed, 4) {
+		t.Error("HasFiniteMLE: true with a player who never played")
+	}
+	if elo.HasFiniteMLE(whitewashed[:2], 3) {
+		t.Error("HasFiniteMLE: true though 2300 won every game")
+	}
+	ratings, err := elo.FitRatingsAnchored(whitewashed, 4, anchors, elo.Prior{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := oneFreePlayer(t, []float64{2300, 2200}, [][3]int{{0, 10, 0}, {3, 3, 4}}, 0)
+	within(t, "Elo", ratings[0].Elo, want.Elo, 1e-6)
+	within(t, "error", ratings[0].Error, want.Error, 1e-6)
+	if ratings[3] != (elo.Rating{Elo: 2400}) {
+		t.Errorf("the anchor without games: %+v", ratings[3])
+	}
+
+	for _, c := range []struct {
+		name  string
+		n     int
+		games []elo.PairResult
+	}{
+		{"won every game", 4, []elo.PairResult{{A: 0, B: 1, Wins: 5}, {A: 0, B: 2, Wins: 3}}},
+		{"lost every game", 4, []elo.PairResult{{A: 1, B: 0, Wins: 5}, {A: 0, B: 3, Losses: 1}}},
+		// 0 and 4 split their games but won every game against the anchors.
+		{"group won every game", 5, []elo.PairResult{{A: 0, B: 4, Wins: 2, Losses: 2}, {A: 0, B: 1, Wins: 4}, {A: 4, B: 2, Wins: 1}, {A: 3, B: 4, Losses: 2}}},
+	} {
+		name, n, games := c.name, c.n, c.games
+		if elo.HasFiniteMLEAnchored(games, n, anchors) {
+			t.Errorf("%s: HasFiniteMLEAnchored true", name)
+		}
+		if _, err := elo.FitRatingsAnchored(games, n, anchors, elo.Prior{}); err == nil || !strings.Contains(err.Error(), "no finite fit without a prior") {
+			t.Errorf("%s, no prior: error %v", name, err)
+		}
+		ratings, err := elo.FitRatingsAnchored(games, n, anchors, elo.DefaultPrior)
+		if err != nil {
+			t.Fatalf("%s, with the prior: %v", name, err)
+		}
+		for p, r := range ratings {
+			if math.IsNaN(r.Elo) || math.IsInf(r.Elo, 0) || math.IsNaN(r.Error) || math.IsInf(r.Error, 0) {
+				t.Errorf("%s: player %d: %+v", name, p, r)
+			}
+		}
+	}
+	// Every player anchored: nothing to fit.
+	all, err := elo.FitRatingsAnchored([]elo.PairResult{{A: 0, B: 1, Wins: 1}}, 2, []elo.Anchor{{Player: 0, Elo: 5}, {Player: 1, Elo: 7}}, elo.Prior{})
+	if err != nil || all[0] != (elo.Rating{Elo: 5}) || all[1] != (elo.Rating{Elo: 7}) {
+		t.Errorf("all anchored: %+v, %v", all, err)
+	}
+}
+
+func TestFitAnchoredErrors(t *testing.T) {
+	mixed := elo.PairResult{A: 0, B: 1, Wins: 2, Losses: 1}
+	for _, c := range []struct {
+		name    string
+		games   []elo.PairResult
+		n       int
+		anchors []elo.Anchor
+		want    string
+	}{
+		{"no anchor", []elo.PairResult{mixed}, 2, nil, "at least one anchor"},
+		{"anchor out of range", []elo.PairResult{mixed}, 2, []elo.Anchor{{Player: 0, Elo: 0}, {Player: 2, Elo: 0}}, "anchor 2 is not a player"},
+		{"anchored twice", []elo.PairResult{mixed}, 2, []elo.Anchor{{Player: 1, Elo: 0}, {Player: 1, Elo: 0}}, "player 1 is anchored twice"},
+		{"anchor Elo infinite", []elo.PairResult{mixed}, 2, []elo.Anchor{{Player: 0, Elo: 0}, {Player: 1, Elo: math.Inf(1)}}, "finite"},
+		{"unlinked player", []elo.PairResult{mixed, {A: 3, B: 2, Wins: 1, Losses: 1}}, 5, []elo.Anchor{{Player: 1, Elo: 0}, {Player: 3, Elo: 0}},
+			"player 4 has no chain of games to any anchor (players 1, 3)"},
+		{"group linked to no anchor", []elo.PairResult{mixed, {A: 3, B: 2, Wins: 1, Losses: 1}}, 4, []elo.Anchor{{Player: 1, Elo: 0}, {Player: 0, Elo: 0}},
+			"player 2 has no chain of games to any anchor (players 0, 1)"},
+	} {
+		_, err := elo.FitRatingsAnchored(c.games, c.n, c.anchors, elo.DefaultPrior)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+}
