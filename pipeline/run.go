@@ -706,7 +706,7 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 			if err != nil {
 				return fmt.Errorf("tournament: anchor %v", err)
 			}
-			cfg.Anchor = anchor
+			cfg.Anchors = []tournament.Anchor{*anchor}
 		}
 		pgnFinal := c.path(RunTournamentGames)
 		cfg.Journal = match.JournalBeside(pgnFinal) // a stopped run continues

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -20,7 +21,7 @@ func init() { register(newTournamentCmd) }
 type tournamentOptions struct {
 	Players      []string
 	Gauntlet     bool
-	Anchor       string
+	Anchors      []string
 	GamesPerPair int
 	JSON         bool
 	Force        bool
@@ -34,9 +35,10 @@ func newTournamentCmd(s *IOStreams) *cobra.Command {
 		Short: "Play a round robin or gauntlet and fit Elo ratings",
 		Long: `Plays every pair of players (round robin), or the first player against each of the
 others (--gauntlet), with the same openings and limits as dchess match, then fits
-ratings to all games at once by logistic maximum likelihood. One player is the
-anchor: by default the first at 0, or --anchor NAME=ELO. Each rating has a 95 %
-error bar relative to the anchor.
+ratings to all games at once by logistic maximum likelihood. Anchors fix ratings:
+by default the first player at 0, or --anchor NAME=ELO, repeated or comma-separated
+to fix several players (Stockfish at several UCI_Elo levels, say); the others are
+fitted against all of them. Each rating has a 95 % error bar relative to the anchors.
 
 With --pgn every finished game also goes to a journal beside the PGN file
 (.NAME.journal.jsonl), so a tournament stopped or killed part way continues when the
@@ -45,13 +47,15 @@ when the tournament ends. A journal of other settings is refused; --force starts
 		Example: `  dchess tournament --players heuristic:depth=1,heuristic:depth=2,heuristic:depth=3,random --games-per-pair 10
   dchess tournament --players cnn,heuristic,"uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350&name=SF1350" \
       --gauntlet --anchor SF1350=1350 --tc 10+0.1 --games-per-pair 40 --json
+  dchess tournament --players "nnue,uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=2200&name=SF2200,uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=2300&name=SF2300" \
+      --gauntlet --anchor SF2200=2200 --anchor SF2300=2300 --tc 10+0.1 --games-per-pair 40
   dchess tournament --players heuristic,random,cnn --movetime 100 --games-per-pair 20 --pgn rr.pgn   # rerun to continue`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTournament(cmd.Context(), opts, s) },
 	}
 	cmd.Flags().StringArrayVar(&opts.Players, "players", nil, "player SPECs, comma-separated or repeated")
 	cmd.Flags().BoolVar(&opts.Gauntlet, "gauntlet", false, "first player against each of the others only")
-	cmd.Flags().StringVar(&opts.Anchor, "anchor", "", "fix one player's rating: NAME=ELO (default: first player = 0)")
+	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: first player = 0)")
 	cmd.Flags().IntVar(&opts.GamesPerPair, "games-per-pair", 10, "games between each pair of players")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
@@ -87,16 +91,15 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if opts.PGN != "" {
 		cfg.Journal = match.JournalBeside(opts.PGN)
 	}
-	if opts.Anchor != "" {
-		if cfg.Anchor, err = tournament.ParseAnchor(opts.Anchor); err != nil {
-			return usagef("--anchor %v", err)
-		}
+	if cfg.Anchors, err = tournament.ParseAnchors(opts.Anchors...); err != nil {
+		return usagef("--anchor %v", err)
 	}
 	if !s.Quiet {
 		cfg.Log = s.ErrOut
 	}
 	t, err := tournament.New(ctx, cfg)
-	if unknown := (*tournament.UnknownAnchorError)(nil); errors.As(err, &unknown) {
+	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
+	if errors.As(err, &unknown) || errors.As(err, &duplicate) {
 		return usagef("--anchor: %v", err)
 	}
 	if err != nil {
@@ -130,7 +133,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	return runErr
 }
 
-// printStandings prints the ratings table and the anchor.
+// printStandings prints the ratings table and the anchors.
 func printStandings(w io.Writer, st *tournament.Standings) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Rank\tName\tElo\t+/-\tGames\tScore\t")
@@ -138,7 +141,15 @@ func printStandings(w io.Writer, st *tournament.Standings) {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%.1f %%\t\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error), p.Games, 100*p.Score)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "Anchor: %s = %g; the fit's prior: %s\n", st.Anchor.Name, st.Anchor.Elo, st.Prior)
+	label := "Anchor"
+	if len(st.Anchors) > 1 {
+		label = "Anchors"
+	}
+	list := make([]string, len(st.Anchors))
+	for i, a := range st.Anchors {
+		list[i] = fmt.Sprintf("%s = %g", a.Name, a.Elo)
+	}
+	fmt.Fprintf(w, "%s: %s; the fit's prior: %s\n", label, strings.Join(list, ", "), st.Prior)
 	for _, p := range st.Pairs {
 		fmt.Fprintf(w, "%s vs %s: +%d -%d =%d, Elo difference %s\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
 			elo.FormatDiff(elo.FromWDL(p.Wins, p.Losses, p.Draws)))

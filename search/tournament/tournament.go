@@ -1,8 +1,8 @@
 // Package tournament plays a round robin or a gauntlet between players and
 // fits all their ratings at once (search/elo's logistic maximum likelihood,
-// one player anchored). `dchess tournament` and `dchess pipeline run` both
-// call New and Play; the standings are a value, written as JSON by whoever
-// wants it.
+// one or more players anchored at a fixed Elo). `dchess tournament` and
+// `dchess pipeline run` both call New and Play; the standings are a value,
+// written as JSON by whoever wants it.
 package tournament
 
 import (
@@ -31,8 +31,9 @@ type Config struct {
 	Players []player.Spec
 	// Gauntlet plays the first player against each of the others only.
 	Gauntlet bool
-	// Anchor fixes one player's rating; nil is the first player at 0.
-	Anchor       *Anchor
+	// Anchors fix players' ratings, and the others are fitted against all
+	// of them; none is the first player at 0.
+	Anchors      []Anchor
 	GamesPerPair int
 	// Match holds the limits, openings and concurrency of every pairing;
 	// its players, Games, Event and PGN are set per pairing.
@@ -47,20 +48,70 @@ type Config struct {
 	Restart bool
 }
 
-// Anchor is the player whose rating is fixed, by name, SPEC or name=.
+// Anchor is a player whose rating is fixed, by name, SPEC or name=; in
+// Standings, by its name in the tournament.
 type Anchor struct {
-	Name string
-	Elo  float64
+	Name string  `json:"name"`
+	Elo  float64 `json:"elo"`
 }
 
-// ParseAnchor reads NAME=ELO.
+// ParseAnchor reads NAME=ELO, the ELO after the last "=" (so a SPEC with
+// settings such as heuristic:depth=2=1000 is a name), a finite number.
 func ParseAnchor(s string) (*Anchor, error) {
-	name, value, ok := strings.Cut(s, "=")
-	v, err := strconv.ParseFloat(value, 64)
-	if !ok || err != nil {
+	at := strings.LastIndex(s, "=")
+	if at < 0 {
 		return nil, fmt.Errorf("wants NAME=ELO, got %q", s)
 	}
+	name := strings.TrimSpace(s[:at])
+	v, err := strconv.ParseFloat(strings.TrimSpace(s[at+1:]), 64)
+	if name == "" || err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, fmt.Errorf("wants NAME=ELO with a finite ELO, got %q", s)
+	}
 	return &Anchor{Name: name, Elo: v}, nil
+}
+
+// ParseAnchors reads each value as NAME=ELO or a comma-separated list of
+// them: SF2200=2200,SF2300=2300. A piece that does not end in =ELO belongs
+// to the next, so a name may hold a comma (heuristic:search=pvs,depth=3=1500)
+// as long as no piece of it ends in =NUMBER; give such a player name= in its
+// SPEC. New refuses two anchors of the same player.
+func ParseAnchors(values ...string) ([]Anchor, error) {
+	var anchors []Anchor
+	for _, value := range values {
+		pending := ""
+		for _, piece := range strings.Split(value, ",") {
+			if pending != "" {
+				piece, pending = pending+","+piece, ""
+			}
+			if strings.TrimSpace(piece) == "" {
+				continue
+			}
+			if !endsInElo(piece) {
+				pending = piece
+				continue
+			}
+			a, err := ParseAnchor(piece)
+			if err != nil {
+				return nil, err
+			}
+			anchors = append(anchors, *a)
+		}
+		if pending != "" {
+			_, err := ParseAnchor(pending)
+			return nil, err // not nil: pending does not end in =ELO
+		}
+	}
+	return anchors, nil
+}
+
+// endsInElo reports whether s ends in "=" and a finite number.
+func endsInElo(s string) bool {
+	at := strings.LastIndex(s, "=")
+	if at < 0 {
+		return false
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s[at+1:]), 64)
+	return err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // UnknownAnchorError says the anchor names no player.
@@ -73,6 +124,19 @@ func (e *UnknownAnchorError) Error() string {
 	return fmt.Sprintf("no player named %q (players: %s)", e.Name, strings.Join(e.Players, ", "))
 }
 
+// DuplicateAnchorError says two anchors, Name and Other (the same string
+// when it was given twice), fix the same player, Player by its name.
+type DuplicateAnchorError struct {
+	Name, Other, Player string
+}
+
+func (e *DuplicateAnchorError) Error() string {
+	if e.Name == e.Other {
+		return fmt.Sprintf("%q is anchored twice", e.Name)
+	}
+	return fmt.Sprintf("%q and %q are the same player (%s), anchored twice", e.Name, e.Other, e.Player)
+}
+
 // ErrInterrupted is returned with the standings of the finished games when
 // the context ends the tournament.
 var ErrInterrupted = errors.New("tournament interrupted; ratings cover the finished games")
@@ -82,18 +146,21 @@ var ErrInterrupted = errors.New("tournament interrupted; ratings cover the finis
 type Standings struct {
 	Players []Standing  `json:"players"`
 	Pairs   []PairScore `json:"pairs"`
-	Anchor  struct {
-		Name string  `json:"name"`
-		Elo  float64 `json:"elo"`
-	} `json:"anchor"`
-	// FiniteMLE is false when a player won or lost every game, so that
-	// without the prior no finite fit exists.
+	// Anchor is the first of Anchors, as standings gave it when only one
+	// player could be anchored.
+	Anchor Anchor `json:"anchor"`
+	// Anchors are the players whose ratings the fit fixed, by name, in
+	// the order they were given; the error bars are relative to them.
+	Anchors []Anchor `json:"anchors"`
+	// FiniteMLE is false when a player, or a group of players, won or
+	// lost every game against the rest (the anchors counting as one), so
+	// that without the prior no finite fit exists.
 	FiniteMLE bool `json:"finite_mle"`
 	// Prior is the prior the fit applies, in words (elo.DefaultPrior).
 	Prior string `json:"prior"`
 }
 
-// Standing is one player's rating, relative to the anchor, with its 95 %
+// Standing is one player's rating, relative to the anchors, with its 95 %
 // error bar, and its tally over all its games.
 type Standing struct {
 	Rank   int     `json:"rank"`
@@ -179,10 +246,9 @@ func pairings(n int, gauntlet bool) []pairing {
 
 // Tournament is a checked Config whose players are named and anchored.
 type Tournament struct {
-	cfg       Config
-	names     []string
-	anchor    int
-	anchorElo float64
+	cfg     Config
+	names   []string
+	anchors []elo.Anchor // in the order of cfg.Anchors
 }
 
 // New checks cfg and makes each player once, to learn its name and find
@@ -203,17 +269,28 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 		return nil, err
 	}
 	t := &Tournament{cfg: cfg, names: names}
-	if a := cfg.Anchor; a != nil {
-		t.anchor = -1
+	if len(cfg.Anchors) == 0 {
+		t.anchors = []elo.Anchor{{Player: 0, Elo: 0}}
+	}
+	anchoredBy := map[int]string{}
+	for _, a := range cfg.Anchors {
+		player := -1
 		for i := range specs {
 			if names[i] == a.Name || specs[i].Raw == a.Name || specs[i].Name == a.Name {
-				t.anchor = i
+				player = i
 			}
 		}
-		if t.anchor < 0 {
+		if player < 0 {
 			return nil, &UnknownAnchorError{Name: a.Name, Players: names}
 		}
-		t.anchorElo = a.Elo
+		if other, ok := anchoredBy[player]; ok {
+			return nil, &DuplicateAnchorError{Name: other, Other: a.Name, Player: names[player]}
+		}
+		if math.IsNaN(a.Elo) || math.IsInf(a.Elo, 0) {
+			return nil, fmt.Errorf("tournament: anchor %s's Elo must be a finite number, got %v", a.Name, a.Elo)
+		}
+		anchoredBy[player] = a.Name
+		t.anchors = append(t.anchors, elo.Anchor{Player: player, Elo: a.Elo})
 	}
 	return t, nil
 }
@@ -226,10 +303,9 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 // standings of the games finished so far are returned with the error (nil
 // standings when no game finished).
 func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error) {
-	cfg, specs, names, anchor, anchorElo := t.cfg, t.cfg.Players, t.names, t.anchor, t.anchorElo
+	cfg, specs, names := t.cfg, t.cfg.Players, t.names
 	log := cfg.Log
-	st := &Standings{}
-	var results []elo.PairResult
+	var pairs []PairScore
 	thinking := make([]match.MoveStats, len(specs))
 	list := pairings(len(specs), cfg.Gauntlet)
 	j, cleanup, err := t.openJournal(ctx, len(list))
@@ -316,9 +392,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 			}
 		}
 		if played > 0 {
-			pair.A, pair.B = pr.a, pr.b
-			results = append(results, pair)
-			st.Pairs = append(st.Pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: pair.Wins, Losses: pair.Losses, Draws: pair.Draws})
+			pairs = append(pairs, PairScore{A: names[pr.a], B: names[pr.b], Wins: pair.Wins, Losses: pair.Losses, Draws: pair.Draws})
 			fmt.Fprintf(log, "  %s\n", elo.ScoreLine(names[pr.a], names[pr.b], pair.Wins, pair.Losses, pair.Draws))
 		}
 		if err != nil {
@@ -331,7 +405,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 			runErr = fmt.Errorf("tournament: %w", err)
 		}
 	}
-	if len(results) == 0 {
+	if len(pairs) == 0 {
 		return nil, runErr
 	}
 	if errors.Is(runErr, context.Canceled) {
@@ -339,19 +413,51 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	}
 
 	// Players with no finished game yet (an interrupted run) are left out of the fit.
-	ratings, err := elo.FitRatingsWithPrior(results, len(specs), anchor, anchorElo, elo.DefaultPrior)
+	st, err := t.Rate(pairs, thinking)
 	if err != nil {
 		if runErr != nil {
 			return nil, runErr
 		}
 		return nil, err
 	}
-	st.FiniteMLE = elo.HasFiniteMLE(results, len(specs))
+	return st, runErr
+}
+
+// Rate fits the standings to the scores of finished pairings, each naming
+// two of the tournament's players by their names in it, as Play does once
+// its games are over; it plays nothing. thinking, when not nil, holds each
+// player's move tally in the order of Config.Players.
+func (t *Tournament) Rate(pairs []PairScore, thinking []match.MoveStats) (*Standings, error) {
+	specs, names := t.cfg.Players, t.names
+	index := make(map[string]int, len(names))
+	for i, name := range names {
+		index[name] = i
+	}
+	results := make([]elo.PairResult, len(pairs))
+	for k, p := range pairs {
+		a, okA := index[p.A]
+		b, okB := index[p.B]
+		if !okA || !okB {
+			return nil, fmt.Errorf("tournament: pairing %s vs %s names a player not in the tournament (players: %s)", p.A, p.B, strings.Join(names, ", "))
+		}
+		results[k] = elo.PairResult{A: a, B: b, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws}
+	}
+	ratings, err := elo.FitRatingsAnchored(results, len(specs), t.anchors, elo.DefaultPrior)
+	if err != nil {
+		return nil, err
+	}
+	st := &Standings{Pairs: pairs}
+	st.FiniteMLE = elo.HasFiniteMLEAnchored(results, len(specs), t.anchors)
 	st.Prior = elo.DefaultPrior.String()
-	st.Anchor.Name, st.Anchor.Elo = names[anchor], anchorElo
+	for _, a := range t.anchors {
+		st.Anchors = append(st.Anchors, Anchor{Name: names[a.Player], Elo: a.Elo})
+	}
+	st.Anchor = st.Anchors[0]
 	for i := range specs {
-		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error),
-			Thinking: thinking[i]}
+		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
+		if thinking != nil {
+			sp.Thinking = thinking[i]
+		}
 		for _, r := range results {
 			switch i {
 			case r.A:
@@ -371,7 +477,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	for i := range st.Players {
 		st.Players[i].Rank = i + 1
 	}
-	return st, runErr
+	return st, nil
 }
 
 // openJournal opens the tournament's journal, or, with none configured, a

@@ -57,7 +57,7 @@ func TestRunGivesTheCommandsStandings(t *testing.T) {
 	}
 	var log bytes.Buffer
 	st, err := run(context.Background(), tournament.Config{
-		Players: specs(t, "heuristic:depth=2", "random", "heuristic:depth=1"), Anchor: anchor, GamesPerPair: 4, Log: &log,
+		Players: specs(t, "heuristic:depth=2", "random", "heuristic:depth=1"), Anchors: []tournament.Anchor{*anchor}, GamesPerPair: 4, Log: &log,
 		Match: match.Config{Concurrency: 2, RandomPlies: 4, Seed: 3, Depth: 2, MaxMoves: 120},
 	})
 	if err != nil {
@@ -110,7 +110,8 @@ func TestGauntletPairings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Pairs) != 2 || st.Anchor.Name != "heuristic:depth=1" || st.Anchor.Elo != 0 {
+	if len(st.Pairs) != 2 || st.Anchor.Name != "heuristic:depth=1" || st.Anchor.Elo != 0 ||
+		!reflect.DeepEqual(st.Anchors, []tournament.Anchor{st.Anchor}) {
 		t.Errorf("standings %+v", st)
 	}
 	if strings.Contains(log.String(), "[3/") {
@@ -124,7 +125,7 @@ func TestBadConfig(t *testing.T) {
 		t.Errorf("anchor without =: %v", err)
 	}
 	_, err := run(ctx, tournament.Config{Players: specs(t, "heuristic", "random"), GamesPerPair: 2,
-		Anchor: &tournament.Anchor{Name: "x"}, Match: match.Config{Depth: 1}})
+		Anchors: []tournament.Anchor{{Name: "random"}, {Name: "x"}}, Match: match.Config{Depth: 1}})
 	var unknown *tournament.UnknownAnchorError
 	if !errors.As(err, &unknown) || !strings.Contains(err.Error(), `no player named "x" (players: heuristic, random)`) {
 		t.Errorf("unknown anchor: %v", err)
@@ -232,3 +233,97 @@ func TestKilledTournamentContinues(t *testing.T) {
 // clockFree matches what the wall clock decides in a PGN: the date and
 // each move's time.
 var clockFree = regexp.MustCompile(`\[Date "[^"]*"\]\n| \d+\.\d{3}s([,}])`)
+
+func TestParseAnchors(t *testing.T) {
+	for _, c := range []struct {
+		values []string
+		want   []tournament.Anchor
+	}{
+		{nil, nil},
+		{[]string{"random=1000"}, []tournament.Anchor{{Name: "random", Elo: 1000}}},
+		{[]string{"SF2200=2200,SF2300=2300", "SF2400=2400.5"},
+			[]tournament.Anchor{{Name: "SF2200", Elo: 2200}, {Name: "SF2300", Elo: 2300}, {Name: "SF2400", Elo: 2400.5}}},
+		{[]string{" a = -50 ,, b=1e3"}, []tournament.Anchor{{Name: "a", Elo: -50}, {Name: "b", Elo: 1000}}},
+		// The ELO follows the last "=", and a piece without one joins the next.
+		{[]string{"heuristic:depth=2=1000"}, []tournament.Anchor{{Name: "heuristic:depth=2", Elo: 1000}}},
+		{[]string{"heuristic:search=pvs,depth=3=1500,random=0"},
+			[]tournament.Anchor{{Name: "heuristic:search=pvs,depth=3", Elo: 1500}, {Name: "random", Elo: 0}}},
+	} {
+		got, err := tournament.ParseAnchors(c.values...)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%q: %+v, %v; want %+v", c.values, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"random", "=5", "random=", "x=abc", "x=NaN", "x=inf", "a=1,b", "a=1,b=2,c"} {
+		if _, err := tournament.ParseAnchors(bad); err == nil || !strings.Contains(err.Error(), "wants NAME=ELO") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+func TestAnchorsNameDifferentPlayers(t *testing.T) {
+	ctx := context.Background()
+	players := specs(t, "heuristic", "random:name=R", "random:seed=2")
+	for _, c := range []struct {
+		anchors []tournament.Anchor
+		want    string
+	}{
+		{[]tournament.Anchor{{Name: "R", Elo: 1}, {Name: "R", Elo: 2}}, `"R" is anchored twice`},
+		{[]tournament.Anchor{{Name: "R", Elo: 1}, {Name: "random:name=R", Elo: 1}}, `"R" and "random:name=R" are the same player (R), anchored twice`},
+	} {
+		_, err := tournament.New(ctx, tournament.Config{Players: players, GamesPerPair: 2, Anchors: c.anchors})
+		var duplicate *tournament.DuplicateAnchorError
+		if !errors.As(err, &duplicate) || err.Error() != c.want {
+			t.Errorf("%+v: %v, want %s", c.anchors, err, c.want)
+		}
+	}
+	if _, err := tournament.New(ctx, tournament.Config{Players: players, GamesPerPair: 2,
+		Anchors: []tournament.Anchor{{Name: "R", Elo: math.NaN()}}}); err == nil || !strings.Contains(err.Error(), "finite") {
+		t.Errorf("NaN anchor: %v", err)
+	}
+}
+
+// TestRateTwoAnchors fits canned gauntlet scores with two anchors. The
+// first player scored 4 of 10 against the anchor at 2200 and 6 of 10
+// against the one at 2300: 10 of 20, with one virtual draw a pair 11 of
+// 22, so it rates exactly 2250 (S(50) + S(−50) = 1). The anchors stay where
+// they were put, with no error bar, and the standings say which they are.
+func TestRateTwoAnchors(t *testing.T) {
+	tour, err := tournament.New(context.Background(), tournament.Config{
+		Players: specs(t, "heuristic:depth=1,name=nnue", "random:name=SF2200", "random:seed=2,name=SF2300"), Gauntlet: true, GamesPerPair: 10,
+		Anchors: []tournament.Anchor{{Name: "SF2300", Elo: 2300}, {Name: "SF2200", Elo: 2200}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := tour.Rate([]tournament.PairScore{
+		{A: "nnue", B: "SF2200", Wins: 3, Losses: 5, Draws: 2},
+		{A: "nnue", B: "SF2300", Wins: 5, Losses: 3, Draws: 2},
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []tournament.Anchor{{Name: "SF2300", Elo: 2300}, {Name: "SF2200", Elo: 2200}}
+	if !reflect.DeepEqual(st.Anchors, want) || st.Anchor != want[0] || !st.FiniteMLE {
+		t.Errorf("anchors %+v, anchor %+v, finite MLE %v", st.Anchors, st.Anchor, st.FiniteMLE)
+	}
+	elos := map[string]tournament.Standing{}
+	for _, p := range st.Players {
+		elos[p.Name] = p
+	}
+	if p := elos["nnue"]; math.Abs(float64(p.Elo)-2250) > 1e-6 || p.Error <= 0 || p.Rank != 2 || p.Games != 20 || p.Score != 0.5 {
+		t.Errorf("nnue: %+v", p)
+	}
+	for _, a := range want {
+		if p := elos[a.Name]; float64(p.Elo) != a.Elo || p.Error != 0 {
+			t.Errorf("%s moved: %+v", a.Name, p)
+		}
+	}
+	data, err := json.Marshal(st)
+	if err != nil || !strings.Contains(string(data), `"anchor":{"name":"SF2300","elo":2300},"anchors":[{"name":"SF2300","elo":2300},{"name":"SF2200","elo":2200}]`) {
+		t.Errorf("JSON %s, %v", data, err)
+	}
+	if _, err := tour.Rate([]tournament.PairScore{{A: "nnue", B: "SF9999", Wins: 1}}, nil); err == nil || !strings.Contains(err.Error(), "not in the tournament") {
+		t.Errorf("unknown player in a pairing: %v", err)
+	}
+}
