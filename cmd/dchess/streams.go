@@ -75,6 +75,27 @@ func (l *lazyProgress) Finish() {
 	}
 }
 
+// Clear takes a drawn bar off the terminal before other output.
+func (l *lazyProgress) Clear() {
+	if l.bar != nil {
+		l.bar.Clear()
+	}
+}
+
+// Write clears the bar and writes p to ErrOut, so that log lines of the
+// job it counts land on lines of their own.
+func (l *lazyProgress) Write(p []byte) (int, error) {
+	l.Clear()
+	return l.s.ErrOut.Write(p)
+}
+
+// end closes the reporter, if a report made one: done, or stopped by err.
+func (l *lazyProgress) end(err error) {
+	if l.bar != nil {
+		endProgress(l.bar, err)
+	}
+}
+
 // Infof writes an informational line to ErrOut unless Quiet is set.
 func (s *IOStreams) Infof(format string, args ...any) {
 	if s.Quiet {

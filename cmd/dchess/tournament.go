@@ -94,9 +94,11 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if cfg.Anchors, err = tournament.ParseAnchors(opts.Anchors...); err != nil {
 		return usagef("--anchor %v", err)
 	}
+	bar := s.lazyProgress("tournament", "games")
 	if !s.Quiet {
-		cfg.Log = s.ErrOut
+		cfg.Log = bar
 	}
+	cfg.OnProgress = func(done, total int) { bar.Set(int64(done), int64(total)) }
 	t, err := tournament.New(ctx, cfg)
 	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
 	if errors.As(err, &unknown) || errors.As(err, &duplicate) {
@@ -114,6 +116,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 		games = pgn
 	}
 	st, runErr := t.Play(ctx, games)
+	bar.end(runErr)
 	if err := closePGN(); err != nil && runErr == nil {
 		runErr = err
 	}

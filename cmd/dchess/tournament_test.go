@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -134,6 +135,32 @@ func TestTournamentJournalBesidePGN(t *testing.T) {
 	}
 	if _, err := os.Stat(journal); !os.IsNotExist(err) {
 		t.Fatalf("journal left after the tournament ended: %v", err)
+	}
+}
+
+// TestTournamentProgressLinesInALog: not on a terminal, a tournament prints
+// a progress line over all its games beside each pairing's lines; --quiet
+// silences both.
+func TestTournamentProgressLinesInALog(t *testing.T) {
+	opts := &tournamentOptions{Players: []string{"random:seed=1,random:seed=2,random:seed=3"}, GamesPerPair: 2,
+		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}
+	s, _, errOut := playStreams("")
+	s.ProgressInterval = time.Nanosecond
+	if err := runTournament(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"tournament: 1/6 games (16 %)", "tournament: done, 6/6 games (100 %) in ", "\n[3/3] random:seed=2 vs random:seed=3\n"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	s, _, errOut = playStreams("")
+	s.ProgressInterval, s.Quiet = time.Nanosecond, true
+	if err := runTournament(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.Len() != 0 {
+		t.Errorf("--quiet printed:\n%s", errOut)
 	}
 }
 

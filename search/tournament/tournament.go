@@ -40,6 +40,10 @@ type Config struct {
 	Match match.Config
 	// Log receives a line per pairing and its score; nil discards them.
 	Log io.Writer
+	// OnProgress, when set, is told the games finished of the whole
+	// tournament, those from the journal included: once before the first
+	// game and after every game.
+	OnProgress func(done, total int)
 	// Journal, when not "", is the file every finished game goes to first,
 	// so that a killed tournament run again with the same settings plays
 	// only the games it lacks; it is deleted when the tournament ends.
@@ -317,13 +321,18 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	if cfg.Match.TimeControl != nil {
 		tc = cfg.Match.TimeControl.String()
 	}
+	total := len(list) * cfg.GamesPerPair
+	done := total - len(j.Remaining(gameNumbers(0, total)))
+	progress := func() {
+		if cfg.OnProgress != nil {
+			cfg.OnProgress(done, total)
+		}
+	}
+	progress()
 	var runErr error
 	for k, pr := range list {
 		offset := k * cfg.GamesPerPair
-		numbers := make([]int, cfg.GamesPerPair)
-		for i := range numbers {
-			numbers[i] = offset + i + 1
-		}
+		numbers := gameNumbers(offset, cfg.GamesPerPair)
 		remaining := j.Remaining(numbers)
 		mcfg := cfg.Match
 		mcfg.Games, mcfg.Event, mcfg.PGN = cfg.GamesPerPair, event, nil
@@ -358,6 +367,8 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 				stop()
 				return
 			}
+			done++
+			progress()
 			if cfg.Match.OnGame != nil {
 				cfg.Match.OnGame(g, rep)
 			}
@@ -478,6 +489,15 @@ func (t *Tournament) Rate(pairs []PairScore, thinking []match.MoveStats) (*Stand
 		st.Players[i].Rank = i + 1
 	}
 	return st, nil
+}
+
+// gameNumbers are the tournament's game numbers offset+1 .. offset+count.
+func gameNumbers(offset, count int) []int {
+	numbers := make([]int, count)
+	for i := range numbers {
+		numbers[i] = offset + i + 1
+	}
+	return numbers
 }
 
 // openJournal opens the tournament's journal, or, with none configured, a

@@ -169,11 +169,15 @@ func TestKilledTournamentContinues(t *testing.T) {
 		return tournament.Config{Players: specs(t, "heuristic:depth=1", "random", "random:seed=2"), GamesPerPair: 4, Journal: journal,
 			Match: match.Config{Concurrency: 1, RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 60}}
 	}
-	// play runs cfg, stopped after stopAfter games when that is not 0.
+	// play runs cfg, stopped after stopAfter games when that is not 0;
+	// progress gets its OnProgress calls.
+	var progress [][2]int
 	play := func(cfg tournament.Config, stopAfter int, log *bytes.Buffer) (*tournament.Standings, string, error) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		games := 0
+		progress = nil
+		cfg.OnProgress = func(done, total int) { progress = append(progress, [2]int{done, total}) }
 		cfg.Match.OnGame = func(match.GameResult, *match.Report) {
 			if games++; games == stopAfter {
 				cancel()
@@ -201,12 +205,18 @@ func TestKilledTournamentContinues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	resumedProgress := progress
 	whole, wholePGN, err := play(config(""), 0, &bytes.Buffer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(log.String(), "(4 of 4 games from the journal)") || !strings.Contains(log.String(), "(1 of 4 games from the journal)") {
 		t.Fatalf("the rerun's log does not say what it took from the journal:\n%s", log.String())
+	}
+	// The rerun's progress starts at the 5 journalled games of 12 and
+	// counts each game it plays once.
+	if p := resumedProgress; len(p) != 8 || p[0] != [2]int{5, 12} || p[7] != [2]int{12, 12} {
+		t.Fatalf("the rerun's progress: %v", p)
 	}
 	if !reflect.DeepEqual(resumed.Pairs, whole.Pairs) || resumedPGN != wholePGN || strings.Count(wholePGN, "[Event ") != 12 {
 		t.Fatalf("resumed %+v\nuninterrupted %+v\nPGN equal: %v", resumed.Pairs, whole.Pairs, resumedPGN == wholePGN)
