@@ -67,6 +67,25 @@ func (g GameResult) OutcomeForA() elo.Outcome {
 // Ctrl-C); it is not counted.
 var errAborted = errors.New("game aborted")
 
+// crashGrace is how long a failed player waits for the run's own
+// cancellation before it counts as a crash. A signal to the whole process
+// group (Ctrl-C, a job scheduler's cancel) reaches a UCI engine's process
+// as well as dchess, and the engine may die first: its game is cut short
+// by the interruption, not lost by the engine, and must not be journalled.
+const crashGrace = 250 * time.Millisecond
+
+// cancelledSoon reports whether ctx ends within crashGrace.
+func cancelledSoon(ctx context.Context) bool {
+	t := time.NewTimer(crashGrace)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
 // stallGrace is how long a player whose move deadline passed may take to
 // return before it is given up on; a UCI engine gets "stop" and up to two
 // seconds to answer it.
@@ -135,7 +154,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 			seeder.SeedGame(g.seed ^ uint64(c))
 		}
 		if err := s.p.NewGame(ctx); err != nil {
-			if ctx.Err() != nil {
+			if cancelledSoon(ctx) {
 				return res, errAborted
 			}
 			return fault(c, TermCrash, fmt.Sprintf("%s (%s) failed to start a game: %v", colorName(c), s.name, err)), nil
@@ -183,6 +202,9 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 		if err != nil {
 			if errors.Is(err, errStalled) {
 				return fault(side, TermStall, fmt.Sprintf("%s (%s) stalls: no move within %v", colorName(side), s.name, timeout.Round(time.Millisecond))), nil
+			}
+			if cancelledSoon(ctx) {
+				return res, errAborted
 			}
 			return fault(side, TermCrash, fmt.Sprintf("%s (%s) failed: %v", colorName(side), s.name, err)), nil
 		}

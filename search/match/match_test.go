@@ -476,3 +476,21 @@ func TestInterruptedMatchReportsFinishedGames(t *testing.T) {
 		t.Fatalf("got %v, %+v", err, rep)
 	}
 }
+
+// TestEngineKilledByTheInterruptIsNotACrash: a signal to the whole process
+// group (Ctrl-C, scancel) can kill a UCI engine a moment before dchess sees
+// it; the game it was playing is cut short, not lost by the engine.
+func TestEngineKilledByTheInterruptIsNotACrash(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dying := fakeEntrant("dying", func(context.Context, *board.Board) (player.MoveInfo, error) {
+		time.AfterFunc(20*time.Millisecond, cancel) // dchess's own signal arrives just after
+		return player.MoveInfo{}, errors.New("engine exited: signal: terminated")
+	})
+	var results []match.GameResult
+	rep, err := match.Run(ctx, match.Config{A: dying, B: specEntrant(t, "random"), Games: 2, Depth: 1,
+		OnGame: func(g match.GameResult, _ *match.Report) { results = append(results, g) }})
+	if !errors.Is(err, context.Canceled) || len(results) != 0 || (rep != nil && rep.Games != 0) {
+		t.Fatalf("got %v, games %+v", err, results)
+	}
+}
