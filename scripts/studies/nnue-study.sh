@@ -8,10 +8,10 @@
 #
 #   scripts/studies/nnue-study.sh DATA_DIR K [GAMES]
 #
-# DATA_DIR is nnue-data.sh's OUT_DIR; the run goes to DATA_DIR/runs/nnue-K.
-# EXTRA_DATA (comma-separated datasets, e.g. the chunks of a network's own
-# games) is trained on too, and then the run is DATA_DIR/runs/NAME with NAME
-# from RUN_NAME (required with EXTRA_DATA).
+# DATA_DIR is nnue-data.sh's OUT_DIR; the run goes to DATA_DIR/runs/NAME,
+# NAME from RUN_NAME (default nnue-K). EXTRA_DATA (comma-separated datasets,
+# e.g. the chunks of a network's own games) is trained on too (RUN_NAME is
+# then required).
 # A rerun resumes the training from its checkpoint, skips what is done and
 # continues the match's tasks where they stopped.
 set -euo pipefail
@@ -27,10 +27,10 @@ config=${CONFIG:-$root/configs/nnue.yaml}
 openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
 list=$data/chunk-1/labelled
 for i in $(seq 2 "$k"); do list=$list,$data/chunk-$i/labelled; done
-run=$data/runs/nnue-$k
+run=$data/runs/${RUN_NAME:-nnue-$k}
 if [ -n "${EXTRA_DATA:-}" ]; then
 	list=$list,$EXTRA_DATA
-	run=$data/runs/${RUN_NAME:?RUN_NAME names the run when EXTRA_DATA is set}
+	: "${RUN_NAME:?RUN_NAME names the run when EXTRA_DATA is set}"
 fi
 mkdir -p "$data/runs"
 if [ ! -f "$run/model.dcw" ]; then
