@@ -375,11 +375,14 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	numbers := match.ShardGameNumbers(cfg.Games, spec, settings)
 	out := jobarray.Name(opts.Output, spec)
 	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, opts.gameFlags.limitText(cfg), out)
-	bar := s.Progress("match", int64(len(numbers)), "games")
-	cfg.OnGame = func(match.GameResult, *match.Report) { bar.Add(1) }
+	// The bar counts this run's games, as label's does: a continued task's
+	// journalled games are left out of its count and its rate.
+	bar := s.lazyProgress("match", "games")
+	remaining, played := len(numbers), 0
+	cfg.OnGame = func(match.GameResult, *match.Report) { played++; bar.Set(int64(played), int64(remaining)) }
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
-		Settings: settings, Inputs: inputs})
-	endProgress(bar, err)
+		Settings: settings, Inputs: inputs, OnJournal: func(resumed int) { remaining -= resumed }})
+	bar.end(err)
 	if err != nil {
 		return err
 	}

@@ -98,7 +98,13 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if !s.Quiet {
 		cfg.Log = bar
 	}
-	cfg.OnProgress = func(done, total int) { bar.Set(int64(done), int64(total)) }
+	resumed := -1
+	cfg.OnProgress = func(done, total int) {
+		if resumed < 0 { // the first report counts the journal's games: the bar is this run's, as label's is
+			resumed = done
+		}
+		bar.Set(int64(done-resumed), int64(total-resumed))
+	}
 	t, err := tournament.New(ctx, cfg)
 	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
 	if errors.As(err, &unknown) || errors.As(err, &duplicate) {

@@ -98,6 +98,9 @@ type ShardOptions struct {
 	// they come from. Their hash seeds the assignment of pairs to tasks.
 	Settings map[string]any
 	Inputs   []jobarray.Input
+	// OnJournal, when set, is told how many of the task's games its
+	// journal already holds, before any game is played.
+	OnJournal func(resumed int)
 }
 
 // ShardSummary is what a task did.
@@ -191,6 +194,9 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	}
 	defer j.Close()
 	sum.Resumed = j.Len()
+	if opts.OnJournal != nil {
+		opts.OnJournal(sum.Resumed)
+	}
 
 	var sprt string
 	if cfg.SPRT != nil {

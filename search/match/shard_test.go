@@ -153,9 +153,15 @@ func TestKilledMatchShardContinues(t *testing.T) {
 	dir := t.TempDir()
 	spec := jobarray.Spec{Index: 0, Count: 2}
 	journal := killShard(t, filepath.Join(dir, "m"), spec)
-	sum := runShard(t, shardedConfig(t), filepath.Join(dir, "m"), spec, shardedSettings(1))
-	if sum.Resumed != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
-		t.Fatalf("resumed %d, played %d of %d", sum.Resumed, sum.Played, len(sum.Manifest.Results))
+	told := -1 // what OnJournal says before the first game
+	sum, err := match.RunShard(context.Background(), match.ShardOptions{Config: shardedConfig(t), Shard: spec,
+		Output: jobarray.Name(filepath.Join(dir, "m"), spec), Command: []string{"dchess", "match"}, Settings: shardedSettings(1),
+		OnJournal: func(resumed int) { told = resumed }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Resumed != 3 || told != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
+		t.Fatalf("resumed %d (told %d), played %d of %d", sum.Resumed, told, sum.Played, len(sum.Manifest.Results))
 	}
 	if _, err := os.Stat(journal); !os.IsNotExist(err) {
 		t.Fatalf("journal left after the task finished: %v", err)
