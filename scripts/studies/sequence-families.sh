@@ -16,7 +16,10 @@
 # checkpoint (train --resume) and finished evaluations and the finished
 # tournament are skipped, so the script can be stopped at any point and run
 # again (the round robin continues from its journal beside tournament.pgn). FAMILIES (default "policy diffusion flow-mask flow-board")
-# chooses which runs to train and score.
+# chooses which runs to train and score. PARALLEL (default 1) trains that
+# many runs at once, each with GOMAXPROCS=1: one core trains this small
+# transformer as fast as two do (193 and 194 samples/s, docs/strength.md),
+# so on a machine of N cores PARALLEL=N trains N runs in the time of one.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$root"
@@ -42,17 +45,31 @@ config() {
 }
 spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1"; }
 
-for f in $families; do
-	run=$runs/$f
-	[ -f "$run/model.dcw" ] && [ -f "$run.train.json" ] && continue
+# train F: one run, resumed from its checkpoint when it has one; its JSON
+# summary is written when it ends, so a killed run is not taken for done.
+train() {
+	local f=$1 run=$runs/$1
 	echo "== train $f ($(date -u +%FT%TZ))"
 	if [ -d "$run/checkpoint" ]; then
-		"$dchess" train --model "${f%%-*}" --data "$data" --out "$run" --max-steps "$steps" --resume --json >"$run.train.json"
+		"$dchess" train --model "${f%%-*}" --data "$data" --out "$run" --max-steps "$steps" --resume --json >"$run.train.json.tmp"
 	else
 		"$dchess" train --model "${f%%-*}" --config "$(config "$f")" --data "$data" --out "$run" \
-			--max-steps "$steps" --json >"$run.train.json"
+			--max-steps "$steps" --json >"$run.train.json.tmp"
 	fi
+	mv "$run.train.json.tmp" "$run.train.json"
+	echo "== trained $f ($(date -u +%FT%TZ))"
+}
+parallel=${PARALLEL:-1}
+for f in $families; do
+	[ -f "$runs/$f/model.dcw" ] && [ -f "$runs/$f.train.json" ] && continue
+	if [ "$parallel" -le 1 ]; then
+		train "$f"
+		continue
+	fi
+	while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n; done
+	GOMAXPROCS=1 train "$f" &
 done
+while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n; done
 for f in $families; do
 	out=$runs/$f.eval.json
 	if [ ! -f "$out" ]; then
