@@ -378,10 +378,8 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	// The bar counts this run's games, as label's does: a continued task's
 	// journalled games are left out of its count and its rate.
 	bar := s.lazyProgress("match", "games")
-	remaining, played := len(numbers), 0
-	cfg.OnGame = func(match.GameResult, *match.Report) { played++; bar.Set(int64(played), int64(remaining)) }
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
-		Settings: settings, Inputs: inputs, OnJournal: func(resumed int) { remaining -= resumed }})
+		Settings: settings, Inputs: inputs, OnProgress: func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }})
 	bar.end(err)
 	if err != nil {
 		return err

@@ -98,13 +98,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if !s.Quiet {
 		cfg.Log = bar
 	}
-	resumed := -1
-	cfg.OnProgress = func(done, total int) {
-		if resumed < 0 { // the first report counts the journal's games: the bar is this run's, as label's is
-			resumed = done
-		}
-		bar.Set(int64(done-resumed), int64(total-resumed))
-	}
+	cfg.OnProgress = func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }
 	t, err := tournament.New(ctx, cfg)
 	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
 	if errors.As(err, &unknown) || errors.As(err, &duplicate) {

@@ -98,9 +98,11 @@ type ShardOptions struct {
 	// they come from. Their hash seeds the assignment of pairs to tasks.
 	Settings map[string]any
 	Inputs   []jobarray.Input
-	// OnJournal, when set, is told how many of the task's games its
-	// journal already holds, before any game is played.
-	OnJournal func(resumed int)
+	// OnProgress, when set, is told the games this run has played of those
+	// it has to play (a continued task's journalled games are in neither,
+	// as tournament.Config's and label's count): once before the first
+	// game and after every game.
+	OnProgress func(played, toPlay int)
 }
 
 // ShardSummary is what a task did.
@@ -194,9 +196,12 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	}
 	defer j.Close()
 	sum.Resumed = j.Len()
-	if opts.OnJournal != nil {
-		opts.OnJournal(sum.Resumed)
+	progress := func() {
+		if opts.OnProgress != nil {
+			opts.OnProgress(sum.Played, len(numbers)-sum.Resumed)
+		}
 	}
+	progress()
 
 	var sprt string
 	if cfg.SPRT != nil {
@@ -225,6 +230,7 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 			return
 		}
 		sum.Played++
+		progress()
 		if onGame != nil {
 			onGame(g, rep)
 		}

@@ -153,15 +153,19 @@ func TestKilledMatchShardContinues(t *testing.T) {
 	dir := t.TempDir()
 	spec := jobarray.Spec{Index: 0, Count: 2}
 	journal := killShard(t, filepath.Join(dir, "m"), spec)
-	told := -1 // what OnJournal says before the first game
+	var progress [][2]int
 	sum, err := match.RunShard(context.Background(), match.ShardOptions{Config: shardedConfig(t), Shard: spec,
 		Output: jobarray.Name(filepath.Join(dir, "m"), spec), Command: []string{"dchess", "match"}, Settings: shardedSettings(1),
-		OnJournal: func(resumed int) { told = resumed }})
+		OnProgress: func(played, toPlay int) { progress = append(progress, [2]int{played, toPlay}) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Resumed != 3 || told != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
-		t.Fatalf("resumed %d (told %d), played %d of %d", sum.Resumed, told, sum.Played, len(sum.Manifest.Results))
+	if sum.Resumed != 3 || sum.Resumed+sum.Played != len(sum.Manifest.Results) {
+		t.Fatalf("resumed %d, played %d of %d", sum.Resumed, sum.Played, len(sum.Manifest.Results))
+	}
+	// Progress counts the games this run plays, each once, not the journal's.
+	if n := len(progress); n != sum.Played+1 || progress[0] != [2]int{0, sum.Played} || progress[n-1] != [2]int{sum.Played, sum.Played} {
+		t.Fatalf("progress %v for %d games played", progress, sum.Played)
 	}
 	if _, err := os.Stat(journal); !os.IsNotExist(err) {
 		t.Fatalf("journal left after the task finished: %v", err)

@@ -40,10 +40,10 @@ type Config struct {
 	Match match.Config
 	// Log receives a line per pairing and its score; nil discards them.
 	Log io.Writer
-	// OnProgress, when set, is told the games finished of the whole
-	// tournament, those from the journal included: once before the first
-	// game and after every game.
-	OnProgress func(done, total int)
+	// OnProgress, when set, is told the games this run has played of those
+	// it has to play (the journal's games are in neither, as label counts
+	// a resumed run): once before the first game and after every game.
+	OnProgress func(played, toPlay int)
 	// Journal, when not "", is the file every finished game goes to first,
 	// so that a killed tournament run again with the same settings plays
 	// only the games it lacks; it is deleted when the tournament ends.
@@ -321,11 +321,10 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 	if cfg.Match.TimeControl != nil {
 		tc = cfg.Match.TimeControl.String()
 	}
-	total := len(list) * cfg.GamesPerPair
-	done := total - len(j.Remaining(gameNumbers(0, total)))
+	played, toPlay := 0, len(j.Remaining(gameNumbers(0, len(list)*cfg.GamesPerPair)))
 	progress := func() {
 		if cfg.OnProgress != nil {
-			cfg.OnProgress(done, total)
+			cfg.OnProgress(played, toPlay)
 		}
 	}
 	progress()
@@ -367,7 +366,7 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 				stop()
 				return
 			}
-			done++
+			played++
 			progress()
 			if cfg.Match.OnGame != nil {
 				cfg.Match.OnGame(g, rep)

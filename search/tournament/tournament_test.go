@@ -213,9 +213,8 @@ func TestKilledTournamentContinues(t *testing.T) {
 	if !strings.Contains(log.String(), "(4 of 4 games from the journal)") || !strings.Contains(log.String(), "(1 of 4 games from the journal)") {
 		t.Fatalf("the rerun's log does not say what it took from the journal:\n%s", log.String())
 	}
-	// The rerun's progress starts at the 5 journalled games of 12 and
-	// counts each game it plays once.
-	if p := resumedProgress; len(p) != 8 || p[0] != [2]int{5, 12} || p[7] != [2]int{12, 12} {
+	// The rerun's progress counts the 7 games the journal lacks, each once.
+	if p := resumedProgress; len(p) != 8 || p[0] != [2]int{0, 7} || p[7] != [2]int{7, 7} {
 		t.Fatalf("the rerun's progress: %v", p)
 	}
 	if !reflect.DeepEqual(resumed.Pairs, whole.Pairs) || resumedPGN != wholePGN || strings.Count(wholePGN, "[Event ") != 12 {
