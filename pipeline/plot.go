@@ -5,6 +5,8 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -15,8 +17,7 @@ import (
 const LossPlotFile = "loss.png"
 
 // PlotLoss draws the step losses (light), the epoch training loss and the
-// epoch validation loss against the step into a PNG at path, written to a
-// temporary file and renamed so a viewer never sees half an image.
+// epoch validation loss against the step into a PNG at path.
 func PlotLoss(metrics []Metric, lossName, path string) error {
 	var steps, trainEpoch, valEpoch plotter.XYs
 	for _, m := range metrics {
@@ -65,6 +66,126 @@ func PlotLoss(metrics []Metric, lossName, path string) error {
 	if err := add(valEpoch, "validation", color.RGBA{R: 220, G: 80, A: 255}, vg.Points(2), true); err != nil {
 		return err
 	}
+	return savePlot(p, path)
+}
+
+// curveMetric reads one figure from a metrics line; ok is false when the
+// line does not carry it.
+type curveMetric struct {
+	perStep bool // read from "step" lines; otherwise from "epoch" and "partial" lines
+	get     func(Metric) (float64, bool)
+}
+
+func optional(v *float64) (float64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	return *v, true
+}
+
+func nonZero(v float64) (float64, bool) { return v, v != 0 }
+
+// curveMetrics are the figures PlotCurves draws, by their metrics.jsonl
+// names. The validation figures are measured once an epoch (and when
+// max_steps ends one early), the step loss every log_every steps.
+var curveMetrics = map[string]curveMetric{
+	"loss":                  {perStep: true, get: func(m Metric) (float64, bool) { return m.Loss, true }},
+	"grad_norm":             {perStep: true, get: func(m Metric) (float64, bool) { return nonZero(m.GradNorm) }},
+	"train_loss":            {get: func(m Metric) (float64, bool) { return m.TrainLoss, true }},
+	"val_loss":              {get: func(m Metric) (float64, bool) { return optional(m.ValLoss) }},
+	"train_sign_agreement":  {get: func(m Metric) (float64, bool) { return nonZero(m.TrainSign) }},
+	"val_sign_agreement":    {get: func(m Metric) (float64, bool) { return optional(m.ValSign) }},
+	"train_within_0_1":      {get: func(m Metric) (float64, bool) { return nonZero(m.TrainWithin) }},
+	"val_within_0_1":        {get: func(m Metric) (float64, bool) { return optional(m.ValWithin) }},
+	"train_pair_accuracy":   {get: func(m Metric) (float64, bool) { return nonZero(m.TrainPairAccuracy) }},
+	"val_pair_accuracy":     {get: func(m Metric) (float64, bool) { return optional(m.ValPairAccuracy) }},
+	"train_action_accuracy": {get: func(m Metric) (float64, bool) { return nonZero(m.TrainActionAccuracy) }},
+	"val_action_accuracy":   {get: func(m Metric) (float64, bool) { return optional(m.ValActionAccuracy) }},
+}
+
+// CurveMetricNames lists the figures PlotCurves can draw, sorted.
+func CurveMetricNames() []string {
+	names := make([]string, 0, len(curveMetrics))
+	for name := range curveMetrics {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Curve is one run's figure against the optimizer step.
+type Curve struct {
+	Name   string    `json:"name"`
+	Steps  []int64   `json:"steps"`
+	Values []float64 `json:"values"`
+}
+
+// CurveOf takes metric from a run's metrics lines, one point a line that
+// carries it, in the file's order (a resumed run's file holds each step once).
+func CurveOf(name string, metrics []Metric, metric string) (Curve, error) {
+	cm, ok := curveMetrics[metric]
+	if !ok {
+		return Curve{}, fmt.Errorf("unknown metric %q (one of %s)", metric, strings.Join(CurveMetricNames(), ", "))
+	}
+	c := Curve{Name: name}
+	for _, m := range metrics {
+		if (m.Kind == "step") != cm.perStep || (!cm.perStep && m.Kind != "epoch" && m.Kind != "partial") {
+			continue
+		}
+		if v, ok := cm.get(m); ok {
+			c.Steps = append(c.Steps, m.Step)
+			c.Values = append(c.Values, v)
+		}
+	}
+	return c, nil
+}
+
+// curveColors are told apart on screen and in print (Okabe and Ito's palette).
+var curveColors = []color.RGBA{
+	{R: 0, G: 114, B: 178, A: 255}, {R: 213, G: 94, B: 0, A: 255}, {R: 0, G: 158, B: 115, A: 255},
+	{R: 204, G: 121, B: 167, A: 255}, {R: 230, G: 159, B: 0, A: 255}, {R: 86, G: 180, B: 233, A: 255},
+	{R: 0, G: 0, B: 0, A: 255}, {R: 240, G: 228, B: 66, A: 255},
+}
+
+// PlotCurves draws several runs' curves of one metric against the step into
+// a PNG at path (written to a temporary file and renamed), so runs trained
+// side by side can be compared in one picture.
+func PlotCurves(curves []Curve, metric, path string) error {
+	p := plot.New()
+	p.Title.Text = metric
+	p.X.Label.Text = "step"
+	p.Y.Label.Text = metric
+	p.Add(plotter.NewGrid())
+	for i, c := range curves {
+		if len(c.Steps) == 0 {
+			continue
+		}
+		xys := make(plotter.XYs, len(c.Steps))
+		for j := range c.Steps {
+			xys[j] = plotter.XY{X: float64(c.Steps[j]), Y: c.Values[j]}
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return fmt.Errorf("plot %s: %w", c.Name, err)
+		}
+		line.Color, line.Width = curveColors[i%len(curveColors)], vg.Points(1.5)
+		p.Add(line)
+		p.Legend.Add(c.Name, line)
+		if !curveMetrics[metric].perStep {
+			sc, err := plotter.NewScatter(xys)
+			if err != nil {
+				return fmt.Errorf("plot %s: %w", c.Name, err)
+			}
+			sc.Color = line.Color
+			p.Add(sc)
+		}
+	}
+	return savePlot(p, path)
+}
+
+// savePlot writes p with its legend on top to a temporary file renamed to
+// path, so a viewer never sees half an image.
+func savePlot(p *plot.Plot, path string) error {
 	p.Legend.Top = true
 	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
 	if err := p.Save(7*vg.Inch, 4*vg.Inch, tmp); err != nil {

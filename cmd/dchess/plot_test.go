@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeRun makes a run folder whose metrics.jsonl holds the given lines.
+func writeRun(t *testing.T, dir string, lines ...string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "metrics.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestPlotComparesRunsAndKeepsExistingFiles(t *testing.T) {
+	root := t.TempDir()
+	policy := writeRun(t, filepath.Join(root, "policy"),
+		`{"kind":"step","epoch":1,"step":10,"loss":3.1,"lr":0.001}`,
+		`{"kind":"epoch","epoch":1,"step":20,"lr":0.001,"train_loss":3,"val_loss":3.2,"train_action_accuracy":0.1,"val_action_accuracy":0.125}`)
+	diffusion := writeRun(t, filepath.Join(root, "diffusion"),
+		`{"kind":"epoch","epoch":1,"step":20,"lr":0.001,"train_loss":0.4,"val_loss":0.3,"train_action_accuracy":0.1,"val_action_accuracy":0.2}`,
+		`{"kind":"partial","epoch":2,"step":30,"lr":0.001,"train_loss":0.3,"val_loss":0.25,"train_action_accuracy":0.2,"val_action_accuracy":0.25}`)
+	out := filepath.Join(root, "curves.png")
+	s, stdout, _ := testDatasetStreams()
+	opts := &plotOptions{RunDirs: []string{policy, diffusion}, Metric: "val_action_accuracy", Output: out}
+	if err := runPlot(context.Background(), opts, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"policy: val_action_accuracy 0.125 at step 20 (1 point)", "diffusion: val_action_accuracy 0.25 at step 30 (2 points)", "wrote " + out} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Fatalf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// The picture is there now: a second run needs --force.
+	if err := runPlot(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("plot over an existing file: %v", err)
+	}
+	opts.Force = true
+	opts.Metric = "val_pair_accuracy"
+	if err := runPlot(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "no val_pair_accuracy") {
+		t.Fatalf("a metric the runs lack: %v", err)
+	}
+	opts.RunDirs = []string{filepath.Join(root, "missing")}
+	if err := runPlot(context.Background(), opts, s); err == nil || !strings.Contains(err.Error(), "missing: no training metrics") {
+		t.Fatalf("a folder without metrics: %v", err)
+	}
+}
