@@ -80,13 +80,17 @@ const MaxDecodingSteps = 1000
 
 // diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
-// T (default: as trained).
+// T (default: as trained), order= its decoding order (decodingOrder).
 func diffusionDecoder(spec player.Spec) (*Decoding, error) {
 	settings := []string{}
 	if spec.Family == diffusion.Family {
-		settings = append(settings, "steps")
+		settings = append(settings, "steps", "order")
 	}
 	if err := spec.CheckSettings(settings...); err != nil {
+		return nil, err
+	}
+	actionFirst, err := decodingOrder(spec)
+	if err != nil {
 		return nil, err
 	}
 	net, err := diffusion.Load(spec.Path)
@@ -100,7 +104,28 @@ func diffusionDecoder(spec player.Spec) (*Decoding, error) {
 	if dec.Steps, err = decodingSteps(spec, dec.Steps); err != nil {
 		return nil, err
 	}
+	dec.ActionFirst = actionFirst
 	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
+}
+
+// Decoding orders of order=: joint decides a_i among the other tokens (by
+// confidence, or at a drawn jump time), action-first at the first step.
+const (
+	OrderJoint       = "joint"
+	OrderActionFirst = "action-first"
+)
+
+// decodingOrder reads a sequence spec's order= (default joint) and says
+// whether it is action-first.
+func decodingOrder(spec player.Spec) (bool, error) {
+	switch order := spec.Get("order", OrderJoint); order {
+	case OrderJoint:
+		return false, nil
+	case OrderActionFirst:
+		return true, nil
+	default:
+		return false, fmt.Errorf("player %s: order=%s must be %s or %s", spec.Family, order, OrderJoint, OrderActionFirst)
+	}
 }
 
 // decodingSteps reads a spec's steps= (default def) within 1..MaxDecodingSteps.

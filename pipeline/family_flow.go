@@ -49,9 +49,14 @@ func init() {
 }
 
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
-// trained), sampler=stochastic|deterministic, seed= the stochastic draws'.
+// trained), sampler=stochastic|deterministic, seed= the stochastic draws',
+// order= when a_i is decided (decodingOrder).
 func flowDecoder(spec player.Spec) (*Decoding, error) {
-	if err := spec.CheckSettings("steps", "sampler", "seed"); err != nil {
+	if err := spec.CheckSettings("steps", "sampler", "seed", "order"); err != nil {
+		return nil, err
+	}
+	actionFirst, err := decodingOrder(spec)
+	if err != nil {
 		return nil, err
 	}
 	net, err := flow.Load(spec.Path)
@@ -69,7 +74,7 @@ func flowDecoder(spec player.Spec) (*Decoding, error) {
 	if err != nil {
 		return nil, err
 	}
-	dec.Seed = uint64(seed)
+	dec.Seed, dec.ActionFirst = uint64(seed), actionFirst
 	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
 }
 

@@ -3,6 +3,7 @@ package diffusion
 import (
 	"errors"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/dchess/dchess/dataset/encode"
@@ -22,18 +23,29 @@ type Decoder struct {
 	net *Net
 	// Steps is the number of decoding steps (default the trained T).
 	Steps int
+	// ActionFirst spends the first of two or more steps on a_i alone, from
+	// s_i, so the future is imagined given the move. Otherwise the most
+	// confident slots go first, and the squares a move would change, each
+	// more probably unchanged than any one move is probable, settle before
+	// a_i (docs/flow.md, "When a_i is decided").
+	ActionFirst bool
 	// Legal and Decoded count the decoded a_i whose unrestricted
 	// prediction (argmax over the whole vocabulary) was a legal move.
 	Legal, Decoded int
-	in             []int16
-	slots          []int
-	out            [][]float32
+	// predict gives each slot's log-probabilities: the Net, or a test's
+	// oracle.
+	predict interface {
+		Forward(in []int16, slots []int, out [][]float32)
+	}
+	in    []int16
+	slots []int
+	out   [][]float32
 }
 
 // NewDecoder decodes with net in its trained number of steps.
 func NewDecoder(net *Net) *Decoder {
 	c := net.cfg
-	d := &Decoder{net: net, Steps: c.Steps, in: make([]int16, c.SeqLen())}
+	d := &Decoder{net: net, Steps: c.Steps, predict: net, in: make([]int16, c.SeqLen())}
 	for i := encode.StateLen; i < c.SeqLen(); i++ {
 		d.slots = append(d.slots, i)
 		size := encode.StateVocab
@@ -132,6 +144,17 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 	}
 	var cands []candidate
 	for step := steps; step >= 1; step-- {
+		if d.ActionFirst && step == steps && steps > 1 {
+			out := d.out[a0-encode.StateLen]
+			d.predict.Forward(d.in, []int{a0}, [][]float32{out})
+			if c.LegalMask {
+				RestrictLogProbs(out, legal)
+			}
+			d.decideAction(res, out, legal)
+			masked[a0] = false
+			d.in[a0] = int16(legal[slices.Index(res.Moves, res.Best)])
+			continue
+		}
 		var slots []int
 		var outs [][]float32
 		for i, s := range d.slots {
@@ -151,7 +174,7 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 		if unmask <= 0 {
 			continue
 		}
-		d.net.Forward(d.in, slots, outs)
+		d.predict.Forward(d.in, slots, outs)
 		if c.LegalMask {
 			if i := indexOf(slots, a0); i >= 0 {
 				RestrictLogProbs(outs[i], legal)

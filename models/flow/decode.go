@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/dchess/dchess/dataset/encode"
@@ -36,6 +37,12 @@ type Decoder struct {
 	// Seed seeds the stochastic sampler; a decode's draws depend only on
 	// Seed, the position and the number of steps.
 	Seed uint64
+	// ActionFirst spends the first of two or more steps on a_i alone, from
+	// s_i and the source, so the future is imagined given the move.
+	// Otherwise a_i is one token among the others, and the board tokens a
+	// move would change, each more probably unchanged than any one move is
+	// probable, settle before it (docs/flow.md).
+	ActionFirst bool
 	// Legal and Decoded count the decoded a_i whose unrestricted
 	// prediction (argmax over the whole vocabulary) was a legal move.
 	Legal, Decoded int
@@ -152,9 +159,12 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*diffusion.Decoded, er
 		if k < steps-1 {
 			p = min(1, h*c.JumpRate(float64(k)*h))
 		}
-		if d.Sampler == SamplerDeterministic {
+		switch {
+		case d.ActionFirst && k == 0 && steps > 1:
+			d.actionStep(rng, res, legal)
+		case d.Sampler == SamplerDeterministic:
 			d.deterministicStep(p, res, legal)
-		} else {
+		default:
 			d.stochasticStep(rng, p, res, legal)
 		}
 		if d.trace != nil {
@@ -186,15 +196,36 @@ func (d *Decoder) stochasticStep(rng *rand.Rand, p float64, res *diffusion.Decod
 			d.in[s] = int16(drawLog(rng, lp))
 			continue
 		}
-		d.decideAction(res, lp, legal)
-		probs := make([]float32, len(res.Scores))
-		for j, sc := range res.Scores {
-			probs[j] = float32(sc)
-		}
-		j := drawLog(rng, probs)
-		res.Best = res.Moves[j]
-		d.in[s] = int16(legal[j])
+		d.jumpAction(rng, res, lp, legal)
 	}
+}
+
+// actionStep decides a_i alone in one network pass (ActionFirst): drawn
+// from p_{1|0} by the stochastic sampler, its most probable legal move by
+// the deterministic one.
+func (d *Decoder) actionStep(rng *rand.Rand, res *diffusion.Decoded, legal []int) {
+	a0 := d.net.cfg.StateSlots()
+	out := d.out[a0-encode.StateLen]
+	d.forward([]int{a0}, [][]float32{out}, legal)
+	if d.Sampler == SamplerDeterministic {
+		d.decideAction(res, out, legal)
+		d.in[a0] = int16(legal[slices.Index(res.Moves, res.Best)])
+	} else {
+		d.jumpAction(rng, res, out, legal)
+	}
+	d.decided[a0] = true
+}
+
+// jumpAction draws a_i among the legal moves from lp.
+func (d *Decoder) jumpAction(rng *rand.Rand, res *diffusion.Decoded, lp []float32, legal []int) {
+	d.decideAction(res, lp, legal)
+	probs := make([]float32, len(res.Scores))
+	for j, sc := range res.Scores {
+		probs[j] = float32(sc)
+	}
+	j := drawLog(rng, probs)
+	res.Best = res.Moves[j]
+	d.in[d.net.cfg.StateSlots()] = int16(legal[j])
 }
 
 // deterministicStep jumps round(p·n) of the n undecided tokens, the most

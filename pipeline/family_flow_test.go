@@ -1,0 +1,70 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/search/player"
+)
+
+// TestDecodingOrderSetting: order= reaches the diffusion and flow decoders,
+// is refused for the policy (nothing to order) and names its values when
+// misspelt, before any weights are read.
+func TestDecodingOrderSetting(t *testing.T) {
+	dir := t.TempDir()
+	df, err := diffusion.BiasOnlyWeights(diffusion.DefaultConfig(), map[string]float32{"e2e4": 5}, encode.TokenEmpty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ff, err := flow.BiasOnlyWeights(flow.DefaultConfig(), map[string]float32{"e2e4": 5}, encode.TokenEmpty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]string{"diffusion": filepath.Join(dir, "diffusion.dcw"), "flow": filepath.Join(dir, "flow.dcw")}
+	for family, f := range map[string]*dcw.File{"diffusion": df, "flow": ff} {
+		if err := dcw.Write(paths[family], f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	decoder := func(raw string) (*Decoding, error) {
+		spec, err := player.ParseSpec(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return SequenceDecoder(spec)
+	}
+	for family, path := range paths {
+		for order, want := range map[string]bool{"": false, "?order=joint": false, "?order=action-first": true} {
+			d, err := decoder(family + ":" + path + order)
+			if err != nil {
+				t.Fatalf("%s%s: %v", family, order, err)
+			}
+			var got bool
+			switch dec := d.Decoder.(type) {
+			case *diffusion.Decoder:
+				got = dec.ActionFirst
+			case *flow.Decoder:
+				got = dec.ActionFirst
+			}
+			if got != want {
+				t.Errorf("%s%s: action first %v, want %v", family, order, got, want)
+			}
+			r, err := d.Decoder.DecodeSteps(board.New(), 3)
+			if err != nil || board.UCI(r.Best) != "e2e4" {
+				t.Errorf("%s%s: decoded %v (%v), want e2e4", family, order, board.UCI(r.Best), err)
+			}
+		}
+		if _, err := decoder(family + ":/nonexistent.dcw?order=backwards"); err == nil || !strings.Contains(err.Error(), "joint or action-first") {
+			t.Errorf("%s with order=backwards: %v", family, err)
+		}
+	}
+	if _, err := decoder("policy:" + paths["diffusion"] + "?order=action-first"); err == nil || !strings.Contains(err.Error(), "order") {
+		t.Errorf("policy accepted order=: %v", err)
+	}
+}
