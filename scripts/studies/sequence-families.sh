@@ -12,14 +12,19 @@
 #   scripts/studies/sequence-families.sh [DATA_DIR] [RUNS_DIR] [STEPS]
 #       (defaults studies/d8pv4/labelled, studies/sequence, 20000)
 #
-# Every stage is journalled: a training run continues from its newest
-# checkpoint (train --resume) and finished evaluations and the finished
-# tournament are skipped, so the script can be stopped at any point and run
-# again (the round robin continues from its journal beside tournament.pgn). FAMILIES (default "policy diffusion flow-mask flow-board")
-# chooses which runs to train and score. PARALLEL (default 1) trains that
-# many runs at once, each with GOMAXPROCS=1: one core trains this small
-# transformer as fast as two do (193 and 194 samples/s, docs/strength.md),
-# so on a machine of N cores PARALLEL=N trains N runs in the time of one.
+# The sequence players are scored with their defaults and, on the test
+# split, with the other decoding order and (flow) sampler as well (variants
+# below); the runs' validation accuracy curves go to
+# RUNS/val_action_accuracy.png. Every stage is journalled: a training run
+# continues from its newest checkpoint (train --resume) and finished
+# evaluations and the finished tournament are skipped, so the script can be
+# stopped at any point and run again (the round robin continues from its
+# journal beside tournament.pgn). FAMILIES (default "policy diffusion
+# flow-mask flow-board") chooses which runs to train and score. PARALLEL
+# (default 1) trains that many runs at once, each with GOMAXPROCS=1: one
+# core trains this small transformer as fast as two do (193 and 194
+# samples/s, docs/strength.md), so on a machine of N cores PARALLEL=N
+# trains N runs in the time of one.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"
 cd "$root"
@@ -43,7 +48,21 @@ config() {
 	*) echo "configs/$1-small.yaml" ;;
 	esac
 }
-spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1"; }
+# spec F [SETTINGS]: run F's player, named after the run.
+spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1${2:+&$2}"; }
+# variants F: the player settings F's test-split scoring repeats with ("-"
+# the defaults): the decoding order, and flow's deterministic sampler
+# (docs/flow.md, "When a_i is decided"). play F: the settings F plays the
+# puzzles and the round robin with: flow's deterministic sampler, which plays
+# its most probable move where the stochastic one draws it.
+variants() {
+	case $1 in
+	diffusion) echo "- order=action-first" ;;
+	flow-*) echo "- sampler=deterministic sampler=deterministic&order=action-first" ;;
+	*) echo "-" ;;
+	esac
+}
+play() { case $1 in flow-*) echo "sampler=deterministic" ;; esac; }
 
 # train F: one run, resumed from its checkpoint when it has one; its JSON
 # summary is written when it ends, so a killed run is not taken for done.
@@ -70,24 +89,29 @@ for f in $families; do
 	GOMAXPROCS=1 train "$f" &
 done
 while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n; done
+trained=()
+for f in $families; do trained+=("$runs/$f"); done
+"$dchess" plot "${trained[@]}" --metric val_action_accuracy -o "$runs/val_action_accuracy.png" --force
 for f in $families; do
-	out=$runs/$f.eval.json
-	if [ ! -f "$out" ]; then
-		echo "== score $f on the test split ($(date -u +%FT%TZ))"
+	for v in $(variants "$f"); do
+		settings=${v#-}
+		out=$runs/$f.eval${settings:+.${settings//[=&]/-}}.json
+		[ -f "$out" ] && continue
+		echo "== score $f ${settings:-(defaults)} on the test split ($(date -u +%FT%TZ))"
 		sweep=()
 		[ "$f" = policy ] || sweep=(--steps 1,2,5,10,20)
-		"$dchess" eval --player "$(spec "$f")" --data "$data" --limit "${LIMIT:-500}" "${sweep[@]}" --json --quiet >"$out.tmp"
+		"$dchess" eval --player "$(spec "$f" "$settings")" --data "$data" --limit "${LIMIT:-500}" "${sweep[@]}" --json --quiet >"$out.tmp"
 		mv "$out.tmp" "$out"
-	fi
+	done
 	out=$runs/$f.puzzles.json
 	if [ ! -f "$out" ]; then
 		echo "== puzzles $f ($(date -u +%FT%TZ))"
-		"$dchess" eval --player "$(spec "$f")" --puzzles "$puzzles" --limit "${PUZZLE_LIMIT:-0}" --json --quiet >"$out.tmp"
+		"$dchess" eval --player "$(spec "$f" "$(play "$f")")" --puzzles "$puzzles" --limit "${PUZZLE_LIMIT:-0}" --json --quiet >"$out.tmp"
 		mv "$out.tmp" "$out"
 	fi
 done
 players=heuristic,random
-for f in $families; do players=$players,$(spec "$f"); done
+for f in $families; do players=$players,$(spec "$f" "$(play "$f")"); done
 out=$runs/tournament.json
 if [ ! -f "$out" ]; then
 	echo "== round robin ($(date -u +%FT%TZ))"
