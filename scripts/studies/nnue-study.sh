@@ -13,7 +13,8 @@
 # e.g. the chunks of a network's own games) is trained on too (RUN_NAME is
 # then required).
 # A rerun resumes the training from its checkpoint, skips what is done and
-# continues the match's tasks where they stopped.
+# continues the match's tasks where they stopped; GAMES 0 trains and scores
+# without the match.
 set -euo pipefail
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DATA_DIR K [GAMES]" >&2
@@ -46,7 +47,8 @@ for p in "nnue:$run/model.dcw" heuristic; do
 	[ -f "$out" ] || "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out"
 done
 # The match as a job array of two tasks, one a core: a killed task continues
-# where it stopped when the script runs again.
+# where it stopped when the script runs again. GAMES 0 stops before it.
+[ "$games" -gt 0 ] || exit 0
 for i in 0 1; do
 	"$dchess" match --a "nnue:$run/model.dcw?name=nnue" --b heuristic --tc 10+0.1 \
 		--openings "$openings" --openings-order random --games "$games" \
