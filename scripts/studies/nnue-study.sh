@@ -35,7 +35,7 @@ if [ -n "${EXTRA_DATA:-}" ]; then
 fi
 mkdir -p "$data/runs"
 if [ ! -f "$run/model.dcw" ]; then
-	if [ -d "$run/checkpoint" ]; then
+	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
 		"$dchess" train --model nnue --data "$list" --out "$run" --resume --json >"$run.train.json"
 	else
 		"$dchess" train --model nnue --data "$list" --config "$config" --out "$run" --json >"$run.train.json"

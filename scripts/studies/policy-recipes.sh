@@ -40,7 +40,7 @@ recipe() {
 for r in a-nomask b32-nomask b128-nomask a b128; do
 	run=$runs/policy-$r
 	if [ ! -f "$run/model.dcw" ]; then
-		if [ -d "$run/checkpoint" ]; then
+		if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
 			"$dchess" train --model policy --data "$data" --out "$run" --resume
 		else
 			"$dchess" train --model policy --config "$(recipe "$r")" --data "$data" --out "$run"

@@ -69,7 +69,7 @@ play() { case $1 in flow-*) echo "sampler=deterministic" ;; esac; }
 train() {
 	local f=$1 run=$runs/$1
 	echo "== train $f ($(date -u +%FT%TZ))"
-	if [ -d "$run/checkpoint" ]; then
+	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
 		"$dchess" train --model "${f%%-*}" --data "$data" --out "$run" --max-steps "$steps" --resume --json >"$run.train.json.tmp"
 	else
 		"$dchess" train --model "${f%%-*}" --config "$(config "$f")" --data "$data" --out "$run" \

@@ -46,7 +46,7 @@ train() { # FAMILY RUN ARGS...
 	local family=$1 run=$2
 	shift 2
 	[ -f "$run/model.dcw" ] && return
-	if [ -d "$run/checkpoint" ]; then
+	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
 		"$dchess" train --model "$family" --data "$out/h3" --out "$run" --resume
 	else
 		"$dchess" train --model "$family" --data "$out/h3" --out "$run" "$@"
