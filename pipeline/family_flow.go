@@ -49,7 +49,7 @@ func init() {
 }
 
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
-// trained), sampler=stochastic|deterministic, seed= the stochastic draws',
+// trained), sampler=deterministic|stochastic, seed= the stochastic draws',
 // order= when a_i is decided (decodingOrder).
 func flowDecoder(spec player.Spec) (*Decoding, error) {
 	if err := spec.CheckSettings("steps", "sampler", "seed", "order"); err != nil {

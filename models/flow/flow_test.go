@@ -617,6 +617,10 @@ func TestStochasticSamplerRepeatsForASeedAndVariesAcrossSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	dec := NewDecoder(net)
+	if dec.Sampler != SamplerDeterministic {
+		t.Errorf("a new decoder samples %s, want the deterministic sampler by default", dec.Sampler)
+	}
+	dec.Sampler = SamplerStochastic
 	decode := func(seed uint64) []int16 {
 		dec.Seed = seed
 		r, err := dec.DecodeSteps(board.New(), 5)

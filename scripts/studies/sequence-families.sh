@@ -51,18 +51,15 @@ config() {
 # spec F [SETTINGS]: run F's player, named after the run.
 spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1${2:+&$2}"; }
 # variants F: the player settings F's test-split scoring repeats with ("-"
-# the defaults): the decoding order, and flow's deterministic sampler
-# (docs/flow.md, "When a_i is decided"). play F: the settings F plays the
-# puzzles and the round robin with: flow's deterministic sampler, which plays
-# its most probable move where the stochastic one draws it.
+# the defaults): the decoding order, and flow's stochastic sampler
+# (docs/flow.md, "When a_i is decided").
 variants() {
 	case $1 in
 	diffusion) echo "- order=action-first" ;;
-	flow-*) echo "- sampler=deterministic sampler=deterministic&order=action-first" ;;
+	flow-*) echo "- order=action-first sampler=stochastic" ;;
 	*) echo "-" ;;
 	esac
 }
-play() { case $1 in flow-*) echo "sampler=deterministic" ;; esac; }
 
 # train F: one run, resumed from its checkpoint when it has one; its JSON
 # summary is written when it ends, so a killed run is not taken for done.
@@ -106,12 +103,12 @@ for f in $families; do
 	out=$runs/$f.puzzles.json
 	if [ ! -f "$out" ]; then
 		echo "== puzzles $f ($(date -u +%FT%TZ))"
-		"$dchess" eval --player "$(spec "$f" "$(play "$f")")" --puzzles "$puzzles" --limit "${PUZZLE_LIMIT:-0}" --json --quiet >"$out.tmp"
+		"$dchess" eval --player "$(spec "$f")" --puzzles "$puzzles" --limit "${PUZZLE_LIMIT:-0}" --json --quiet >"$out.tmp"
 		mv "$out.tmp" "$out"
 	fi
 done
 players=heuristic,random
-for f in $families; do players=$players,$(spec "$f" "$(play "$f")"); done
+for f in $families; do players=$players,$(spec "$f"); done
 out=$runs/tournament.json
 if [ ! -f "$out" ]; then
 	echo "== round robin ($(date -u +%FT%TZ))"
