@@ -129,7 +129,11 @@ func CurveOf(name string, metrics []Metric, metric string) (Curve, error) {
 	}
 	c := Curve{Name: name}
 	for _, m := range metrics {
-		if (m.Kind == "step") != cm.perStep || (!cm.perStep && m.Kind != "epoch" && m.Kind != "partial") {
+		carries := m.Kind == "epoch" || m.Kind == "partial"
+		if cm.perStep {
+			carries = m.Kind == "step"
+		}
+		if !carries {
 			continue
 		}
 		if v, ok := cm.get(m); ok {
