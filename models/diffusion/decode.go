@@ -103,9 +103,11 @@ type Decoded struct {
 	UnrestrictedLegal  bool
 }
 
-// Propose ranks the legal moves of b (search.MoveProposer).
+// Propose ranks the legal moves of b (search.MoveProposer). It stops the
+// decode once a_i is decided (with ActionFirst after one network pass):
+// the later steps only imagine the future.
 func (d *Decoder) Propose(b *board.Board) ([]board.Move, []float64, error) {
-	r, err := d.Decode(b)
+	r, err := d.decode(b, d.Steps, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,6 +120,12 @@ func (d *Decoder) Decode(b *board.Board) (*Decoded, error) { return d.DecodeStep
 // DecodeSteps runs the reverse process from b in the given number of
 // steps (at least one), so one decoder serves a sweep over T.
 func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
+	return d.decode(b, steps, false)
+}
+
+// decode runs the reverse process from b in the given number of steps;
+// actionOnly stops it once a_i is decided, leaving Tokens partly masked.
+func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*Decoded, error) {
 	c := d.net.cfg
 	moves, legal, err := LegalActions(b)
 	if err != nil {
@@ -153,6 +161,9 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 			d.decideAction(res, out, legal)
 			masked[a0] = false
 			d.in[a0] = int16(legal[slices.Index(res.Moves, res.Best)])
+			if actionOnly {
+				break
+			}
 			continue
 		}
 		var slots []int
@@ -208,6 +219,9 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*Decoded, error) {
 			if cd.slot == a0 {
 				d.decideAction(res, outs[indexOf(slots, a0)], legal)
 			}
+		}
+		if actionOnly && !masked[a0] {
+			break
 		}
 	}
 	res.Tokens = append([]int16(nil), d.in...)

@@ -71,3 +71,63 @@ func TestActionFirstUnmasksTheMoveBeforeItsFuture(t *testing.T) {
 		}
 	}
 }
+
+// TestProposeStopsAtTheMove: Propose ranks the moves as the whole decode
+// does but stops once a_i is decided: after one network pass with
+// ActionFirst, or jointly when a_i is the most confident slot; it fails if
+// Propose decodes past a_i or ranks otherwise.
+func TestProposeStopsAtTheMove(t *testing.T) {
+	c := tinyConfig()
+	_, legal, err := LegalActions(board.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := 0
+	sure := false // a_i the most confident slot, or the least
+	stub := predictFunc(func(in []int16, slots []int, out [][]float32) {
+		passes++
+		for i, s := range slots {
+			for j := range out[i] {
+				out[i][j] = float32(math.Inf(-1))
+			}
+			if s != c.StateSlots() {
+				out[i][encode.TokenEmpty] = float32(math.Log(0.5))
+				continue
+			}
+			for k, m := range legal {
+				out[i][m] = float32(math.Log(float64(k+1) / float64(len(legal)*(len(legal)+1)/2)))
+			}
+			if sure {
+				out[i][legal[0]] = 0
+			}
+		}
+	})
+	dec := NewDecoder(biasNet(t, c, nil, encode.TokenEmpty))
+	dec.predict = stub
+	dec.Steps = 8
+	for _, tc := range []struct {
+		actionFirst, sure bool
+		wantPasses        int
+	}{{false, false, 8}, {false, true, 1}, {true, false, 1}, {true, true, 1}} {
+		dec.ActionFirst, sure = tc.actionFirst, tc.sure
+		passes = 0
+		full, err := dec.Decode(board.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if passes != 8 {
+			t.Fatalf("the whole decode took %d passes, want 8", passes)
+		}
+		passes = 0
+		moves, scores, err := dec.Propose(board.New())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if passes != tc.wantPasses {
+			t.Errorf("action first %v, a_i sure %v: Propose took %d passes, want %d", tc.actionFirst, tc.sure, passes, tc.wantPasses)
+		}
+		if !slices.Equal(moves, full.Moves) || !slices.Equal(scores, full.Scores) {
+			t.Errorf("action first %v, a_i sure %v: Propose ranks the moves otherwise than the whole decode", tc.actionFirst, tc.sure)
+		}
+	}
+}

@@ -114,9 +114,11 @@ func (d *Decoder) forward(slots []int, outs [][]float32, legal []int) {
 
 // Propose ranks the legal moves of b (search.MoveProposer): the sampled
 // a_i first (score 0), the others by their log-probability, renormalised
-// over the legal moves, at the step a_i jumped.
+// over the legal moves, at the step a_i jumped. It stops the decode there
+// (with ActionFirst after one network pass): the later steps only imagine
+// the future.
 func (d *Decoder) Propose(b *board.Board) ([]board.Move, []float64, error) {
-	r, err := d.Decode(b)
+	r, err := d.decode(b, d.Steps, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -137,6 +139,12 @@ func (d *Decoder) Decode(b *board.Board) (*diffusion.Decoded, error) {
 // DecodeSteps samples a sequence from b in the given number of Euler
 // steps (at least one), so one decoder serves a sweep over the count.
 func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*diffusion.Decoded, error) {
+	return d.decode(b, steps, false)
+}
+
+// decode samples from b in the given number of steps; actionOnly stops
+// once a_i has jumped, leaving Tokens partly at their source.
+func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*diffusion.Decoded, error) {
 	if err := d.SetSampler(d.Sampler); err != nil {
 		return nil, err
 	}
@@ -171,6 +179,9 @@ func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*diffusion.Decoded, er
 		}
 		if d.trace != nil {
 			d.trace(k+1, d.in)
+		}
+		if a0 := c.StateSlots(); actionOnly && d.in[a0] != d.src[a0] {
+			break
 		}
 	}
 	res.Tokens = append([]int16(nil), d.in...)

@@ -1,6 +1,7 @@
 package flow
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -107,6 +108,66 @@ func TestActionFirstImaginesTheFutureOfItsMove(t *testing.T) {
 		}
 		if actionFirst != (right == 20) {
 			t.Errorf("stochastic, action first %v: the future right in %d of 20 draws", actionFirst, right)
+		}
+	}
+}
+
+// countingOracle counts the network passes of a decode.
+type countingOracle struct {
+	predictor
+	passes *int
+}
+
+func (o countingOracle) Forward(in []int16, slots []int, out [][]float32) {
+	*o.passes++
+	o.predictor.Forward(in, slots, out)
+}
+
+// TestProposeStopsAtTheMove: for both samplers and orders Propose plays the
+// whole decode's a_i (the same draw for the stochastic sampler) and ranks
+// the moves as it does, but stops once a_i has jumped: after one network
+// pass with ActionFirst. It fails if Propose decodes past a_i there or
+// plays otherwise.
+func TestProposeStopsAtTheMove(t *testing.T) {
+	_, legal, err := diffusion.LegalActions(board.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultConfig()
+	x1 := sequence(t, c.Horizon, opening...)
+	passes := 0
+	dec := newDecoder(&Net{cfg: c}, countingOracle{unsureOracle{c, x1, legal, 1}, &passes})
+	dec.Steps = 8
+	for _, sampler := range []string{SamplerDeterministic, SamplerStochastic} {
+		for _, actionFirst := range []bool{false, true} {
+			for seed := range 5 {
+				dec.Sampler, dec.ActionFirst, dec.Seed = sampler, actionFirst, uint64(seed)
+				passes = 0
+				full, err := dec.Decode(board.New())
+				if err != nil {
+					t.Fatal(err)
+				}
+				wholePasses := passes
+				passes = 0
+				moves, scores, err := dec.Propose(board.New())
+				if err != nil {
+					t.Fatal(err)
+				}
+				name := fmt.Sprintf("%s, action first %v, seed %d", sampler, actionFirst, seed)
+				if actionFirst && passes != 1 || passes > wholePasses {
+					t.Errorf("%s: Propose took %d passes, the whole decode %d", name, passes, wholePasses)
+				}
+				best := slices.Index(scores, 0)
+				if !slices.Equal(moves, full.Moves) || best < 0 || moves[best] != full.Best {
+					t.Errorf("%s: Propose plays otherwise than the whole decode", name)
+				}
+				for i := range scores {
+					if i != best && scores[i] != full.Scores[i] {
+						t.Errorf("%s: Propose ranks the moves otherwise than the whole decode", name)
+						break
+					}
+				}
+			}
 		}
 	}
 }
