@@ -40,7 +40,7 @@ func TestDecodingOrderSetting(t *testing.T) {
 		return SequenceDecoder(spec)
 	}
 	for family, path := range paths {
-		for order, want := range map[string]bool{"": false, "?order=joint": false, "?order=action-first": true} {
+		for order, want := range map[string]bool{"": true, "?order=joint": false, "?order=action-first": true} {
 			d, err := decoder(family + ":" + path + order)
 			if err != nil {
 				t.Fatalf("%s%s: %v", family, order, err)

@@ -12,9 +12,9 @@
 #   scripts/studies/sequence-families.sh [DATA_DIR] [RUNS_DIR] [STEPS]
 #       (defaults studies/d8pv4/labelled, studies/sequence, 20000)
 #
-# The sequence players are scored with their defaults and, on the test
-# split, with the other decoding order and (flow) sampler as well (variants
-# below); the runs' validation accuracy curves go to
+# The sequence players are scored on the test split with both decoding
+# orders and (flow) both samplers (variants below), on the puzzles and in
+# the round robin with their defaults; the runs' validation accuracy curves go to
 # RUNS/val_action_accuracy.png. Every stage is journalled: a training run
 # continues from its newest checkpoint (train --resume) and finished
 # evaluations and the finished tournament are skipped, so the script can be
@@ -50,13 +50,14 @@ config() {
 }
 # spec F [SETTINGS]: run F's player, named after the run.
 spec() { echo "${1%%-*}:$runs/$1/model.dcw?name=$1${2:+&$2}"; }
-# variants F: the player settings F's test-split scoring repeats with ("-"
-# the defaults): the decoding order, and flow's stochastic sampler
+# variants F: the player settings F is scored with on the test split ("-"
+# the defaults), named in full so that a file keeps its meaning when a
+# default changes: both decoding orders, and flow's stochastic sampler
 # (docs/flow.md, "When a_i is decided").
 variants() {
 	case $1 in
-	diffusion) echo "- order=action-first" ;;
-	flow-*) echo "- order=action-first sampler=stochastic" ;;
+	diffusion) echo "order=action-first order=joint" ;;
+	flow-*) echo "order=action-first order=joint order=joint&sampler=stochastic" ;;
 	*) echo "-" ;;
 	esac
 }
