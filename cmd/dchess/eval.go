@@ -31,7 +31,7 @@ type evalOptions struct {
 	// Pairs scores --data by DeepChess's pair accuracy instead of action
 	// accuracy; a siamese player is always scored so.
 	Pairs bool
-	// Steps are the decoding steps T that --data sweeps for a diffusion player.
+	// Steps are the decoding steps T that --data sweeps for a diffusion or flow player.
 	Steps []int
 	// Strict stops at the first bad line of --epd or --puzzles instead of
 	// skipping and counting it.
@@ -101,7 +101,7 @@ first ten are reported with their line numbers; --strict stops at the first one 
 	f.IntVar(&opts.MoveTimeMS, "movetime", 0, "milliseconds per position")
 	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions, or pairs (0: all)")
 	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
-	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion player: decoding steps T to compare, e.g. 1,2,5,10,20")
+	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion or flow player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	return cmd
