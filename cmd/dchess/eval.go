@@ -62,7 +62,7 @@ the opponent's): a puzzle is solved when every move of the line is found (a mate
 ends it also counts), reported overall and by 200-point rating bucket. Neither sets a
 limit of its own: a searching player uses its default depth unless given one.
 
-For a diffusion or policy player, --data also reports how often the a_i the model would
+For a diffusion, flow or policy player, --data also reports how often the a_i the model would
 pick without the legal-move restriction is legal and, for a horizon of 2 or more, the
 accuracy of the imagined s_{i+1} and a_{i+1} against Stockfish's line; --steps 1,2,5,10,20
 repeats the scoring for each number of decoding steps T, with the time per move.
