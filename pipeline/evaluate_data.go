@@ -89,20 +89,23 @@ type ImaginedReport struct {
 // (its 70 tokens, and the whole block), a_{i+1} on those whose line has a
 // second move.
 type ImaginedScores struct {
-	StatePositions      int     `json:"state_positions"`
-	StateTokensCorrect  int     `json:"state_tokens_correct"`
-	StateTokenAccuracy  float64 `json:"state_token_accuracy"`
-	StateExact          int     `json:"state_exact"`
-	StateExactRate      float64 `json:"state_exact_rate"`
-	NextActionPositions int     `json:"next_action_positions"`
-	NextActionCorrect   int     `json:"next_action_correct"`
-	NextActionAccuracy  float64 `json:"next_action_accuracy"`
+	StatePositions     int     `json:"state_positions"`
+	StateTokensCorrect int     `json:"state_tokens_correct"`
+	StateTokenAccuracy float64 `json:"state_token_accuracy"`
+	StateExact         int     `json:"state_exact"`
+	StateExactRate     float64 `json:"state_exact_rate"`
+	// StateWrong sorts the wrong tokens of s_{i+1} by where they are.
+	StateWrong          diffusion.WrongTokens `json:"state_wrong_tokens"`
+	NextActionPositions int                   `json:"next_action_positions"`
+	NextActionCorrect   int                   `json:"next_action_correct"`
+	NextActionAccuracy  float64               `json:"next_action_accuracy"`
 }
 
 func (sc *ImaginedScores) add(m diffusion.Imagined) {
 	if m.HasState {
 		sc.StatePositions++
 		sc.StateTokensCorrect += m.StateCorrect
+		sc.StateWrong.Add(m.Wrong)
 		if m.StateExact() {
 			sc.StateExact++
 		}

@@ -82,6 +82,9 @@ func printDecoding(w io.Writer, d *pipeline.DecodingReport) {
 		100*all.StateTokenAccuracy, encode.StateLen, 100*all.StateExactRate, all.StateExact, all.StatePositions)
 	fmt.Fprintf(w, "  when a_i is right: %.1f%% of tokens, exact in %.1f%% (%d of %d)\n",
 		100*given.StateTokenAccuracy, 100*given.StateExactRate, given.StateExact, given.StatePositions)
+	wrong := given.StateWrong
+	fmt.Fprintf(w, "  its wrong tokens: %d on a_i's origin square, %d on its destination, %d on other squares, %d side to move, castling or en passant\n",
+		wrong.Origin, wrong.Destination, wrong.OtherSquares, wrong.SideCastlingPassant)
 	fmt.Fprintf(w, "imagined a_{i+1}: %.1f%% is Stockfish's second move (%d of %d); when a_i is right: %.1f%% (%d of %d)\n",
 		100*all.NextActionAccuracy, all.NextActionCorrect, all.NextActionPositions,
 		100*given.NextActionAccuracy, given.NextActionCorrect, given.NextActionPositions)

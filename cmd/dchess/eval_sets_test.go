@@ -164,8 +164,9 @@ func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32
 //	R on a1, best a1a2    a1a2 h7h6   wrong  legal         55 of 70       wrong
 //	black R on a1         h2g3 a1a8   right  illegal       61 of 70       right
 //
-// (s_{i+1}'s empty squares are right; its side, castling and en-passant
-// tokens are not.)
+// (s_{i+1}'s empty squares are right, a_i's origin among them; its side,
+// castling and en-passant tokens are not, nor its pieces: 1 on a_i's
+// destination and 8, 8 and 2 on other squares.)
 func TestEvalDataSequenceDecoding(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	w, err := dataset.Create(dir, dataset.WriteOptions{})
@@ -204,8 +205,10 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	}
 	want := pipeline.ImaginedReport{
 		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
+			StateWrong:          diffusion.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
 			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
 		GivenActionRight: pipeline.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
+			StateWrong:          diffusion.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
 	// The configured T = 4 first, then the sweep in the order given.
@@ -245,6 +248,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range []string{"legal in 66.7% (2 of 3)", "81.4% of its 70 tokens right", "when a_i is right: 82.9% of tokens",
+		"its wrong tokens: 0 on a_i's origin square, 2 on its destination, 10 on other squares, 12 side to move",
 		"imagined a_{i+1}: 50.0%", "T  action %", "s_{i+1} exact %"} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("no %q in\n%s", line, out.String())

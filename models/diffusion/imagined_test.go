@@ -87,6 +87,18 @@ func TestCompareImaginedByHand(t *testing.T) {
 	if !m.HasState || m.StateCorrect != encode.StateLen-2 || m.StateExact() || !m.HasNextAction || !m.NextActionCorrect {
 		t.Errorf("two wrong state tokens: %+v", m)
 	}
+	if want := (WrongTokens{Destination: 1, SideCastlingPassant: 1}); m.Wrong != want {
+		t.Errorf("two wrong state tokens sorted as %+v, want %+v", m.Wrong, want)
+	}
+	// The pawn left on e2, a knight imagined on f3: one on the origin, one
+	// elsewhere.
+	decoded = append([]int16(nil), truth...)
+	decoded[encode.StateLen+12] = truth[12]
+	decoded[encode.StateLen+21] = truth[6]
+	m, _ = CompareImagined(h, decoded, truth)
+	if want := (WrongTokens{Origin: 1, OtherSquares: 1}); m.Wrong != want || m.StateCorrect != encode.StateLen-2 {
+		t.Errorf("origin and another square wrong: %+v, want %+v", m.Wrong, want)
+	}
 	e7e6, _ := encode.ActionIndexUCI("e7e6")
 	decoded = append([]int16(nil), truth...)
 	decoded[encode.ActionSlot(h, 1)] = int16(e7e6)
