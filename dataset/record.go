@@ -85,9 +85,12 @@ type Label struct {
 	WinProb  float32
 	BestMove string
 	PV       []string
-	Depth    uint16
-	Nodes    uint64
-	Engine   string
+	// Depth is the depth of the score: the deepest exact one the engine
+	// reported (a last iteration ending on a bound leaves it a ply short of
+	// the depth asked).
+	Depth  uint16
+	Nodes  uint64
+	Engine string
 	// MultiPV holds the engine's further lines (2..K) when labelled with --multipv K.
 	MultiPV []PVLine
 	// Error explains a LabelFailed status.

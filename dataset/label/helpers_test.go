@@ -50,12 +50,14 @@ func TestMain(m *testing.M) {
 
 // runFakeEngine is a minimal UCI engine whose behaviour on some positions is
 // set by spec, ";"-separated rules "crash=S", "crashonce=S", "hang=S",
-// "illegal=S", "shallow=S" and "state=DIR": a position whose FEN contains S
-// (or any position for "*") crashes the engine, crashes it the first time
-// only (remembered in DIR), makes it stop answering, gets the illegal best
-// move e1e8, or a search of depth 1 whatever was asked. Other positions get
-// a score derived from the FEN, a legal line of the first legal moves, and
-// the depth asked for (3 when none was).
+// "illegal=S", "shallow=S", "boundlast=S" and "state=DIR": a position whose
+// FEN contains S (or any position for "*") crashes the engine, crashes it
+// the first time only (remembered in DIR), makes it stop answering, gets the
+// illegal best move e1e8, a search of depth 1 whatever was asked, or, as
+// Stockfish 15.1 gives in a few endgames, an exact score a ply short of the
+// depth asked and then, at that depth, an upperbound 100 cp below it. Other
+// positions get a score derived from the FEN, a legal line of the first
+// legal moves, and the depth asked for (3 when none was).
 func runFakeEngine(spec string) int {
 	rules := map[string]string{}
 	for _, r := range strings.Split(spec, ";") {
@@ -108,6 +110,12 @@ func runFakeEngine(spec string) int {
 			}
 			sum := sha256.Sum256([]byte(fen))
 			cp := int(sum[0]) - 128
+			if matches(fen, "boundlast") {
+				say(fmt.Sprintf("info depth %d score cp %d nodes 50 pv %s", depth-1, cp, strings.Join(pv, " ")))
+				say(fmt.Sprintf("info depth %d score cp %d upperbound nodes 90 pv %s", depth, cp-100, pv[0]))
+				say("bestmove " + pv[0])
+				break
+			}
 			say(fmt.Sprintf("info depth %d score cp %d nodes %d pv %s\nbestmove %s", depth, cp, 100+int(sum[1]), strings.Join(pv, " "), pv[0]))
 		}
 	}

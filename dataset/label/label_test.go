@@ -2,6 +2,7 @@ package label
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"os"
 	"path/filepath"
@@ -119,6 +120,26 @@ func TestLabelWACWithStockfish(t *testing.T) {
 	}
 	if s, ok := m.Manifest().Settings["label"].(map[string]any); !ok || s["depth"] != float64(6) || s["engine"] != sum.Engine {
 		t.Fatalf("manifest settings %+v", m.Manifest().Settings)
+	}
+}
+
+// TestStockfishLastIterationOnABound: at depth 8 Stockfish 15.1 ends this
+// endgame's search on an upperbound at depth 8 after an exact depth 7 (one
+// of 19 positions of 779,581 in the NNUE study's data, all failed three
+// times before): labelled with the depth-7 score, not failed.
+func TestStockfishLastIterationOnABound(t *testing.T) {
+	sf := testenv.Stockfish(t)
+	const fen = "1k6/1P6/3p4/2pB1p1p/2P2P1P/1b4P1/p4K2/8 b - - 1 49"
+	dir := t.TempDir()
+	in := writeInput(t, filepath.Join(dir, "in"), []string{fen})
+	out := filepath.Join(dir, "out")
+	sum, err := Run(context.Background(), Options{Stockfish: sf, Input: in, Output: out, Depth: 8, Workers: 1, PV: 3}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := readRecords(t, out)[0].Label
+	if sum.Failed != 0 || l.Status != dataset.LabelOK || l.Depth < 7 || l.BestMove == "" {
+		t.Fatalf("summary %+v, label %+v", sum, l)
 	}
 }
 
@@ -274,7 +295,9 @@ func TestWrongAnswersFailLikeCrashes(t *testing.T) {
 	dir := t.TempDir()
 	in := writeInput(t, filepath.Join(dir, "in"), fakeInput)
 	// Record 7 is Black to move; the fake engine answers e1e8 there.
-	engine := fakeEngine(t, "illegal=rnbqkbnr/pppppppp/8/8/3P4;shallow=r1bqkbnr/pppppppp/2n5")
+	// Record 3's search ends on a bound at the depth asked: labelled, with
+	// the exact score a ply shallower.
+	engine := fakeEngine(t, "illegal=rnbqkbnr/pppppppp/8/8/3P4;shallow=r1bqkbnr/pppppppp/2n5;boundlast=rnbqkb1r/pppppppp/5n2")
 	out := filepath.Join(dir, "out")
 	sum, err := Run(context.Background(), Options{Stockfish: engine, Input: in, Output: out, Depth: 4, Workers: 2, PV: 3, MaxFailures: "3"}, nil)
 	if err != nil {
@@ -291,6 +314,14 @@ func TestWrongAnswersFailLikeCrashes(t *testing.T) {
 	}
 	if l := recs[0].Label; l.Status != dataset.LabelOK || l.Depth != 4 {
 		t.Errorf("record 0: %+v", l)
+	}
+	b, err := board.FromFEN(fakeInput[3])
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := int32(sha256.Sum256([]byte(b.FEN()))[0]) - 128
+	if l := recs[3].Label; l.Status != dataset.LabelOK || l.Depth != 3 || l.CP != exact {
+		t.Errorf("record 3, its last iteration ending on a bound: %+v, want depth 3 and the exact cp %d", l, exact)
 	}
 	d, err := dataset.Open(out)
 	if err != nil {

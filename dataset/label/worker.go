@@ -182,8 +182,11 @@ func labelFromResult(res uci.SearchResult, fen string, depth int64, pvLen int) (
 		return dataset.Label{}, errors.New("engine gave no best move in a position with legal moves")
 	}
 	main := res.Lines[0]
-	if depth > 0 && int64(main.Depth) < depth {
-		return dataset.Label{}, fmt.Errorf("engine reported depth %d, depth %d was asked", main.Depth, depth)
+	// The search must reach the depth asked; its score is the deepest
+	// exact one, which a last iteration ending on a bound leaves a ply
+	// shallower (Label.Depth says so).
+	if depth > 0 && int64(res.Depth) < depth {
+		return dataset.Label{}, fmt.Errorf("engine reported depth %d, depth %d was asked", res.Depth, depth)
 	}
 	// Check the whole lines the engine sent, not only the part kept.
 	l := dataset.Label{Status: dataset.LabelOK, BestMove: res.BestMove, PV: main.PV}

@@ -103,6 +103,12 @@ type SearchResult struct {
 	// Nodes and TimeMs are the largest counts any info line reported.
 	Nodes  uint64
 	TimeMs int64
+	// Depth is the largest depth any scored info line reported, a bound's
+	// included: how deep the engine searched, where Lines[0].Depth is the
+	// depth of its last exact score. Stockfish 15.1's last iteration can
+	// end on a bound ("go depth 8" in a few endgames: depth 7 exact, then
+	// depth 8 upperbound, then bestmove).
+	Depth int
 }
 
 // ExitError reports that the engine process ended. It matches io.EOF under
@@ -625,6 +631,7 @@ type searchAccumulator struct {
 	last    map[int]Info
 	nodes   uint64
 	timeMs  int64
+	depth   int
 	maxLine int
 }
 
@@ -634,6 +641,7 @@ func (a *searchAccumulator) add(info Info) {
 	if info.Score.Kind == ScoreNone {
 		return
 	}
+	a.depth = max(a.depth, info.Depth)
 	if a.last == nil {
 		a.exact, a.last = map[int]Info{}, map[int]Info{}
 	}
@@ -645,7 +653,7 @@ func (a *searchAccumulator) add(info Info) {
 }
 
 func (a *searchAccumulator) result() SearchResult {
-	res := SearchResult{Nodes: a.nodes, TimeMs: a.timeMs}
+	res := SearchResult{Nodes: a.nodes, TimeMs: a.timeMs, Depth: a.depth}
 	for k := 1; k <= a.maxLine; k++ {
 		if info, ok := a.exact[k]; ok {
 			res.Lines = append(res.Lines, info)

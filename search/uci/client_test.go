@@ -259,6 +259,10 @@ func TestGoKeepsLastExactScorePerLine(t *testing.T) {
 	if res.Nodes != 150 || res.TimeMs != 50 {
 		t.Fatalf("nodes %d time %d", res.Nodes, res.TimeMs)
 	}
+	// How deep the search went counts the bound: depth 3.
+	if res.Depth != 3 {
+		t.Fatalf("searched to depth %d, want 3 (the lowerbound's)", res.Depth)
+	}
 }
 
 func TestGoFallsBackToBoundWhenNoExactScore(t *testing.T) {
