@@ -1,6 +1,12 @@
 package dataset
 
-import "time"
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dchess/dchess/search/board"
+)
 
 // Info is what `dchess dataset info` reports of a dataset (its --json
 // output): the manifest's counts, splits, score histogram and provenance.
@@ -23,6 +29,8 @@ type Info struct {
 	Settings      map[string]any   `json:"settings"`
 	Shards        int              `json:"shards"`
 	Bytes         int64            `json:"bytes"`
+	// Quiet is set by `dataset info --count-quiet`, which reads every record.
+	Quiet *QuietCounts `json:"quiet,omitempty"`
 }
 
 // HistogramInfo is the manifest's score histogram with its buckets named.
@@ -74,4 +82,40 @@ func Describe(d *Dataset) Info {
 		info.Bytes += sh.Bytes
 	}
 	return info
+}
+
+// QuietCounts counts a dataset's quiet labelled positions (Label.Quiet: not
+// in check, the best move not a capture), the ones a static evaluation is
+// trained on, by split.
+type QuietCounts struct {
+	Labelled int64            `json:"labelled"`
+	Quiet    int64            `json:"quiet"`
+	Splits   map[string]int64 `json:"splits"`
+}
+
+// CountQuiet reads every record of d and counts its quiet labelled
+// positions.
+func CountQuiet(ctx context.Context, d *Dataset) (*QuietCounts, error) {
+	q := &QuietCounts{Splits: map[string]int64{"train": 0, "val": 0, "test": 0}}
+	err := d.Scan(ctx, AllSplits, func(r *Record) error {
+		if r.Label == nil || r.Label.Status != LabelOK {
+			return nil
+		}
+		q.Labelled++
+		b, err := board.FromFEN(r.FEN)
+		if err != nil {
+			return fmt.Errorf("dataset %s: %s: %w", d.Dir(), r.FEN, err)
+		}
+		if quiet, err := r.Label.Quiet(b); err != nil {
+			return fmt.Errorf("dataset %s: %s: %w", d.Dir(), r.FEN, err)
+		} else if quiet {
+			q.Quiet++
+			q.Splits[d.SplitOf(r.GameID).String()]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
 }

@@ -47,8 +47,9 @@ func datasetArg(cmd *cobra.Command, args []string) error {
 // ---- info ----
 
 type datasetInfoOptions struct {
-	Dir  string
-	JSON bool
+	Dir        string
+	JSON       bool
+	CountQuiet bool
 }
 
 func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
@@ -57,7 +58,8 @@ func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
 		Use:   "info DATASET",
 		Short: "Show a dataset's counts, splits, label coverage, score histogram and sources",
 		Example: `  dchess dataset info data/labelled
-  dchess dataset info data/labelled --json | jq .splits`,
+  dchess dataset info data/labelled --json | jq .splits
+  dchess dataset info data/labelled --count-quiet`,
 		Args: datasetArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = args[0]
@@ -65,6 +67,7 @@ func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&opts.CountQuiet, "count-quiet", false, "read every record and count the quiet labelled positions (not in check, the best move not a capture), by split")
 	return cmd
 }
 
@@ -74,6 +77,11 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 		return err
 	}
 	info := dataset.Describe(d)
+	if opts.CountQuiet {
+		if info.Quiet, err = dataset.CountQuiet(ctx, d); err != nil {
+			return err
+		}
+	}
 	if opts.JSON {
 		return writeJSON(s.Out, info)
 	}
@@ -85,6 +93,14 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "labelled   %s (%.1f%%), failed %s\n", datasetCount(info.Labelled), 100*info.LabelCoverage, datasetCount(info.Failed))
+	if q := info.Quiet; q != nil {
+		share := 0.0
+		if q.Labelled > 0 {
+			share = 100 * float64(q.Quiet) / float64(q.Labelled)
+		}
+		fmt.Fprintf(w, "quiet      %s (%.1f%% of the labelled; train %s, val %s, test %s): not in check, the best move not a capture\n",
+			datasetCount(q.Quiet), share, datasetCount(q.Splits["train"]), datasetCount(q.Splits["val"]), datasetCount(q.Splits["test"]))
+	}
 	if info.Split == nil {
 		fmt.Fprintf(w, "splits     none: every record is train (dchess dataset split %s --val 0.05 --test 0.05)\n", info.Dataset)
 	} else {

@@ -116,6 +116,27 @@ func TestDatasetInfoText(t *testing.T) {
 	}
 }
 
+// TestDatasetInfoCountQuiet: every labelled record of the test dataset is
+// quiet (its best moves g1f3 and g1h3 take nothing, nothing is in check);
+// without --count-quiet no record is read and no line printed.
+func TestDatasetInfoCountQuiet(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	s, out, _ := testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, CountQuiet: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	if want := "quiet      67 (100.0% of the labelled; train 67, val 0, test 0)"; !strings.Contains(out.String(), want) {
+		t.Errorf("info --count-quiet lacks %q:\n%s", want, out)
+	}
+	s, out, _ = testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), `"quiet"`) {
+		t.Errorf("info without --count-quiet counted quiet positions:\n%s", out)
+	}
+}
+
 func TestDatasetSplitThenInfo(t *testing.T) {
 	dir, _ := makeTestDataset(t)
 	s, out, _ := testDatasetStreams()
