@@ -152,6 +152,9 @@ func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*Decoded, 
 	}
 	var cands []candidate
 	for step := steps; step >= 1; step-- {
+		if actionOnly && !masked[a0] {
+			break
+		}
 		if d.ActionFirst && step == steps && steps > 1 {
 			out := d.out[a0-encode.StateLen]
 			d.predict.Forward(d.in, []int{a0}, [][]float32{out})
@@ -161,9 +164,6 @@ func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*Decoded, 
 			d.decideAction(res, out, legal)
 			masked[a0] = false
 			d.in[a0] = int16(legal[slices.Index(res.Moves, res.Best)])
-			if actionOnly {
-				break
-			}
 			continue
 		}
 		var slots []int
@@ -219,9 +219,6 @@ func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*Decoded, 
 			if cd.slot == a0 {
 				d.decideAction(res, outs[indexOf(slots, a0)], legal)
 			}
-		}
-		if actionOnly && !masked[a0] {
-			break
 		}
 	}
 	res.Tokens = append([]int16(nil), d.in...)
