@@ -2,6 +2,7 @@ package encode
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dchess/dchess/search/board"
 )
@@ -35,12 +36,19 @@ const (
 	TokenNoEnPassant = 17 // files a-h follow: 18..25
 )
 
+// ActionParts is the size of the move-part vocabulary a move can also be
+// read in: its origin square (rows 0-63), its destination square (64-127)
+// and its promotion (128: none, then q, r, b, n).
+const ActionParts = 64 + 64 + 5
+
 // actionList holds the vocabulary in index order; actionIndex maps a UCI
 // move back. plainIndex is the fast path for moves without promotion.
+// actionParts holds each move's three rows of the move-part vocabulary.
 var (
 	actionList  []string
 	actionIndex map[string]int
 	plainIndex  [64 * 64]int16
+	actionParts [][3]int
 )
 
 func init() {
@@ -51,6 +59,12 @@ func init() {
 	add := func(uci string) {
 		actionIndex[uci] = len(actionList)
 		actionList = append(actionList, uci)
+		from, to := squareIndex(uci[0:2]), squareIndex(uci[2:4])
+		promotion := 0
+		if len(uci) == 5 {
+			promotion = 1 + strings.IndexByte("qrbn", uci[4])
+		}
+		actionParts = append(actionParts, [3]int{from, 64 + to, 128 + promotion})
 	}
 	// Every from-to a queen or a knight can make on an empty board covers
 	// every non-promoting move (castling is the king's two-square move).
@@ -108,6 +122,13 @@ func ActionIndexUCI(uci string) (int, bool) {
 
 // ActionUCI returns the UCI move at index i of the vocabulary.
 func ActionUCI(i int) string { return actionList[i] }
+
+// ActionPartRows returns the rows of move i's origin, destination and
+// promotion in the move-part vocabulary (ActionParts).
+func ActionPartRows(i int) [3]int { return actionParts[i] }
+
+// squareIndex is the index (a1 = 0, h8 = 63) of a square's name.
+func squareIndex(name string) int { return int(name[1]-'1')*8 + int(name[0]-'a') }
 
 // StateTokens writes b's StateLen tokens into dst.
 func StateTokens(b *board.Board, dst []int16) {

@@ -159,3 +159,35 @@ func TestSequenceFollowsTheLine(t *testing.T) {
 		t.Fatalf("board changed to %s after an error", b.FEN())
 	}
 }
+
+func TestActionPartRows(t *testing.T) {
+	for uci, want := range map[string][3]int{
+		"e2e4":  {12, 64 + 28, 128},
+		"g1f3":  {6, 64 + 21, 128},
+		"e1g1":  {4, 64 + 6, 128},
+		"a7a8q": {48, 64 + 56, 129},
+		"b7c8r": {49, 64 + 58, 130},
+		"h2g1n": {15, 64 + 6, 132},
+		"d2d1b": {11, 64 + 3, 131},
+	} {
+		i, ok := encode.ActionIndexUCI(uci)
+		if !ok {
+			t.Fatalf("%s not in the vocabulary", uci)
+		}
+		if got := encode.ActionPartRows(i); got != want {
+			t.Errorf("%s: rows %v, want %v", uci, got, want)
+		}
+	}
+	// No two moves share all three rows, so the parts tell every move apart.
+	seen := map[[3]int]int{}
+	for i := 0; i < encode.ActionVocab; i++ {
+		rows := encode.ActionPartRows(i)
+		if rows[0] >= 64 || rows[1] < 64 || rows[1] >= 128 || rows[2] < 128 || rows[2] >= encode.ActionParts {
+			t.Fatalf("%s: rows %v out of their ranges", encode.ActionUCI(i), rows)
+		}
+		if j, dup := seen[rows]; dup {
+			t.Fatalf("%s and %s share rows %v", encode.ActionUCI(j), encode.ActionUCI(i), rows)
+		}
+		seen[rows] = i
+	}
+}

@@ -61,6 +61,10 @@ type Config struct {
 	// Transformer.LegalMask). Weights written before the setting existed
 	// have no legal_mask key and load with it off.
 	LegalMask bool `json:"legal_mask" yaml:"legal_mask"`
+	// ActionSquares adds to each move's embedding those of its squares and
+	// promotion (Transformer.ActionSquares); weights written before the
+	// setting existed have no action_squares key and load with it off.
+	ActionSquares bool `json:"action_squares" yaml:"action_squares"`
 }
 
 // DefaultConfig is about a million parameters: 3 blocks of width 128 with
@@ -114,7 +118,8 @@ func (c Config) Validate() error {
 
 // Transformer is the network the config builds.
 func (c Config) Transformer() Transformer {
-	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP, LegalMask: c.LegalMask}
+	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP, LegalMask: c.LegalMask,
+		ActionSquares: c.ActionSquares}
 }
 
 // Resumed takes from arch, the architecture a run's checkpoint stores,

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -167,7 +168,17 @@ func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Ten
 }
 
 func TestGorgoniaMatchesPureGo(t *testing.T) {
-	c := tinyConfig()
+	squares := tinyConfig()
+	squares.ActionSquares = true
+	for name, c := range map[string]Config{"move rows": tinyConfig(), "action squares": squares} {
+		t.Run(name, func(t *testing.T) { checkGorgoniaMatchesPureGo(t, c) })
+	}
+}
+
+// checkGorgoniaMatchesPureGo compares the graph's losses and action
+// log-probabilities with the pure-Go forward pass on corrupted sequences
+// early in the schedule, where most moves are visible.
+func checkGorgoniaMatchesPureGo(t *testing.T, c Config) {
 	m, err := NewModel(c)
 	if err != nil {
 		t.Fatal(err)
@@ -228,15 +239,20 @@ func TestGorgoniaMatchesPureGo(t *testing.T) {
 }
 
 // TestGradientMatchesFiniteDifferences checks the hand-built layer norm,
-// attention, gather and cross-entropy differentiate correctly.
+// attention, gather and cross-entropy differentiate correctly, and the
+// move-part table through the incidence product.
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	c := tinyConfig()
 	c.Layers = 1
+	c.ActionSquares = true
 	m, _ := NewModel(c)
 	params := m.InitParams(4)
 	seq := sequence(t, c.Horizon)
 	in, w := make([]int16, len(seq)), make([]float32, len(seq))
 	c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 3, seq, in, w)
+	// Show a_{i+1}, so that a visible move's part rows have a gradient.
+	next := encode.ActionSlot(c.Horizon, 1)
+	in[next], w[next] = seq[next], 0
 	args := [][]int16{in}
 	_, _, learnables, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w})
 	grads := map[string][]float32{}
@@ -252,7 +268,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		return float64(per[0])
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, name := range []string{"block0.ln1.g", "block0.head1.q", "block0.head0.k", "block0.head0.v", "block0.attn.w", "block0.mlp.in.w", "ln.b", "head.state.w", "head.action.b", "embed.pos", "embed.state"} {
+	for _, name := range []string{"block0.ln1.g", "block0.head1.q", "block0.head0.k", "block0.head0.v", "block0.attn.w", "block0.mlp.in.w", "ln.b", "head.state.w", "head.action.b", "embed.pos", "embed.state", "embed.action.parts"} {
 		var p *dcw.Tensor
 		for i := range params {
 			if params[i].Name == name {
@@ -261,8 +277,13 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 		}
 		for n := 0; n < 3; n++ {
 			j := rng.IntN(len(p.Data))
-			if name == "head.action.b" {
+			switch name {
+			case "head.action.b":
 				j = int(seq[c.StateSlots()]) // a_i's own bias has a clear gradient
+			case "embed.action.parts":
+				// The origin or destination row of the move shown.
+				rows := encode.ActionPartRows(int(in[next]))
+				j = rows[rng.IntN(2)]*c.Dim + rng.IntN(c.Dim)
 			}
 			old := p.Data[j]
 			const h = 1e-2
@@ -371,5 +392,27 @@ func TestGraphRepeatsExactlyOnAnyCores(t *testing.T) {
 				t.Fatalf("%d cores: result %d (losses, logits, then gradients) differs from the first run", procs, i)
 			}
 		}
+	}
+}
+
+// TestActionSquaresKeepTheOtherWeights: the part table comes last, so a
+// run with it starts every other tensor where a run without it does, and
+// the two differ in that table alone.
+func TestActionSquaresKeepTheOtherWeights(t *testing.T) {
+	squares := tinyConfig()
+	squares.ActionSquares = true
+	plain, with := tinyConfig().Transformer().InitParams(5), squares.Transformer().InitParams(5)
+	if len(with) != len(plain)+1 || with[len(plain)].Name != "embed.action.parts" {
+		t.Fatalf("%d tensors with action squares, %d without; last %s", len(with), len(plain), with[len(with)-1].Name)
+	}
+	for i := range plain {
+		if plain[i].Name != with[i].Name || !slices.Equal(plain[i].Data, with[i].Data) {
+			t.Fatalf("tensor %s starts differently with action squares", plain[i].Name)
+		}
+	}
+	policy := DefaultPolicyConfig()
+	policy.ActionSquares = true
+	if err := policy.Validate(); err == nil || !strings.Contains(err.Error(), "action_squares") {
+		t.Fatalf("policy with action squares: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -287,6 +288,23 @@ func (c Transformer) build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 	if err != nil {
 		return fail(err)
 	}
+	if c.ActionSquares {
+		// Each move's row plus its three part rows: a constant incidence
+		// matrix times the part table.
+		actionParts, err := b.param("embed.action.parts", encode.ActionParts, d)
+		if err != nil {
+			return fail(err)
+		}
+		incidence := G.NewMatrix(g, tensor.Float32, G.WithShape(encode.ActionVocab+1, encode.ActionParts),
+			G.WithName("action.incidence"), G.WithValue(actionIncidence()))
+		parts, err := G.Mul(incidence, actionParts)
+		if err != nil {
+			return fail(err)
+		}
+		if embedAction, err = G.Add(embedAction, parts); err != nil {
+			return fail(err)
+		}
+	}
 	pos, err := b.param("embed.pos", L, d)
 	if err != nil {
 		return fail(err)
@@ -558,3 +576,22 @@ func (c Transformer) Encode(in, seq []int16, weight []float32, rows [][]float32)
 	copy(rows[4], weight)
 	rows[5][0] = float32(seq[ss])
 }
+
+// actionIncidence returns the (ActionVocab+1) × ActionParts matrix with a
+// 1 at each move's origin, destination and promotion rows; the [MASK]
+// word's row is zero. Each graph gets its own copy: Gorgonia may transpose
+// an operand's tensor in place while it differentiates a product.
+func actionIncidence() *tensor.Dense {
+	m := append([]float32(nil), actionIncidenceRows()...)
+	return tensor.New(tensor.WithShape(encode.ActionVocab+1, encode.ActionParts), tensor.WithBacking(m))
+}
+
+var actionIncidenceRows = sync.OnceValue(func() []float32 {
+	m := make([]float32, (encode.ActionVocab+1)*encode.ActionParts)
+	for a := 0; a < encode.ActionVocab; a++ {
+		for _, r := range encode.ActionPartRows(a) {
+			m[a*encode.ActionParts+r] = 1
+		}
+	}
+	return m
+})

@@ -59,6 +59,21 @@ func NewTransformerNet(arch Transformer, f *dcw.File) (*Net, error) {
 		}
 		n.w[p.name] = data
 	}
+	if arch.ActionSquares {
+		// Fold the part rows into a copy of the move table once, so a
+		// forward pass reads one row per move as without them.
+		d, parts := arch.Dim, n.w["embed.action.parts"]
+		table := append([]float32(nil), n.w["embed.action"]...)
+		for a := 0; a < encode.ActionVocab; a++ {
+			row := table[a*d : (a+1)*d]
+			for _, r := range encode.ActionPartRows(a) {
+				for j, v := range parts[r*d : (r+1)*d] {
+					row[j] += v
+				}
+			}
+		}
+		n.w["embed.action"] = table
+	}
 	n.allocate()
 	return n, nil
 }

@@ -10,9 +10,16 @@ import (
 // and models/flow): a bidirectional transformer over the tokens of an
 // action-state-action sequence of horizon Horizon (encode.SequenceLen),
 // with a state head and an action head. Its weights and their order in
-// model.dcw depend on Horizon, Dim, Heads, Layers and MLP alone.
+// model.dcw depend on Horizon, Dim, Heads, Layers, MLP and ActionSquares
+// alone.
 type Transformer struct {
 	Horizon, Dim, Heads, Layers, MLP int
+	// ActionSquares adds to each move's own embedding row the rows of its
+	// origin, destination and promotion in a shared table
+	// (embed.action.parts, encode.ActionParts rows), so every move tells
+	// the network which squares it changes, however rarely the move was
+	// seen. Without it a move is one learned row of 1,968.
+	ActionSquares bool
 	// LegalMask adds to the logits of a_i (action slot 0, the move of the
 	// given state s_i) an input of IllegalLogit for every move that is not
 	// legal in s_i and 0 for the legal ones (LegalMaskShape, the last
@@ -58,6 +65,8 @@ func (c Transformer) Validate(family string) error {
 		return fmt.Errorf("%s: dim %d must be a positive multiple of heads %d (at most 4096)", family, c.Dim, c.Heads)
 	case c.Layers < 1 || c.Layers > 64 || c.MLP < 1 || c.MLP > 1<<14:
 		return fmt.Errorf("%s: layers (1..64) and mlp (1..16384) must be positive", family)
+	case c.ActionSquares && c.Horizon == 1:
+		return fmt.Errorf("%s: action_squares needs horizon 2 or more: at horizon 1 the network reads no move", family)
 	}
 	return nil
 }
@@ -87,7 +96,9 @@ type paramShape struct {
 }
 
 // paramShapes lists every tensor in a fixed order: the embeddings, each
-// block, the final norm and the two output heads.
+// block, the final norm, the two output heads and, with ActionSquares,
+// the move-part table last, so that every other tensor draws the same
+// initial weights with it as without.
 func (c Transformer) paramShapes() []paramShape {
 	d, dk := c.Dim, c.Dim/c.Heads
 	out := []paramShape{
@@ -108,8 +119,12 @@ func (c Transformer) paramShapes() []paramShape {
 			paramShape{p + "mlp.in.w", []int{d, c.MLP}}, paramShape{p + "mlp.in.b", []int{c.MLP}},
 			paramShape{p + "mlp.out.w", []int{c.MLP, d}}, paramShape{p + "mlp.out.b", []int{d}})
 	}
-	return append(out,
+	out = append(out,
 		paramShape{"ln.g", []int{d}}, paramShape{"ln.b", []int{d}},
 		paramShape{"head.state.w", []int{d, encode.StateVocab}}, paramShape{"head.state.b", []int{encode.StateVocab}},
 		paramShape{"head.action.w", []int{d, encode.ActionVocab}}, paramShape{"head.action.b", []int{encode.ActionVocab}})
+	if c.ActionSquares {
+		out = append(out, paramShape{"embed.action.parts", []int{encode.ActionParts, d}})
+	}
+	return out
 }

@@ -83,6 +83,9 @@ type Config struct {
 	// every Euler step, as diffusion.Config.LegalMask; weights written
 	// before it existed load with it off.
 	LegalMask bool `json:"legal_mask" yaml:"legal_mask"`
+	// ActionSquares adds to each move's embedding those of its squares and
+	// promotion, as diffusion.Config.ActionSquares.
+	ActionSquares bool `json:"action_squares" yaml:"action_squares"`
 }
 
 // DefaultConfig is the diffusion model's transformer (about a million
@@ -134,7 +137,7 @@ func (c Config) Validate() error {
 // Transformer is the network the config builds (the diffusion model's).
 func (c Config) Transformer() diffusion.Transformer {
 	return diffusion.Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
-		LegalMask: c.LegalMask}
+		LegalMask: c.LegalMask, ActionSquares: c.ActionSquares}
 }
 
 // Resumed takes legal_mask from a run's checkpoint architecture, off when
