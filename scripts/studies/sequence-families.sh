@@ -20,7 +20,9 @@
 # evaluations and the finished tournament are skipped, so the script can be
 # stopped at any point and run again (the round robin continues from its
 # journal beside tournament.pgn). FAMILIES (default "policy diffusion
-# flow-mask flow-board") chooses which runs to train and score. PARALLEL
+# flow-mask flow-board"; also flow-board-squares) chooses which runs to
+# train and score; give another RUNS_DIR to keep the plot and round robin
+# of a subset apart. PARALLEL
 # (default 1) trains that many runs at once, each with GOMAXPROCS=1: one
 # core trains this small transformer as fast as two do (193 and 194
 # samples/s, docs/strength.md), so on a machine of N cores PARALLEL=N
@@ -37,7 +39,8 @@ openings=${OPENINGS:-../shared/data/openings/noob_2moves.epd}
 mkdir -p "$runs"
 
 # config NAME: the config a run trains with; flow's board source differs
-# from configs/flow-small.yaml in its source alone.
+# from configs/flow-small.yaml in its source alone, flow-board-squares in
+# its source and action_squares (docs/training.md).
 config() {
 	case $1 in
 	flow-mask) echo configs/flow-small.yaml ;;
@@ -45,6 +48,12 @@ config() {
 		sed 's/^  source: mask /  source: board/' configs/flow-small.yaml >"$runs/flow-board.yaml"
 		grep -q '^  source: board' "$runs/flow-board.yaml" || { echo "flow-small.yaml has no 'source: mask' line" >&2; exit 1; }
 		echo "$runs/flow-board.yaml" ;;
+	flow-board-squares)
+		sed -e 's/^  source: mask /  source: board/' -e 's/^  action_squares: false /  action_squares: true /' \
+			configs/flow-small.yaml >"$runs/flow-board-squares.yaml"
+		[ "$(grep -c '^  source: board\|^  action_squares: true' "$runs/flow-board-squares.yaml")" = 2 ] ||
+			{ echo "flow-small.yaml has no 'source: mask' or 'action_squares: false' line" >&2; exit 1; }
+		echo "$runs/flow-board-squares.yaml" ;;
 	*) echo "configs/$1-small.yaml" ;;
 	esac
 }
