@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // LossPlotFile is a run's loss curve.
@@ -187,12 +188,36 @@ func PlotCurves(curves []Curve, metric, path string) error {
 	return savePlot(p, path)
 }
 
-// savePlot writes p with its legend on top to a temporary file renamed to
-// path, so a viewer never sees half an image.
+// savePlot writes p to a temporary file renamed to path, so a viewer never
+// sees half an image. The legend stands to the right of the axes, where no
+// curve can run under it.
 func savePlot(p *plot.Plot, path string) error {
-	p.Legend.Top = true
+	const width, height = 7 * vg.Inch, 4 * vg.Inch
+	legend := p.Legend
+	p.Legend = plot.NewLegend() // p.Draw draws the axes and curves alone
+	legend.Top, legend.Left = true, true
+	gap := vg.Points(8)
+	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 2*gap
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	c, err := draw.NewFormattedCanvas(width+legendWidth, height, format)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	legend.Draw(draw.Crop(dc, width+gap, -gap, gap, -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y-gap))
 	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err := p.Save(7*vg.Inch, 4*vg.Inch, tmp); err != nil {
+	f, err := os.Create(tmp)
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("plot: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("plot: %w", err)
 	}
 	return os.Rename(tmp, path)
