@@ -46,5 +46,5 @@ for k in $(seq 1 "$chunks"); do
 	[ -f "$d/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$d/positions" -o "$d/labelled" \
 		--depth 8 --multipv "${MULTIPV:-1}" --workers "$workers" --json >"$d/label.json"
 	[ -f "$d/split.json" ] || "$dchess" dataset split "$d/labelled" --val 0.05 --test 0.05 --seed 1 --json >"$d/split.json"
-	"$dchess" dataset info "$d/labelled" | head -5
+	"$dchess" dataset info "$d/labelled" | sed -n 1,5p # sed reads to the end: head could leave dchess a broken pipe, which pipefail makes fatal
 done

@@ -56,4 +56,4 @@ for i in 0 1; do
 done
 wait
 "$dchess" match merge "$run.match" --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --json >"$run.match.json"
-grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$run.match.json" | head -5
+grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$run.match.json" | sed -n 1,5p

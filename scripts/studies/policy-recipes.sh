@@ -47,5 +47,5 @@ for r in a-nomask b32-nomask b128-nomask a b128; do
 		fi
 	fi
 	[ -f "$run.eval.json" ] || "$dchess" eval --player "policy:$run/model.dcw" --data "$data" --limit 500 --json --quiet >"$run.eval.json"
-	grep -o '"action_accuracy": [^,]*' "$run.eval.json" | head -1 | sed "s/^/$r: /"
+	grep -o '"action_accuracy": [^,]*' "$run.eval.json" | sed -n 1p | sed "s/^/$r: /"
 done
