@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn"
@@ -82,7 +83,7 @@ const MaxDecodingSteps = 1000
 // path already resolved). steps= sets the diffusion model's decoding steps
 // T (default: as trained), order= its decoding order (decodingOrder).
 func diffusionDecoder(spec player.Spec) (*Decoding, error) {
-	settings := []string{}
+	settings := slices.Clone(player.ProposerSettings)
 	if spec.Family == diffusion.Family {
 		settings = append(settings, "steps", "order")
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,10 +14,11 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-// TestDecodingOrderSetting: order= reaches the diffusion and flow decoders,
-// is refused for the policy (nothing to order) and names its values when
-// misspelt, before any weights are read.
-func TestDecodingOrderSetting(t *testing.T) {
+// TestSequencePlayerSettings: order= reaches the diffusion and flow
+// decoders, is refused for the policy (nothing to order) and names its
+// values when misspelt, before any weights are read; both players take
+// repetition= and name its values when misspelt.
+func TestSequencePlayerSettings(t *testing.T) {
 	dir := t.TempDir()
 	df, err := diffusion.BiasOnlyWeights(diffusion.DefaultConfig(), map[string]float32{"e2e4": 5}, encode.TokenEmpty)
 	if err != nil {
@@ -66,5 +68,19 @@ func TestDecodingOrderSetting(t *testing.T) {
 	}
 	if _, err := decoder("policy:" + paths["diffusion"] + "?order=action-first"); err == nil || !strings.Contains(err.Error(), "order") {
 		t.Errorf("policy accepted order=: %v", err)
+	}
+	// Every sequence player takes the proposer's repetition= setting.
+	ctx := context.Background()
+	for family, path := range paths {
+		p, err := player.New(ctx, family+":"+path+"?repetition=avoid")
+		if err != nil {
+			t.Fatalf("%s with repetition=avoid: %v", family, err)
+		}
+		if mi, err := p.Move(ctx, player.Position{}, player.Limits{}); err != nil || mi.Move != "e2e4" {
+			t.Errorf("%s with repetition=avoid: %+v, %v", family, mi, err)
+		}
+		if _, err := player.New(ctx, family+":"+path+"?repetition=sometimes"); err == nil || !strings.Contains(err.Error(), "avoid") {
+			t.Errorf("%s with repetition=sometimes: %v", family, err)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func init() {
 // trained), sampler=deterministic|stochastic, seed= the stochastic draws',
 // order= when a_i is decided (decodingOrder).
 func flowDecoder(spec player.Spec) (*Decoding, error) {
-	if err := spec.CheckSettings("steps", "sampler", "seed", "order"); err != nil {
+	if err := spec.CheckSettings(append([]string{"steps", "sampler", "seed", "order"}, player.ProposerSettings...)...); err != nil {
 		return nil, err
 	}
 	actionFirst, err := decodingOrder(spec)

@@ -86,7 +86,7 @@ func sequencePlayer(open func(player.Spec) (*Decoding, error)) player.Factory {
 		if err != nil {
 			return nil, err
 		}
-		return player.ProposerPlayer(spec.DisplayName(), d.Decoder), nil
+		return player.ProposerPlayer(spec, d.Decoder)
 	}
 }
 

@@ -133,7 +133,7 @@ func TestBuiltInPlayersBeatRandom(t *testing.T) {
 		"heuristic":         specEntrant(t, "heuristic"),
 		"heuristic minimax": specEntrant(t, "heuristic:search=minimax"),
 		"proposer": {New: func(context.Context) (player.Player, error) {
-			return player.ProposerPlayer("greedy", greedy{}), nil
+			return player.ProposerPlayer(player.Spec{Family: "greedy"}, greedy{})
 		}},
 	}
 	if sf := testenv.StockfishPath(); sf != "" {

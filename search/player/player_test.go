@@ -196,13 +196,89 @@ func (failingProposer) Propose(*board.Board) ([]board.Move, []float64, error) {
 
 func TestProposerPlayer(t *testing.T) {
 	ctx := context.Background()
-	mi, err := ProposerPlayer("policy", rankedProposer{}).Move(ctx, Position{}, Limits{})
+	policy := Spec{Family: "policy"}
+	p, err := ProposerPlayer(policy, rankedProposer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mi, err := p.Move(ctx, Position{}, Limits{})
 	if err != nil || mi.Move != "g1f3" || mi.HasScore {
 		t.Fatalf("got %+v, %v; want g1f3 without a score", mi, err)
 	}
-	if _, err := ProposerPlayer("policy", failingProposer{}).Move(ctx, Position{}, Limits{}); err == nil {
+	if p, err = ProposerPlayer(policy, failingProposer{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Move(ctx, Position{}, Limits{}); err == nil {
 		t.Fatal("a failing proposer gave no error")
 	}
+	if _, err := ProposerPlayer(policy.With("repetition", "never"), rankedProposer{}); err == nil ||
+		!strings.Contains(err.Error(), "repetition") {
+		t.Fatalf("repetition=never: %v", err)
+	}
+}
+
+// knightsProposer ranks the knights' return to their starting squares
+// first, then every other move: a model that walks in a circle.
+type knightsProposer struct{}
+
+func (knightsProposer) Propose(b *board.Board) ([]board.Move, []float64, error) {
+	moves := b.LegalMoves()
+	scores := make([]float64, len(moves))
+	for i, m := range moves {
+		switch board.UCI(m) {
+		case "f3g1", "f6g8", "g1f3", "g8f6":
+			scores[i] = 1
+		}
+	}
+	return moves, scores, nil
+}
+
+// TestProposerAvoidsRepetition: after Nf3 Nf6 Ng1 Ng8 the start position
+// has occurred twice; the knights' moves bring back positions of the game,
+// so repetition=avoid plays another move and the default plays the knight.
+func TestProposerAvoidsRepetition(t *testing.T) {
+	ctx := context.Background()
+	pos := Position{Moves: []string{"g1f3", "g8f6", "f3g1", "f6g8"}}
+	for setting, knight := range map[string]bool{"": true, "allow": true, "avoid": false} {
+		spec := Spec{Family: "policy"}
+		if setting != "" {
+			spec = spec.With("repetition", setting)
+		}
+		p, err := ProposerPlayer(spec, knightsProposer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mi, err := p.Move(ctx, pos, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := mi.Move == "g1f3"; got != knight {
+			t.Errorf("repetition=%q played %s", setting, mi.Move)
+		}
+	}
+	// When every proposed move repeats, avoid still plays the top one.
+	p, err := ProposerPlayer(Spec{Family: "policy"}.With("repetition", "avoid"), knightsOnly{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mi, err := p.Move(ctx, pos, Limits{}); err != nil || mi.Move != "g1f3" {
+		t.Fatalf("with only repeating moves: got %+v, %v; want g1f3", mi, err)
+	}
+}
+
+// knightsOnly proposes the knights' moves of knightsProposer alone.
+type knightsOnly struct{}
+
+func (knightsOnly) Propose(b *board.Board) ([]board.Move, []float64, error) {
+	moves, scores, _ := knightsProposer{}.Propose(b)
+	var keep []board.Move
+	var keepScores []float64
+	for i, m := range moves {
+		if scores[i] > 0 {
+			keep, keepScores = append(keep, m), append(keepScores, scores[i])
+		}
+	}
+	return keep, keepScores, nil
 }
 
 func TestModelFamilyResolution(t *testing.T) {

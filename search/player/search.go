@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/dchess/dchess/search"
@@ -169,11 +170,36 @@ func (p *Searcher) Close() error { return nil }
 type Proposer struct {
 	name     string
 	proposer search.MoveProposer
+	// AvoidRepetition plays the best-ranked move that does not bring back
+	// a position of the game (since its last capture or pawn move), the
+	// top one only when every legal move does. A model that reads the
+	// position alone cannot see that it is walking in a circle: without
+	// this, most games between such players end in threefold repetition.
+	AvoidRepetition bool
 }
 
-// ProposerPlayer returns a player that plays proposer's best move.
-func ProposerPlayer(name string, proposer search.MoveProposer) *Proposer {
-	return &Proposer{name: name, proposer: proposer}
+// ProposerSettings are the settings ProposerPlayer reads, which every
+// proposer family accepts besides its own.
+var ProposerSettings = []string{"repetition"}
+
+// Values of repetition=.
+const (
+	RepetitionAllow = "allow"
+	RepetitionAvoid = "avoid"
+)
+
+// ProposerPlayer returns a player that plays proposer's best move, with
+// spec's repetition= (allow, the default, or avoid).
+func ProposerPlayer(spec Spec, proposer search.MoveProposer) (*Proposer, error) {
+	p := &Proposer{name: spec.DisplayName(), proposer: proposer}
+	switch r := spec.Get("repetition", RepetitionAllow); r {
+	case RepetitionAllow:
+	case RepetitionAvoid:
+		p.AvoidRepetition = true
+	default:
+		return nil, fmt.Errorf("player %s: repetition=%q must be %s or %s", spec.Family, r, RepetitionAllow, RepetitionAvoid)
+	}
+	return p, nil
 }
 
 func (p *Proposer) Name() string                  { return p.name }
@@ -198,14 +224,27 @@ func (p *Proposer) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, er
 	for _, m := range b.LegalMoves() {
 		legal[m] = true
 	}
-	best := -1
+	var ranked []int
 	for i, m := range moves {
-		if legal[m] && (best < 0 || scores[i] > scores[best]) {
-			best = i
+		if legal[m] {
+			ranked = append(ranked, i)
 		}
 	}
-	if best < 0 {
+	if len(ranked) == 0 {
 		return MoveInfo{}, fmt.Errorf("%s proposed no legal move", p.name)
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return scores[ranked[i]] > scores[ranked[j]] })
+	best := ranked[0]
+	if p.AvoidRepetition {
+		for _, i := range ranked {
+			b.Make(moves[i])
+			repeated := b.IsRepeated()
+			b.Unmake()
+			if !repeated {
+				best = i
+				break
+			}
+		}
 	}
 	return MoveInfo{Move: board.UCI(moves[best]), PV: []string{board.UCI(moves[best])}}, nil
 }
