@@ -7,7 +7,8 @@
 # number of optimizer steps. Then, for each: action accuracy and the imagined
 # lines on the test split (the decoding-steps sweep for diffusion and flow,
 # with milliseconds per move), the shared Lichess puzzles, and a round robin
-# at 100 ms a move with heuristic and random as anchors.
+# at 100 ms a move with heuristic and random as anchors, then the learned
+# players' round robin again with repetition=avoid.
 #
 #   scripts/studies/sequence-families.sh [DATA_DIR] [RUNS_DIR] [STEPS]
 #       (defaults studies/d8pv4/labelled, studies/sequence, 20000)
@@ -125,5 +126,17 @@ if [ ! -f "$out" ]; then
 	"$dchess" tournament --players "$players" --games-per-pair "${GAMES_PER_PAIR:-20}" --movetime "${MOVETIME:-100}" \
 		--openings "$openings" \
 		--openings-order random --seed 1 --max-moves 200 --pgn "$runs/tournament.pgn" --json >"$out.tmp"
+	mv "$out.tmp" "$out"
+fi
+# The learned players again with repetition=avoid, anchored on random: with
+# the default, most of their games end in threefold repetition.
+players=random
+for f in $families; do players=$players,$(spec "$f" repetition=avoid); done
+out=$runs/tournament-avoid.json
+if [ ! -f "$out" ]; then
+	echo "== round robin with repetition=avoid ($(date -u +%FT%TZ))"
+	"$dchess" tournament --players "$players" --anchor random=0 --games-per-pair "${GAMES_PER_PAIR:-20}" \
+		--movetime "${MOVETIME:-100}" --openings "$openings" --openings-order random --seed 1 --max-moves 200 \
+		--pgn "$runs/tournament-avoid.pgn" --json >"$out.tmp"
 	mv "$out.tmp" "$out"
 fi
