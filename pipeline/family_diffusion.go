@@ -82,6 +82,8 @@ const MaxDecodingSteps = 1000
 // diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
 // T (default: as trained), order= its decoding order (decodingOrder).
+// It accepts the player's repetition= (player.ProposerSettings), which
+// only a game reads: scoring positions ignores it.
 func diffusionDecoder(spec player.Spec) (*Decoding, error) {
 	settings := slices.Clone(player.ProposerSettings)
 	if spec.Family == diffusion.Family {

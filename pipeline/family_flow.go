@@ -50,7 +50,8 @@ func init() {
 
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
 // trained), sampler=deterministic|stochastic, seed= the stochastic draws',
-// order= when a_i is decided (decodingOrder).
+// order= when a_i is decided (decodingOrder), and the player's
+// repetition= as diffusionDecoder does.
 func flowDecoder(spec player.Spec) (*Decoding, error) {
 	if err := spec.CheckSettings(append([]string{"steps", "sampler", "seed", "order"}, player.ProposerSettings...)...); err != nil {
 		return nil, err
