@@ -418,11 +418,62 @@ func TestLoadRefuses(t *testing.T) {
 	dcw.Write(wrongShape, wf)
 	badArch := filepath.Join(dir, "arch.dcw")
 	dcw.Write(badArch, &dcw.File{Family: Family, Arch: []byte(`{"accumulator":32,"heads":4}`), Tensors: params})
-	for _, path := range []string{damaged, foreign, wrongShape, badArch, filepath.Join(dir, "missing.dcw")} {
+	// Weights a float file can hold and the player cannot: a NaN, and
+	// feature weights whose sum over 32 pieces overflows int16 however
+	// they are scaled.
+	withWeight := func(name string, v float32) string {
+		changed := make([]dcw.Tensor, len(params))
+		for i, p := range params {
+			changed[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), p.Data...)}
+		}
+		changed[0].Data[7] = v // ft.w
+		path := filepath.Join(dir, name)
+		if err := dcw.Write(path, weightsFile(t, m, changed)); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	notFinite := withWeight("nan.dcw", float32(math.NaN()))
+	tooLarge := withWeight("large.dcw", 100)
+	for _, path := range []string{damaged, foreign, wrongShape, badArch, notFinite, tooLarge, filepath.Join(dir, "missing.dcw")} {
 		_, err := Load(path)
 		if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line naming the file", filepath.Base(path), err)
 		}
+	}
+	if params[0].Name != "ft.w" {
+		t.Fatalf("the first tensor is %s, want ft.w", params[0].Name)
+	}
+}
+
+// TestLossBlendsResult checks the loss's target against the formula of
+// docs/nnue.md: (sigmoid(logit) - (lambda·p + (1 - lambda)·r))² per
+// position, with lambda below 1, where the game's result counts.
+func TestLossBlendsResult(t *testing.T) {
+	cfg := smallConfig()
+	cfg.Lambda = 0.25
+	m := newModel(t, cfg)
+	recs := materialSet(64, 6)
+	for i, r := range recs { // results of every kind
+		r.Result = []dataset.Result{dataset.WhiteWin, dataset.BlackWin, dataset.Draw}[i%3]
+	}
+	bt := encodeBatch(t, m, recs)
+	gr := buildGraph(t, m, m.InitParams(6), bt)
+	defer gr.vm.Close()
+	gr.run(t)
+	logits := gr.out.Logit.Value().Data().([]float32)
+	perRow := gr.out.PerRow.Value().Data().([]float32)
+	results := 0.0
+	for i := 0; i < bt.rows; i++ {
+		p, r := float64(bt.bufs[InputWinProb][i]), float64(bt.bufs[InputResult][i])
+		want := math.Pow(sigmoid(float64(logits[i]))-(0.25*p+0.75*r), 2)
+		if math.Abs(float64(perRow[i])-want) > 1e-5 {
+			t.Fatalf("row %d: loss %g, want %g (win probability %g, result %g)", i, perRow[i], want, p, r)
+		}
+		results += r
+	}
+	if bt.rows < 20 || results == 0 || results == float64(bt.rows) {
+		t.Fatalf("%d rows with results summing to %g: the batch does not test the blend", bt.rows, results)
 	}
 }
 
