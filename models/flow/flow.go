@@ -110,8 +110,10 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("flow: scheduler %q must be linear or polynomial", c.Scheduler)
 	}
-	if !(c.Exponent > 0 && c.Exponent <= 10) {
-		return fmt.Errorf("flow: exponent %v must be in (0, 10]", c.Exponent)
+	// Below 1 the jump rate at t = 0 is infinite: the first Euler step
+	// would decide every token at once.
+	if !(c.Exponent >= 1 && c.Exponent <= 10) {
+		return fmt.Errorf("flow: exponent %v must be in [1, 10]", c.Exponent)
 	}
 	switch c.Source {
 	case SourceMask, SourceBoard:

@@ -70,6 +70,7 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 	}{
 		{func(c *Config) { c.Scheduler = "cosine" }, "scheduler"},
 		{func(c *Config) { c.Exponent = 0 }, "exponent"},
+		{func(c *Config) { c.Exponent = 0.5 }, "exponent"},
 		{func(c *Config) { c.Source = "uniform" }, "source"},
 		{func(c *Config) { c.Objective = "mse" }, "objective"},
 		{func(c *Config) { c.Steps = 0 }, "steps"},

@@ -75,9 +75,27 @@ func TestActionFirstImaginesTheFutureOfItsMove(t *testing.T) {
 			want        bool
 		}{{false, 20, false}, {false, 5, false}, {true, 20, true}, {true, 5, true}, {true, 2, true}, {true, 1, false}} {
 			dec.ActionFirst = tc.actionFirst
+			// After a_i the future follows κ: the Euler step from t = 1/20
+			// moves h·κ'_t/(1 - κ_t) = 1/19 of the masked future (κ_t = t).
+			masked := -1
+			dec.trace = func(k int, tokens []int16) {
+				if k == 2 && source == SourceMask {
+					masked = 0
+					for _, tok := range tokens[encode.StateLen:] {
+						if tok == MaskState || tok == MaskAction {
+							masked++
+						}
+					}
+				}
+			}
 			r, err := dec.DecodeSteps(board.New(), tc.steps)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if future := len(x1) - encode.StateLen - 1; source == SourceMask && tc.actionFirst && tc.steps == 20 &&
+				math.Abs(float64(masked)-float64(future)*18/19) > 1 {
+				t.Errorf("action first, 20 steps: %d of the %d future tokens masked after the step past a_i, want %.1f",
+					masked, future, float64(future)*18/19)
 			}
 			if board.UCI(r.Best) != "e2e4" {
 				t.Fatalf("%s, action first %v, %d steps: a_i %s, want the most probable e2e4", source, tc.actionFirst, tc.steps, board.UCI(r.Best))
