@@ -140,7 +140,7 @@ type DataOptions struct {
 // no split.
 func openEvalData(opts *DataOptions) (*dataset.Dataset, dataset.Split, string, error) {
 	if len(opts.Steps) > 0 && !Supports(opts.Player.Family, EvalStepsSweep) {
-		return nil, 0, "", &InputError{fmt.Errorf("--steps sweeps a diffusion player's decoding steps, not %s's", opts.Player.Family)}
+		return nil, 0, "", &InputError{fmt.Errorf("--steps sweeps a diffusion or flow player's decoding steps, not %s's", opts.Player.Family)}
 	}
 	if Supports(opts.Player.Family, EvalPairs) && opts.Player.Path == "" {
 		return nil, 0, "", &InputError{fmt.Errorf("--player %s: a %s player needs its weights, %s:PATH", opts.Player.Raw, opts.Player.Family, opts.Player.Family)}

@@ -14,6 +14,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
@@ -142,9 +143,19 @@ func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32
 	if err != nil {
 		t.Fatal(err)
 	}
-	dc := *cfg.Model.Settings.(*diffusion.Config)
-	dc.LegalMask = legalMask
-	f, err := diffusion.BiasOnlyWeights(dc, actionBias, encode.TokenEmpty)
+	var f *dcw.File
+	switch c := cfg.Model.Settings.(type) {
+	case *diffusion.Config:
+		dc := *c
+		dc.LegalMask = legalMask
+		f, err = diffusion.BiasOnlyWeights(dc, actionBias, encode.TokenEmpty)
+	case *flow.Config:
+		fc := *c
+		fc.LegalMask = legalMask
+		f, err = flow.BiasOnlyWeights(fc, actionBias, encode.TokenEmpty)
+	default:
+		t.Fatalf("%s is not a sequence family", family)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,19 +201,6 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	}
 	bias := map[string]float32{"a1a8": 10, "h2g3": 5}
 	model := writeBiasWeights(t, diffusion.Family, bias, false)
-
-	s, out, _ := playStreams("")
-	opts := &evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{1, 4}, JSON: true}
-	if err := runEval(context.Background(), opts, s); err != nil {
-		t.Fatal(err)
-	}
-	var rep pipeline.DataReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if rep.Positions != 3 || rep.Correct != 2 || rep.Decoding == nil || len(rep.Sweep) != 2 {
-		t.Fatalf("report %+v", rep)
-	}
 	want := pipeline.ImaginedReport{
 		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
 			StateWrong:          diffusion.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
@@ -211,16 +209,32 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 			StateWrong:          diffusion.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
-	// The configured T = 4 first, then the sweep in the order given.
-	for i, d := range []pipeline.DecodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
-		if wantSteps := []int{4, 1, 4}[i]; d.Steps != wantSteps {
-			t.Errorf("report %d decodes in %d steps, want %d", i, d.Steps, wantSteps)
+	// Flow with the mask source reads the same biases to the same tokens
+	// (the sampler's order does not matter when every slot is certain).
+	var rep pipeline.DataReport
+	for _, spec := range []string{"flow:" + writeBiasWeights(t, flow.Family, bias, false), "diffusion:" + model} {
+		s, out, _ := playStreams("")
+		if err := runEval(context.Background(), &evalOptions{Player: spec, Data: dir, Steps: []int{1, 4}, JSON: true}, s); err != nil {
+			t.Fatal(err)
 		}
-		if d.Positions != 3 || d.Correct != 2 || d.UnrestrictedLegal != 2 || d.UnrestrictedLegalRate != 2.0/3 {
-			t.Errorf("T=%d: %+v", d.Steps, d)
+		rep = pipeline.DataReport{}
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatal(err)
 		}
-		if d.Imagined == nil || *d.Imagined != want {
-			t.Errorf("T=%d imagined %+v, want %+v", d.Steps, d.Imagined, want)
+		if rep.Positions != 3 || rep.Correct != 2 || rep.Decoding == nil || len(rep.Sweep) != 2 {
+			t.Fatalf("%s: report %+v", spec[:4], rep)
+		}
+		// The configured T = 4 first, then the sweep in the order given.
+		for i, d := range []pipeline.DecodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
+			if wantSteps := []int{4, 1, 4}[i]; d.Steps != wantSteps {
+				t.Errorf("%s: report %d decodes in %d steps, want %d", spec[:4], i, d.Steps, wantSteps)
+			}
+			if d.Positions != 3 || d.Correct != 2 || d.UnrestrictedLegal != 2 || d.UnrestrictedLegalRate != 2.0/3 {
+				t.Errorf("%s, T=%d: %+v", spec[:4], d.Steps, d)
+			}
+			if d.Imagined == nil || *d.Imagined != want {
+				t.Errorf("%s, T=%d imagined %+v, want %+v", spec[:4], d.Steps, d.Imagined, want)
+			}
 		}
 	}
 
@@ -242,8 +256,8 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		t.Errorf("legal cross-entropy %.6f (uniform %.6f), want %.6f (%.6f)", d.LegalCrossEntropy, d.UniformLegalCrossEntropy, ce, uniform)
 	}
 
-	s, out, _ = playStreams("")
-	opts.JSON = false
+	s, out, _ := playStreams("")
+	opts := &evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{1, 4}}
 	if err := runEval(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
