@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The dataset of docs/strength.md's evaluator and diffusion studies, made with
-# dchess alone: 317,477 positions (Kasparov's games and 2,000 self-play games
-# between two heuristic players, the first 20 plies 10 % random), each
+# dchess alone: Kasparov's games and 2,000 self-play games between two
+# heuristic players (the first 20 plies 10 % random), each position
 # labelled by Stockfish at depth 8 with a 4-move principal variation, split
-# 90/5/5 by game (4,123 games: 3,714 train, 220 val, 189 test).
+# 90/5/5 by game (4,123 games). Made on 2026-11-21 it held 317,477
+# positions (3,714 train, 220 val, 189 test games); remade on 2026-11-25,
+# after the heuristic's search and weights had changed its self-play games,
+# 331,763 (3,719, 194, 210): the sequence families' study uses the second.
 #
 #   scripts/studies/data-d8-pv4.sh [OUT_DIR]     (default studies/d8pv4)
 # A rerun skips the finished stages; labelling resumes from its journal.
