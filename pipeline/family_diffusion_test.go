@@ -66,6 +66,22 @@ func TestSequencePlayerSettings(t *testing.T) {
 			t.Errorf("%s with order=backwards: %v", family, err)
 		}
 	}
+	// flow's sampler settings reach its decoder, and bad values are refused.
+	d, err := decoder("flow:" + paths["flow"] + "?steps=7&sampler=stochastic&seed=9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dec := d.Decoder.(*flow.Decoder); dec.Steps != 7 || d.Steps != 7 || dec.Sampler != flow.SamplerStochastic || dec.Seed != 9 {
+		t.Errorf("flow with steps=7&sampler=stochastic&seed=9: steps %d (%d), sampler %s, seed %d", dec.Steps, d.Steps, dec.Sampler, dec.Seed)
+	}
+	if d, err = decoder("flow:" + paths["flow"]); err != nil || d.Decoder.(*flow.Decoder).Sampler != flow.SamplerDeterministic {
+		t.Errorf("flow's default sampler: %+v, %v", d, err)
+	}
+	for _, bad := range []string{"steps=0", "sampler=euler", "seed=x"} {
+		if _, err := decoder("flow:" + paths["flow"] + "?" + bad); err == nil {
+			t.Errorf("flow accepted %s", bad)
+		}
+	}
 	if _, err := decoder("policy:" + paths["diffusion"] + "?order=action-first"); err == nil || !strings.Contains(err.Error(), "order") {
 		t.Errorf("policy accepted order=: %v", err)
 	}
