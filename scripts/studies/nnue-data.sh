@@ -21,7 +21,10 @@
 # labels that many lines a position (label --multipv), for training on the
 # positions after each line's first move (the nnue config's children). A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
-# script can be stopped at any point and run again.
+# script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
+# 0/1) makes only the chunks k with (k - 1) mod n = i, so n machines make
+# disjoint chunks of one study (each chunk's seed is its own, so the chunks
+# equal those of one machine); copy the chunk folders together afterwards.
 set -euo pipefail
 if [ $# -lt 1 ]; then
 	echo "usage: $0 OUT_DIR [CHUNKS [GAMES_PER_CHUNK [WORKERS]]]" >&2
@@ -31,9 +34,16 @@ out=$1
 chunks=${2:-10}
 games=${3:-5000}
 workers=${4:-1}
+shard=${CHUNK_SHARD:-0/1}
+shard_i=${shard%/*} shard_n=${shard#*/}
+if ! [[ $shard =~ ^[0-9]+/[0-9]+$ ]] || [ "$shard_n" -lt 1 ] || [ "$shard_i" -ge "$shard_n" ]; then
+	echo "$0: CHUNK_SHARD=$shard must be i/n with 0 <= i < n" >&2
+	exit 2
+fi
 . "$(dirname "$0")/env.sh"
 mkdir -p "$out"
 for k in $(seq 1 "$chunks"); do
+	[ $(((k - 1) % shard_n)) -eq "$shard_i" ] || continue
 	d=$out/chunk-$k
 	mkdir -p "$d"
 	echo "== chunk $k of $chunks: $d ($(date -u +%FT%TZ))"
