@@ -317,8 +317,8 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 		opts evalOptions
 		want string
 	}{
-		{evalOptions{Player: "policy:" + policy, Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion player"},
-		{evalOptions{Player: "heuristic", Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion player"},
+		{evalOptions{Player: "policy:" + policy, Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion or flow player"},
+		{evalOptions{Player: "heuristic", Data: dir, Steps: []int{2}}, "--steps sweeps a diffusion or flow player"},
 		{evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{2, 0}}, "must be in 1..1000"},
 		{evalOptions{Player: "diffusion:" + model, Data: dir, Steps: []int{2, 5, 2}}, "lists 2 twice"},
 		{evalOptions{Player: "diffusion:" + model, FEN: "7k/8/8/8/8/8/7K/r7 w - - 0 1", Steps: []int{2}}, "--steps works with --data"},
