@@ -421,12 +421,15 @@ func TestLoadRefuses(t *testing.T) {
 	// Weights a float file can hold and the player cannot: a NaN, and
 	// feature weights whose sum over 32 pieces overflows int16 however
 	// they are scaled.
+	if params[0].Name != "ft.w" {
+		t.Fatalf("the first tensor is %s, want ft.w", params[0].Name)
+	}
 	withWeight := func(name string, v float32) string {
 		changed := make([]dcw.Tensor, len(params))
 		for i, p := range params {
 			changed[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), p.Data...)}
 		}
-		changed[0].Data[7] = v // ft.w
+		changed[0].Data[7] = v
 		path := filepath.Join(dir, name)
 		if err := dcw.Write(path, weightsFile(t, m, changed)); err != nil {
 			t.Fatal(err)
@@ -440,9 +443,6 @@ func TestLoadRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error %v, want one line naming the file", filepath.Base(path), err)
 		}
-	}
-	if params[0].Name != "ft.w" {
-		t.Fatalf("the first tensor is %s, want ft.w", params[0].Name)
 	}
 }
 

@@ -23,8 +23,8 @@
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
 # 0/1) makes only the chunks k with (k - 1) mod n = i, so n machines make
-# disjoint chunks of one study (each chunk's seed is its own, so the chunks
-# equal those of one machine); copy the chunk folders together afterwards.
+# disjoint chunks of one study (each chunk plays from its own seed); copy the
+# chunk folders together afterwards.
 set -euo pipefail
 if [ $# -lt 1 ]; then
 	echo "usage: $0 OUT_DIR [CHUNKS [GAMES_PER_CHUNK [WORKERS]]]" >&2
