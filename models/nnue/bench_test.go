@@ -3,8 +3,10 @@ package nnue
 import (
 	"context"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
+	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
@@ -17,14 +19,13 @@ var (
 )
 
 // benchNet is the default network (N = 256, 512 → 32 → 1) set by hand to
-// score material, so that a search with it looks like a search with a
-// trained network (a random one sends quiescence down every capture):
-// accumulators 0-7 of a view sum its own material, 8-15 the other side's,
-// hidden unit 0 their difference, the output that unit; every other
-// weight is random and small, so the work per node is the real one. The
-// material is spread over eight accumulators whose biases differ by an
-// eighth of the first layer's byte step, so that their rounding to 127
-// steps averages out as a trained network's many units' does.
+// score material, for the tests that compare the kernels on the scores of
+// a whole network: accumulators 0-7 of a view sum its own material, 8-15
+// the other side's, hidden unit 0 their difference, the output that unit;
+// every other weight is random and small, so every path of the kernels
+// runs. The material is spread over eight accumulators whose biases differ
+// by an eighth of the first layer's byte step, so that their rounding to
+// 127 steps averages out as a trained network's many units' does.
 func benchNet(b testing.TB) *Net {
 	b.Helper()
 	c := DefaultConfig()
@@ -78,16 +79,44 @@ func benchLines(b *testing.B) ([]*board.Board, [][]board.Move) {
 	return boards, moves
 }
 
-// BenchmarkUpdateEvaluate is what a search node costs the evaluator: the
-// move's accumulator update and the evaluation, with the board's make and
-// unmake (BenchmarkMakeUnmake alone) included.
-func BenchmarkUpdateEvaluate(b *testing.B) {
-	e := NewEvaluator(benchNet(b))
+// shippedNet is the network the nnue player ships with: the benchmarks
+// time the work a trained network does (its clipped bytes are 0 in the
+// proportions a search meets, which the first layer's product skips).
+func shippedNet(b testing.TB) *Net {
+	b.Helper()
+	f, err := dcw.Read(filepath.Join("..", "shipped", "nnue.dcw"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, err := NewNet(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
+
+// rootedLines returns the bench positions, their legal moves and an
+// evaluator rooted at each: a search refreshes its accumulators once, at
+// the root, so the benchmarks leave that refresh out of the time.
+func rootedLines(b *testing.B, n *Net) ([]*board.Board, [][]board.Move, []*Evaluator) {
 	boards, moves := benchLines(b)
+	evals := make([]*Evaluator, len(boards))
+	for k, bd := range boards {
+		evals[k] = NewEvaluator(n)
+		evals[k].Root(bd)
+	}
+	return boards, moves, evals
+}
+
+// BenchmarkUpdateEvaluate is what a search node costs the evaluator with
+// the shipped network: the move's accumulator update and the evaluation,
+// with the board's make and unmake (BenchmarkMakeUnmake alone) included.
+func BenchmarkUpdateEvaluate(b *testing.B) {
+	boards, moves, evals := rootedLines(b, shippedNet(b))
 	b.ResetTimer()
 	for i := 0; i < b.N; {
 		for k, bd := range boards {
-			e.Root(bd)
+			e := evals[k]
 			for _, m := range moves[k] {
 				e.MakeMove(bd, m)
 				bd.Make(m)
@@ -102,12 +131,11 @@ func BenchmarkUpdateEvaluate(b *testing.B) {
 
 // BenchmarkUpdate is the accumulator update alone.
 func BenchmarkUpdate(b *testing.B) {
-	e := NewEvaluator(benchNet(b))
-	boards, moves := benchLines(b)
+	boards, moves, evals := rootedLines(b, shippedNet(b))
 	b.ResetTimer()
 	for i := 0; i < b.N; {
 		for k, bd := range boards {
-			e.Root(bd)
+			e := evals[k]
 			for _, m := range moves[k] {
 				e.MakeMove(bd, m)
 				e.net.update(&e.frames[0], &e.frames[1])
@@ -144,7 +172,7 @@ func BenchmarkSearch(b *testing.B) {
 		name string
 		eval func() search.Evaluator
 	}{
-		{"nnue", func() search.Evaluator { return NewEvaluator(benchNet(b)) }},
+		{"nnue", func() search.Evaluator { return NewEvaluator(shippedNet(b)) }},
 		{"heuristic", func() search.Evaluator { return heuristic.New() }},
 	} {
 		b.Run(player.name, func(b *testing.B) {
