@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/dchess/dchess/models/dcw"
@@ -235,4 +236,31 @@ func BenchmarkTrainStep(b *testing.B) {
 		gr.run(b)
 	}
 	b.ReportMetric(float64(b.N*trainBatch)/b.Elapsed().Seconds(), "samples/s")
+}
+
+// BenchmarkFirstLayer is the first dense layer's product alone, on the
+// shipped network's clipped bytes of the bench positions' moves.
+func BenchmarkFirstLayer(b *testing.B) {
+	net := shippedNet(b)
+	boards, moves, evals := rootedLines(b, net)
+	var inputs [][]uint8
+	for k, bd := range boards {
+		e := evals[k]
+		for _, m := range moves[k] {
+			e.MakeMove(bd, m)
+			bd.Make(m)
+			e.Evaluate(bd)
+			inputs = append(inputs, slices.Clone(e.scratch.bytes))
+			bd.Unmake()
+			e.Unmake()
+		}
+	}
+	s, l := newScratch(net.cfg), &net.first
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for _, in := range inputs {
+			l.product(s.sums[:l.width], in, s.nnz)
+			i++
+		}
+	}
 }

@@ -87,26 +87,48 @@ const maxQA = 1 << 12
 
 // NewNet checks a weights file of the nnue family and quantizes it.
 func NewNet(f *dcw.File) (*Net, error) {
-	var cfg Config
-	if err := f.DecodeArch(&cfg, Family); err != nil {
+	cfg, w, err := readWeights(f)
+	if err != nil {
 		return nil, err
 	}
-	if err := cfg.Validate(); err != nil {
+	n, err := quantize(cfg, w)
+	if err != nil {
 		return nil, err
+	}
+	// Units clipped to 0 together go to the same chunk of four bytes,
+	// which the sparse product skips; the order changes no score.
+	permuteUnits(cfg, w, n.zeroGroups())
+	return quantize(cfg, w)
+}
+
+// readWeights checks a weights file of the nnue family and returns its
+// architecture and float tensors by name.
+func readWeights(f *dcw.File) (Config, map[string][]float32, error) {
+	var cfg Config
+	if err := f.DecodeArch(&cfg, Family); err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, err
 	}
 	w := map[string][]float32{}
 	for _, p := range cfg.paramShapes() {
 		data, err := f.Tensor(p.name, p.shape...)
 		if err != nil {
-			return nil, fmt.Errorf("nnue: %w", err)
+			return cfg, nil, fmt.Errorf("nnue: %w", err)
 		}
 		for _, v := range data {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-				return nil, fmt.Errorf("nnue: tensor %q holds %v", p.name, v)
+				return cfg, nil, fmt.Errorf("nnue: tensor %q holds %v", p.name, v)
 			}
 		}
 		w[p.name] = data
 	}
+	return cfg, w, nil
+}
+
+// quantize makes a Net of the float weights w (by tensor name).
+func quantize(cfg Config, w map[string][]float32) (*Net, error) {
 	n := &Net{cfg: cfg}
 	if err := n.quantizeFeatures(w["ft.w"], w["ft.b"]); err != nil {
 		return nil, err

@@ -96,12 +96,13 @@ func subFrom(dst, s []int16) {
 // scratch holds an evaluation's intermediate values.
 type scratch struct {
 	bytes  []uint8 // the clipped accumulators as the first layer reads them, 2N
+	nnz    []int32 // the numbers of bytes' chunks of four that are not all 0
 	sums   []int32 // the first layer's integer sums, its width
 	hidden [2][]float32
 }
 
 func newScratch(c Config) scratch {
-	s := scratch{bytes: make([]uint8, 2*c.Accumulator), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
+	s := scratch{bytes: make([]uint8, 2*c.Accumulator), nnz: make([]int32, 2*c.Accumulator/4+8), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
 	for i := range s.hidden {
 		s.hidden[i] = make([]float32, max(1, maxOf(c.Hidden)))
 	}
@@ -116,7 +117,7 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 	clipBytes(s.bytes[w:], them, int32(n.qa), l.mul)
 	sums := s.sums[:l.width]
 	clear(sums)
-	l.product(sums, s.bytes)
+	l.product(sums, s.bytes, s.nnz)
 	x := s.hidden[0][:l.out]
 	l.toFloat(x, sums, len(n.dense) > 0)
 	for i, d := range n.dense {
@@ -152,14 +153,30 @@ func clipBytes(dst []uint8, acc []int16, top, mul int32) {
 }
 
 // product adds the layer's integer products of the bytes in to sums
-// (width long): with AVX-512 VNNI or AVX2 32 outputs a pass over every
-// input, in plain Go input by input, skipping the zeros. All three are
-// exact, so they agree to the bit.
-func (l *firstLayer) product(sums []int32, in []uint8) {
+// (width long): with AVX-512 VNNI 32 outputs a pass over the chunks of
+// four inputs that are not all 0 (listed in nnz, which has room for
+// l.in/4 + 8), with AVX2 32 outputs a pass over every input, in plain Go
+// input by input, skipping the zeros. All three are exact, so they agree
+// to the bit.
+func (l *firstLayer) product(sums []int32, in []uint8, nnz []int32) {
 	in = in[:l.in]
 	if useVNNI {
+		chunks := l.in / 4
+		n := 0
+		if blocks := chunks / 8; blocks > 0 {
+			n = nonZeroChunks(&nnz[0], &in[0], blocks)
+		}
+		for c := chunks / 8 * 8; c < chunks; c++ {
+			if in[4*c]|in[4*c+1]|in[4*c+2]|in[4*c+3] != 0 {
+				nnz[n] = int32(c)
+				n++
+			}
+		}
+		if n == 0 {
+			return
+		}
 		for o := 0; o < l.width; o += 32 {
-			affineU8x32VNNI(&sums[o], &in[0], l.in/4, &l.w[4*o], 4*l.width)
+			affineU8x32SparseVNNI(&sums[o], &in[0], &nnz[0], n, &l.w[4*o], 4*l.width)
 		}
 		return
 	}

@@ -8,9 +8,9 @@ var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // useVNNI is whether the first layer's product can use AVX-512 VNNI's
 // VPDPBUSD on 256-bit registers (AVX512VL) instead of AVX2's three
-// instructions; off with AVX2 (GODEBUG=cpu.avx2=off) or alone
-// (GODEBUG=cpu.avx512vnni=off).
-var useVNNI = useAVX2 && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
+// instructions, over the chunks AVX-512's VPCOMPRESSD lists as not 0; off
+// with AVX2 (GODEBUG=cpu.avx2=off) or alone (GODEBUG=cpu.avx512vnni=off).
+var useVNNI = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
 
 // addSub16 is dst = src + a - s over n int16 values, n a multiple of 16.
 //
@@ -66,3 +66,18 @@ func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int)
 //
 //go:noescape
 func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
+
+// nonZeroChunks writes the numbers of in's chunks of four bytes that are
+// not all 0 to idx, in order, over blocks blocks of eight chunks, and
+// returns how many; idx has room for 8 more than that, as each block's
+// store is whole. It needs AVX-512 (VPTESTMD, VPCOMPRESSD), as useVNNI
+// does.
+//
+//go:noescape
+func nonZeroChunks(idx *int32, in *uint8, blocks int) int
+
+// affineU8x32SparseVNNI is affineU8x32VNNI over the n chunks listed in
+// idx alone: the others are 0 and add nothing.
+//
+//go:noescape
+func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)

@@ -444,3 +444,111 @@ vdone:
 	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
+
+// eightDwords is 0, 1, ..., 7: the chunk numbers of nonZeroChunks's
+// first block.
+DATA eightDwords<>+0(SB)/4, $0
+DATA eightDwords<>+4(SB)/4, $1
+DATA eightDwords<>+8(SB)/4, $2
+DATA eightDwords<>+12(SB)/4, $3
+DATA eightDwords<>+16(SB)/4, $4
+DATA eightDwords<>+20(SB)/4, $5
+DATA eightDwords<>+24(SB)/4, $6
+DATA eightDwords<>+28(SB)/4, $7
+GLOBL eightDwords<>(SB), RODATA|NOPTR, $32
+
+DATA eight<>+0(SB)/4, $8
+GLOBL eight<>(SB), RODATA|NOPTR, $4
+
+// func nonZeroChunks(idx *int32, in *uint8, blocks int) int
+TEXT ·nonZeroChunks(SB), NOSPLIT, $0-32
+	MOVQ         idx+0(FP), DI
+	MOVQ         in+8(FP), SI
+	MOVQ         blocks+16(FP), CX
+	MOVQ         DI, R9
+	VMOVDQU      eightDwords<>(SB), Y2
+	VPBROADCASTD eight<>(SB), Y3
+	TESTQ        CX, CX
+	JZ           nzdone
+
+nzloop:
+	VMOVDQU       (SI), Y0
+	VPTESTMD      Y0, Y0, K1
+	VPCOMPRESSD.Z Y2, K1, Y1 // the register form: with a memory operand it is microcoded on some cores
+	VMOVDQU       Y1, (DI)
+	KMOVW         K1, AX
+	POPCNTL       AX, AX
+	LEAQ          (DI)(AX*4), DI
+	VPADDD        Y3, Y2, Y2
+	ADDQ          $32, SI
+	DECQ          CX
+	JNZ           nzloop
+
+nzdone:
+	SUBQ       R9, DI
+	SHRQ       $2, DI
+	MOVQ       DI, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)
+TEXT ·affineU8x32SparseVNNI(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    idx+16(FP), BX
+	MOVQ    n+24(FP), CX
+	MOVQ    w+32(FP), DX
+	MOVQ    stride+40(FP), R8
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	MOVQ    CX, R9
+	SHRQ    $1, R9
+	JZ      sptail
+
+sploop2:
+	MOVLQSX      (BX), AX
+	VPBROADCASTD (SI)(AX*4), Y4
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y4, Y0
+	VPDPBUSD     32(DX)(AX*1), Y4, Y1
+	VPDPBUSD     64(DX)(AX*1), Y4, Y2
+	VPDPBUSD     96(DX)(AX*1), Y4, Y3
+	MOVLQSX      4(BX), AX
+	VPBROADCASTD (SI)(AX*4), Y5
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y5, Y8
+	VPDPBUSD     32(DX)(AX*1), Y5, Y9
+	VPDPBUSD     64(DX)(AX*1), Y5, Y10
+	VPDPBUSD     96(DX)(AX*1), Y5, Y11
+	ADDQ         $8, BX
+	DECQ         R9
+	JNZ          sploop2
+
+sptail:
+	ANDQ         $1, CX
+	JZ           spdone
+	MOVLQSX      (BX), AX
+	VPBROADCASTD (SI)(AX*4), Y4
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y4, Y0
+	VPDPBUSD     32(DX)(AX*1), Y4, Y1
+	VPDPBUSD     64(DX)(AX*1), Y4, Y2
+	VPDPBUSD     96(DX)(AX*1), Y4, Y3
+
+spdone:
+	VPADDD     Y8, Y0, Y0
+	VPADDD     Y9, Y1, Y1
+	VPADDD     Y10, Y2, Y2
+	VPADDD     Y11, Y3, Y3
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	VZEROUPPER
+	RET

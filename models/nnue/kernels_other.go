@@ -22,5 +22,9 @@ func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int) {
 func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int) {
 	panic("nnue: hiddenFromSums needs amd64")
 }
-func add16(dst, a *int16, n int) { panic("nnue: add16 needs amd64") }
-func sub16(dst, s *int16, n int) { panic("nnue: sub16 needs amd64") }
+func add16(dst, a *int16, n int)                          { panic("nnue: add16 needs amd64") }
+func sub16(dst, s *int16, n int)                          { panic("nnue: sub16 needs amd64") }
+func nonZeroChunks(idx *int32, in *uint8, blocks int) int { panic("nnue: nonZeroChunks needs amd64") }
+func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int) {
+	panic("nnue: affineU8x32SparseVNNI needs amd64")
+}

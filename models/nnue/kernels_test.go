@@ -179,6 +179,13 @@ func TestIntegerKernelsAgree(t *testing.T) {
 		{"most negative", 4, 32, func(int) uint8 { return 127 }, func(int) int8 { return -128 }},
 		{"checkerboard", 512, 64, func(int) uint8 { return 127 }, func(i int) int8 { return [...]int8{-128, 127}[(i/64+i)%2] }},
 		{"zeros", 512, 32, func(int) uint8 { return 0 }, func(int) int8 { return -128 }},
+		// Three chunks of five all 0, as the sparse product skips them.
+		{"zero chunks", 520, 32, func(i int) uint8 {
+			if (i/4*7919)%5 < 3 {
+				return 0
+			}
+			return uint8(rng.IntN(128))
+		}, func(int) int8 { return int8(rng.IntN(256) - 128) }},
 	} {
 		l := newFirstLayer(c.in, c.width)
 		in := make([]uint8, c.in)
@@ -204,7 +211,7 @@ func TestIntegerKernelsAgree(t *testing.T) {
 			for o := range got {
 				got[o] = int32(o) - 7
 			}
-			l.product(got, in)
+			l.product(got, in, make([]int32, c.in/4+8))
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s, %s: %v, want %v", c.name, p.name, got, want)
 			}

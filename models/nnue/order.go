@@ -1,0 +1,128 @@
+package nnue
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
+)
+
+// zeroGroups orders the accumulator's units so that the first layer's
+// chunks of four input bytes are all 0 as often as can be found, for the
+// sparse product to skip: a trained network's clipped bytes are 0 about
+// two times in three, but chunks of four in the trained order only one
+// time in five. It samples the bytes of both views of the bench positions
+// and the positions after each of their legal moves, then fills each chunk
+// greedily: the unit most often 0 of those left, then, three times, the
+// unit most often 0 at the same time as the chunk so far. On the shipped
+// network this makes 36-39 % of a search's chunks 0 (docs/benchmarks.md).
+// The result is perm, perm[j] the unit that goes to place j.
+func (n *Net) zeroGroups() []int {
+	units := n.cfg.Accumulator
+	e := NewEvaluator(n)
+	var zero [][]uint64 // zero[u] is a bitset over the samples
+	for u := 0; u < units; u++ {
+		zero = append(zero, nil)
+	}
+	samples := 0
+	bytes := make([]uint8, units)
+	add := func(b *board.Board) {
+		e.refresh(&e.frames[0], b)
+		for _, acc := range e.frames[0].acc {
+			clipBytes(bytes, acc, int32(n.qa), n.first.mul)
+			if samples%64 == 0 {
+				for u := range zero {
+					zero[u] = append(zero[u], 0)
+				}
+			}
+			for u, v := range bytes {
+				if v == 0 {
+					zero[u][samples/64] |= 1 << (samples % 64)
+				}
+			}
+			samples++
+		}
+	}
+	for _, fen := range search.BenchPositions {
+		b, err := board.FromFEN(fen)
+		if err != nil {
+			panic(err) // the bench positions are fixed and valid
+		}
+		add(b)
+		for _, m := range b.LegalMoves() {
+			b.Make(m)
+			add(b)
+			b.Unmake()
+		}
+	}
+	count := func(set []uint64) (c int) {
+		for _, w := range set {
+			c += bits.OnesCount64(w)
+		}
+		return c
+	}
+	byZeros := make([]int, units)
+	for u := range byZeros {
+		byZeros[u] = u
+	}
+	// Stable, so that ties keep the trained order and every load agrees.
+	slices.SortStableFunc(byZeros, func(a, b int) int { return count(zero[b]) - count(zero[a]) })
+	used := make([]bool, units)
+	perm := make([]int, 0, units)
+	chunk := make([]uint64, len(zero[0]))
+	for len(perm) < units {
+		seed := byZeros[slices.IndexFunc(byZeros, func(u int) bool { return !used[u] })]
+		used[seed] = true
+		perm = append(perm, seed)
+		copy(chunk, zero[seed])
+		for range 3 {
+			best, bestCount := -1, -1
+			for _, u := range byZeros {
+				if used[u] {
+					continue
+				}
+				c := 0
+				for i, w := range chunk {
+					c += bits.OnesCount64(w & zero[u][i])
+				}
+				if c > bestCount {
+					best, bestCount = u, c
+				}
+			}
+			used[best] = true
+			perm = append(perm, best)
+			for i := range chunk {
+				chunk[i] &= zero[best][i]
+			}
+		}
+	}
+	return perm
+}
+
+// permuteUnits reorders the float weights w (by tensor name) so that the
+// accumulator's unit perm[j] becomes unit j: the feature transformer's
+// columns and bias, and the first dense layer's inputs in both halves.
+func permuteUnits(cfg Config, w map[string][]float32, perm []int) {
+	units := cfg.Accumulator
+	ftw, ftb := w["ft.w"], w["ft.b"]
+	newW, newB := make([]float32, len(ftw)), make([]float32, len(ftb))
+	for f := 0; f < Features; f++ {
+		for j, u := range perm {
+			newW[f*units+j] = ftw[f*units+u]
+		}
+	}
+	for j, u := range perm {
+		newB[j] = ftb[u]
+	}
+	w["ft.w"], w["ft.b"] = newW, newB
+	fc := w[denseName(0)+".w"]
+	out := len(fc) / (2 * units)
+	newFC := make([]float32, len(fc))
+	for half := 0; half < 2; half++ {
+		for j, u := range perm {
+			copy(newFC[(half*units+j)*out:][:out], fc[(half*units+u)*out:][:out])
+		}
+	}
+	w[denseName(0)+".w"] = newFC
+}
