@@ -102,7 +102,7 @@ type scratch struct {
 }
 
 func newScratch(c Config) scratch {
-	s := scratch{bytes: make([]uint8, 2*c.Accumulator), nnz: make([]int32, 2*c.Accumulator/4+8), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
+	s := scratch{bytes: make([]uint8, 2*c.Accumulator), nnz: make([]int32, 2*c.Accumulator/4+16), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
 	for i := range s.hidden {
 		s.hidden[i] = make([]float32, max(1, maxOf(c.Hidden)))
 	}
@@ -155,7 +155,7 @@ func clipBytes(dst []uint8, acc []int16, top, mul int32) {
 // product adds the layer's integer products of the bytes in to sums
 // (width long): with AVX-512 VNNI 32 outputs a pass over the chunks of
 // four inputs that are not all 0 (listed in nnz, which has room for
-// l.in/4 + 8), with AVX2 32 outputs a pass over every input, in plain Go
+// l.in/4 + 16), with AVX2 32 outputs a pass over every input, in plain Go
 // input by input, skipping the zeros. All three are exact, so they agree
 // to the bit.
 func (l *firstLayer) product(sums []int32, in []uint8, nnz []int32) {

@@ -69,8 +69,8 @@ func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
 
 // nonZeroChunks writes the numbers of in's chunks of four bytes that are
 // not all 0 to idx, in order, over blocks blocks of eight chunks, and
-// returns how many; idx has room for 8 more than that, as each block's
-// store is whole. It needs AVX-512 (VPTESTMD, VPCOMPRESSD), as useVNNI
+// returns how many; idx has room for 16 more than that, as each store
+// is whole. It needs AVX-512 (VPTESTMD, VPCOMPRESSD), as useVNNI
 // does.
 //
 //go:noescape

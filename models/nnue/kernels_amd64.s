@@ -445,44 +445,67 @@ vdone:
 	VZEROUPPER
 	RET
 
-// eightDwords is 0, 1, ..., 7: the chunk numbers of nonZeroChunks's
+// sixteenDwords is 0, 1, ..., 15: the chunk numbers of nonZeroChunks's
 // first block.
-DATA eightDwords<>+0(SB)/4, $0
-DATA eightDwords<>+4(SB)/4, $1
-DATA eightDwords<>+8(SB)/4, $2
-DATA eightDwords<>+12(SB)/4, $3
-DATA eightDwords<>+16(SB)/4, $4
-DATA eightDwords<>+20(SB)/4, $5
-DATA eightDwords<>+24(SB)/4, $6
-DATA eightDwords<>+28(SB)/4, $7
-GLOBL eightDwords<>(SB), RODATA|NOPTR, $32
+DATA sixteenDwords<>+0(SB)/4, $0
+DATA sixteenDwords<>+4(SB)/4, $1
+DATA sixteenDwords<>+8(SB)/4, $2
+DATA sixteenDwords<>+12(SB)/4, $3
+DATA sixteenDwords<>+16(SB)/4, $4
+DATA sixteenDwords<>+20(SB)/4, $5
+DATA sixteenDwords<>+24(SB)/4, $6
+DATA sixteenDwords<>+28(SB)/4, $7
+DATA sixteenDwords<>+32(SB)/4, $8
+DATA sixteenDwords<>+36(SB)/4, $9
+DATA sixteenDwords<>+40(SB)/4, $10
+DATA sixteenDwords<>+44(SB)/4, $11
+DATA sixteenDwords<>+48(SB)/4, $12
+DATA sixteenDwords<>+52(SB)/4, $13
+DATA sixteenDwords<>+56(SB)/4, $14
+DATA sixteenDwords<>+60(SB)/4, $15
+GLOBL sixteenDwords<>(SB), RODATA|NOPTR, $64
 
-DATA eight<>+0(SB)/4, $8
-GLOBL eight<>(SB), RODATA|NOPTR, $4
+DATA sixteen<>+0(SB)/4, $16
+GLOBL sixteen<>(SB), RODATA|NOPTR, $4
 
 // func nonZeroChunks(idx *int32, in *uint8, blocks int) int
+//
+// Sixteen chunks a step in 512-bit registers, then the odd block of
+// eight in the low half.
 TEXT ·nonZeroChunks(SB), NOSPLIT, $0-32
 	MOVQ         idx+0(FP), DI
 	MOVQ         in+8(FP), SI
 	MOVQ         blocks+16(FP), CX
 	MOVQ         DI, R9
-	VMOVDQU      eightDwords<>(SB), Y2
-	VPBROADCASTD eight<>(SB), Y3
-	TESTQ        CX, CX
-	JZ           nzdone
+	VMOVDQU32    sixteenDwords<>(SB), Z2
+	VPBROADCASTD sixteen<>(SB), Z3
+	MOVQ         CX, BX
+	SHRQ         $1, BX
+	JZ           nzodd
 
 nzloop:
+	VMOVDQU32     (SI), Z0
+	VPTESTMD      Z0, Z0, K1
+	VPCOMPRESSD.Z Z2, K1, Z1 // the register form: with a memory operand it is microcoded on some cores
+	VMOVDQU32     Z1, (DI)
+	KMOVW         K1, AX
+	POPCNTL       AX, AX
+	LEAQ          (DI)(AX*4), DI
+	VPADDD        Z3, Z2, Z2
+	ADDQ          $64, SI
+	DECQ          BX
+	JNZ           nzloop
+
+nzodd:
+	ANDQ          $1, CX
+	JZ            nzdone
 	VMOVDQU       (SI), Y0
 	VPTESTMD      Y0, Y0, K1
-	VPCOMPRESSD.Z Y2, K1, Y1 // the register form: with a memory operand it is microcoded on some cores
+	VPCOMPRESSD.Z Y2, K1, Y1
 	VMOVDQU       Y1, (DI)
 	KMOVW         K1, AX
 	POPCNTL       AX, AX
 	LEAQ          (DI)(AX*4), DI
-	VPADDD        Y3, Y2, Y2
-	ADDQ          $32, SI
-	DECQ          CX
-	JNZ           nzloop
 
 nzdone:
 	SUBQ       R9, DI

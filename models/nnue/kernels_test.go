@@ -211,7 +211,7 @@ func TestIntegerKernelsAgree(t *testing.T) {
 			for o := range got {
 				got[o] = int32(o) - 7
 			}
-			l.product(got, in, make([]int32, c.in/4+8))
+			l.product(got, in, make([]int32, c.in/4+16))
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s, %s: %v, want %v", c.name, p.name, got, want)
 			}
