@@ -26,6 +26,10 @@ func (n *Net) refresh(acc []int16, features []int) {
 // the move between them; the common quiet move and capture each take one
 // pass over the accumulator.
 func (n *Net) update(parent, child *frame) {
+	if useVNNI && child.nAdd == 1 && child.nSub <= 2 {
+		n.updateViews(parent, child)
+		return
+	}
 	for _, view := range [2]board.Color{board.White, board.Black} {
 		src, dst := parent.acc[view], child.acc[view]
 		feat := func(c pieceChange) []int16 { return n.row(feature(view, c.color, c.piece, c.sq)) }
@@ -43,6 +47,26 @@ func (n *Net) update(parent, child *frame) {
 				subFrom(dst, feat(c))
 			}
 		}
+	}
+	child.computed = true
+}
+
+// updateViews is update's common moves, a quiet move and a capture, for
+// both views in one call of the 512-bit kernels.
+func (n *Net) updateViews(parent, child *frame) {
+	w := n.cfg.Accumulator
+	row := func(view board.Color, c pieceChange) *int16 {
+		return &n.ftw[feature(view, c.color, c.piece, c.sq)*w]
+	}
+	white, black := board.White, board.Black
+	src0, src1 := &parent.acc[white][:w][0], &parent.acc[black][:w][0]
+	dst0, dst1 := &child.acc[white][:w][0], &child.acc[black][:w][0]
+	a, s := child.add[0], child.sub[0]
+	if child.nSub == 1 {
+		addSubViews(dst0, src0, row(white, a), row(white, s), dst1, src1, row(black, a), row(black, s), w)
+	} else {
+		t := child.sub[1]
+		addSubSubViews(dst0, src0, row(white, a), row(white, s), row(white, t), dst1, src1, row(black, a), row(black, s), row(black, t), w)
 	}
 	child.computed = true
 }

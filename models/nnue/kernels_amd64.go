@@ -10,7 +10,8 @@ var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // VPDPBUSD on 256-bit registers (AVX512VL) instead of AVX2's three
 // instructions, over the chunks AVX-512's VPCOMPRESSD lists as not 0; off
 // with AVX2 (GODEBUG=cpu.avx2=off) or alone (GODEBUG=cpu.avx512vnni=off).
-var useVNNI = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL
+// With it the accumulator updates take 512-bit steps (AVX512BW).
+var useVNNI = useAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512BW
 
 // addSub16 is dst = src + a - s over n int16 values, n a multiple of 16.
 //
@@ -81,3 +82,16 @@ func nonZeroChunks(idx *int32, in *uint8, blocks int) int
 //
 //go:noescape
 func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)
+
+// addSubViews is addSub16 for both views in one call, with AVX-512BW:
+// dst0 = src0 + a0 - s0 and dst1 = src1 + a1 - s1 over n values each, n a
+// multiple of 16.
+//
+//go:noescape
+func addSubViews(dst0, src0, a0, s0, dst1, src1, a1, s1 *int16, n int)
+
+// addSubSubViews is addSubSub16 for both views in one call, with
+// AVX-512BW.
+//
+//go:noescape
+func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int)

@@ -575,3 +575,103 @@ spdone:
 	VMOVDQU    Y3, 96(DI)
 	VZEROUPPER
 	RET
+
+// func addSubViews(dst0, src0, a0, s0, dst1, src1, a1, s1 *int16, n int)
+//
+// Both views of a quiet move in one call, 32 values a step in 512-bit
+// registers, the odd 16 in the low half.
+TEXT ·addSubViews(SB), NOSPLIT, $0-72
+	MOVQ dst0+0(FP), DI
+	MOVQ src0+8(FP), SI
+	MOVQ a0+16(FP), AX
+	MOVQ s0+24(FP), BX
+	MOVQ n+64(FP), R8
+	CALL asView<>(SB)
+	MOVQ dst1+32(FP), DI
+	MOVQ src1+40(FP), SI
+	MOVQ a1+48(FP), AX
+	MOVQ s1+56(FP), BX
+	CALL asView<>(SB)
+	VZEROUPPER
+	RET
+
+// asView is DI = SI + AX - BX over R8 int16 values, R8 a multiple of 16.
+TEXT asView<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ R8, CX
+	SHRQ $5, CX
+	JZ   asvodd
+
+asvloop:
+	VMOVDQU16 (SI), Z0
+	VPADDW    (AX), Z0, Z0
+	VPSUBW    (BX), Z0, Z0
+	VMOVDQU16 Z0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, AX
+	ADDQ      $64, BX
+	ADDQ      $64, DI
+	DECQ      CX
+	JNZ       asvloop
+
+asvodd:
+	TESTQ   $16, R8
+	JZ      asvdone
+	VMOVDQU (SI), Y0
+	VPADDW  (AX), Y0, Y0
+	VPSUBW  (BX), Y0, Y0
+	VMOVDQU Y0, (DI)
+
+asvdone:
+	RET
+
+// func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int)
+//
+// Both views of a capture: dst = src + a - s - t.
+TEXT ·addSubSubViews(SB), NOSPLIT, $0-88
+	MOVQ dst0+0(FP), DI
+	MOVQ src0+8(FP), SI
+	MOVQ a0+16(FP), AX
+	MOVQ s0+24(FP), BX
+	MOVQ t0+32(FP), DX
+	MOVQ n+80(FP), R8
+	CALL assView<>(SB)
+	MOVQ dst1+40(FP), DI
+	MOVQ src1+48(FP), SI
+	MOVQ a1+56(FP), AX
+	MOVQ s1+64(FP), BX
+	MOVQ t1+72(FP), DX
+	CALL assView<>(SB)
+	VZEROUPPER
+	RET
+
+// assView is DI = SI + AX - BX - DX over R8 int16 values, R8 a multiple of 16.
+TEXT assView<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVQ R8, CX
+	SHRQ $5, CX
+	JZ   assvodd
+
+assvloop:
+	VMOVDQU16 (SI), Z0
+	VPADDW    (AX), Z0, Z0
+	VPSUBW    (BX), Z0, Z0
+	VPSUBW    (DX), Z0, Z0
+	VMOVDQU16 Z0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, AX
+	ADDQ      $64, BX
+	ADDQ      $64, DX
+	ADDQ      $64, DI
+	DECQ      CX
+	JNZ       assvloop
+
+assvodd:
+	TESTQ   $16, R8
+	JZ      assvdone
+	VMOVDQU (SI), Y0
+	VPADDW  (AX), Y0, Y0
+	VPSUBW  (BX), Y0, Y0
+	VPSUBW  (DX), Y0, Y0
+	VMOVDQU Y0, (DI)
+
+assvdone:
+	RET

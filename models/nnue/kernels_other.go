@@ -28,3 +28,9 @@ func nonZeroChunks(idx *int32, in *uint8, blocks int) int { panic("nnue: nonZero
 func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int) {
 	panic("nnue: affineU8x32SparseVNNI needs amd64")
 }
+func addSubViews(dst0, src0, a0, s0, dst1, src1, a1, s1 *int16, n int) {
+	panic("nnue: addSubViews needs amd64")
+}
+func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int) {
+	panic("nnue: addSubSubViews needs amd64")
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/search"
+	"github.com/dchess/dchess/search/board"
 )
 
 // TestKernelsAgree compares the AVX2 kernels with the plain-Go loops: the
@@ -235,6 +236,48 @@ func TestIntegerKernelsAgree(t *testing.T) {
 	for k := range hidden {
 		if !slices.Equal(hidden[k], hidden[len(hidden)-1]) {
 			t.Fatalf("hidden layer %s %v, Go %v", paths[k].name, hidden[k], hidden[len(hidden)-1])
+		}
+	}
+}
+
+// TestUpdateViewsAgree checks the 512-bit updates of both views (a quiet
+// move and a capture) against the plain-Go loops, exactly, at widths with
+// and without an odd block of 16 values.
+func TestUpdateViewsAgree(t *testing.T) {
+	if !useVNNI {
+		t.Skip("no AVX-512 here")
+	}
+	defer savedKernels()()
+	rng := rand.New(rand.NewPCG(12, 13))
+	for _, w := range []int{16, 48, 256} {
+		n := &Net{cfg: Config{Accumulator: w}, ftw: make([]int16, Features*w)}
+		for i := range n.ftw {
+			n.ftw[i] = int16(rng.IntN(4001) - 2000)
+		}
+		parent := &frame{acc: [2][]int16{make([]int16, w), make([]int16, w)}}
+		for _, acc := range parent.acc {
+			for i := range acc {
+				acc[i] = int16(rng.IntN(20001) - 10000)
+			}
+		}
+		change := func() pieceChange {
+			return pieceChange{board.Color(rng.IntN(2)), board.Piece(1 + rng.IntN(6)), uint8(rng.IntN(64))}
+		}
+		for _, nSub := range []int{1, 2} {
+			move := frame{add: [2]pieceChange{change()}, sub: [2]pieceChange{change(), change()}, nAdd: 1, nSub: nSub}
+			var got [][2][]int16
+			for _, p := range []kernelPath{{"AVX-512", true, true}, {"Go", false, false}} {
+				p.use()
+				child := move
+				child.acc = [2][]int16{make([]int16, w), make([]int16, w)}
+				n.update(parent, &child)
+				got = append(got, child.acc)
+			}
+			for v := range 2 {
+				if !slices.Equal(got[0][v], got[1][v]) {
+					t.Fatalf("width %d, %d removed, view %d: AVX-512 %v, Go %v", w, nSub, v, got[0][v], got[1][v])
+				}
+			}
 		}
 	}
 }
