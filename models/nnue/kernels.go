@@ -142,6 +142,10 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 	sums := s.sums[:l.width]
 	clear(sums)
 	l.product(sums, s.bytes, s.nnz)
+	if d := n.dense; useAVX2 && len(d) == 1 && d[0].out == 1 && l.out%8 == 0 {
+		// The default network: its hidden layer and output in one step.
+		return (d[0].b[0] + outputFromSums(&sums[0], &l.k[0], &l.b[0], &d[0].w[:l.out][0], l.out)) * float32(n.cfg.Scale)
+	}
 	x := s.hidden[0][:l.out]
 	l.toFloat(x, sums, len(n.dense) > 0)
 	for i, d := range n.dense {
@@ -248,21 +252,23 @@ func productU8(sums []int32, in []uint8, w []int8) {
 	}
 }
 
-// dot is Σ x[i]·w[i], for a layer with one output.
+// dot is Σ x[i]·w[i], for a layer with one output: eight partial sums,
+// then lanes j and j+4, then 0+2 and 1+3, then those two, the order in
+// which outputFromSums adds its eight lanes (float32() keeps the compiler
+// from fusing a product into the sum).
 func dot(x, w []float32) float32 {
 	w = w[:len(x)]
-	var s0, s1, s2, s3 float32
+	var s [8]float32
 	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * w[i]
-		s1 += x[i+1] * w[i+1]
-		s2 += x[i+2] * w[i+2]
-		s3 += x[i+3] * w[i+3]
+	for ; i+8 <= len(x); i += 8 {
+		for j := range s {
+			s[j] += float32(x[i+j] * w[i+j])
+		}
 	}
 	for ; i < len(x); i++ {
-		s0 += x[i] * w[i]
+		s[0] += float32(x[i] * w[i])
 	}
-	return (s0 + s1) + (s2 + s3)
+	return (s[0] + s[4] + (s[2] + s[6])) + (s[1] + s[5] + (s[3] + s[7]))
 }
 
 // affine adds x · w (len(x) × len(out)) to out, for the float layers after

@@ -95,3 +95,10 @@ func addSubViews(dst0, src0, a0, s0, dst1, src1, a1, s1 *int16, n int)
 //
 //go:noescape
 func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int)
+
+// outputFromSums is the default network's last two steps in one: Σ
+// clip(float32(sums[i])·k[i] + b[i], 0, 1)·w[i] over n values, n a multiple
+// of 8, as hiddenFromSums and then dot compute it.
+//
+//go:noescape
+func outputFromSums(sums *int32, k, b, w *float32, n int) float32

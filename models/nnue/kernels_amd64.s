@@ -675,3 +675,47 @@ assvodd:
 
 assvdone:
 	RET
+
+// func outputFromSums(sums *int32, k, b, w *float32, n int) float32
+//
+// hiddenFromSums's values times w, summed in eight lanes, then the lanes
+// j and j+4, then 0+2 and 1+3, then those two: dot's order.
+TEXT ·outputFromSums(SB), NOSPLIT, $0-44
+	MOVQ         sums+0(FP), SI
+	MOVQ         k+8(FP), AX
+	MOVQ         b+16(FP), BX
+	MOVQ         w+24(FP), DX
+	MOVQ         n+32(FP), CX
+	VXORPS       Y0, Y0, Y0
+	VXORPS       Y14, Y14, Y14
+	MOVL         $0x3f800000, R8
+	VMOVD        R8, X15
+	VBROADCASTSS X15, Y15
+	SHRQ         $3, CX
+	JZ           odone
+
+oloop:
+	VCVTDQ2PS (SI), Y1
+	VMULPS    (AX), Y1, Y1
+	VADDPS    (BX), Y1, Y1
+	VMAXPS    Y14, Y1, Y1
+	VMINPS    Y15, Y1, Y1
+	VMULPS    (DX), Y1, Y1
+	VADDPS    Y1, Y0, Y0
+	ADDQ      $32, SI
+	ADDQ      $32, AX
+	ADDQ      $32, BX
+	ADDQ      $32, DX
+	DECQ      CX
+	JNZ       oloop
+
+odone:
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, ret+40(FP)
+	VZEROUPPER
+	RET

@@ -34,3 +34,6 @@ func addSubViews(dst0, src0, a0, s0, dst1, src1, a1, s1 *int16, n int) {
 func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int) {
 	panic("nnue: addSubSubViews needs amd64")
 }
+func outputFromSums(sums *int32, k, b, w *float32, n int) float32 {
+	panic("nnue: outputFromSums needs amd64")
+}

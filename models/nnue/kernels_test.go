@@ -238,6 +238,15 @@ func TestIntegerKernelsAgree(t *testing.T) {
 			t.Fatalf("hidden layer %s %v, Go %v", paths[k].name, hidden[k], hidden[len(hidden)-1])
 		}
 	}
+	// The default network's hidden layer and output in one step, against
+	// the plain-Go hidden layer and dot, to the bit.
+	out := make([]float32, width)
+	for o := range out {
+		out[o] = rng.Float32()*2 - 1
+	}
+	if want, got := dot(hidden[len(hidden)-1], out), outputFromSums(&sums[0], &l.k[0], &l.b[0], &out[0], width); got != want {
+		t.Fatalf("output %v, Go %v", got, want)
+	}
 }
 
 // TestUpdateViewsAgree checks the 512-bit updates of both views (a quiet
