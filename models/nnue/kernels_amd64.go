@@ -62,12 +62,6 @@ func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int)
 //go:noescape
 func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int)
 
-// affineU8x32VNNI is affineU8x32 with VPDPBUSD, the four products of a
-// chunk summed into int32 in one instruction.
-//
-//go:noescape
-func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
-
 // nonZeroChunks writes the numbers of in's chunks of four bytes that are
 // not all 0 to idx, in order, over blocks blocks of eight chunks, and
 // returns how many; idx has room for 16 more than that, as each store
@@ -77,8 +71,9 @@ func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
 //go:noescape
 func nonZeroChunks(idx *int32, in *uint8, blocks int) int
 
-// affineU8x32SparseVNNI is affineU8x32VNNI over the n chunks listed in
-// idx alone: the others are 0 and add nothing.
+// affineU8x32SparseVNNI is affineU8x32 with VPDPBUSD (a chunk's four
+// products summed into int32 in one instruction) over the n chunks listed
+// in idx alone: the others are 0 and add nothing.
 //
 //go:noescape
 func affineU8x32SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)

@@ -385,66 +385,6 @@ hdone:
 	VZEROUPPER
 	RET
 
-// func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int)
-//
-// affineU8x32 with AVX-512 VNNI's VPDPBUSD (on 256-bit registers), which
-// sums the four products of a chunk into int32 in one instruction.
-TEXT ·affineU8x32VNNI(SB), NOSPLIT, $0-40
-	MOVQ         out+0(FP), DI
-	MOVQ         in+8(FP), SI
-	MOVQ         chunks+16(FP), CX
-	MOVQ         w+24(FP), DX
-	MOVQ         stride+32(FP), R8
-	VMOVDQU      (DI), Y0
-	VMOVDQU      32(DI), Y1
-	VMOVDQU      64(DI), Y2
-	VMOVDQU      96(DI), Y3
-	VPXOR        Y8, Y8, Y8
-	VPXOR        Y9, Y9, Y9
-	VPXOR        Y10, Y10, Y10
-	VPXOR        Y11, Y11, Y11
-	MOVQ         CX, BX
-	SHRQ         $1, BX
-	JZ           vtail
-
-vloop2:
-	VPBROADCASTD (SI), Y4
-	VPDPBUSD     (DX), Y4, Y0
-	VPDPBUSD     32(DX), Y4, Y1
-	VPDPBUSD     64(DX), Y4, Y2
-	VPDPBUSD     96(DX), Y4, Y3
-	ADDQ         R8, DX
-	VPBROADCASTD 4(SI), Y5
-	VPDPBUSD     (DX), Y5, Y8
-	VPDPBUSD     32(DX), Y5, Y9
-	VPDPBUSD     64(DX), Y5, Y10
-	VPDPBUSD     96(DX), Y5, Y11
-	ADDQ         R8, DX
-	ADDQ         $8, SI
-	DECQ         BX
-	JNZ          vloop2
-
-vtail:
-	ANDQ         $1, CX
-	JZ           vdone
-	VPBROADCASTD (SI), Y4
-	VPDPBUSD     (DX), Y4, Y0
-	VPDPBUSD     32(DX), Y4, Y1
-	VPDPBUSD     64(DX), Y4, Y2
-	VPDPBUSD     96(DX), Y4, Y3
-
-vdone:
-	VPADDD  Y8, Y0, Y0
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y10, Y2, Y2
-	VPADDD  Y11, Y3, Y3
-	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
-	VZEROUPPER
-	RET
-
 // sixteenDwords is 0, 1, ..., 15: the chunk numbers of nonZeroChunks's
 // first block.
 DATA sixteenDwords<>+0(SB)/4, $0

@@ -16,9 +16,6 @@ func clipToU8(dst *uint8, src *int16, n int, top, mul int32) {
 func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int) {
 	panic("nnue: affineU8x32 needs amd64")
 }
-func affineU8x32VNNI(out *int32, in *uint8, chunks int, w *int8, stride int) {
-	panic("nnue: affineU8x32VNNI needs amd64")
-}
 func hiddenFromSums(dst *float32, sums *int32, k, b *float32, n int) {
 	panic("nnue: hiddenFromSums needs amd64")
 }
