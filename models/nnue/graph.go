@@ -167,7 +167,8 @@ func resultFor(r dataset.Result, side board.Color) float32 {
 // Outputs are the nodes the training loop reads.
 type Outputs struct {
 	// PerRow is each row's loss (batch × 1): (sigmoid(score / Scale) -
-	// target)², target = Lambda · win probability + (1 - Lambda) · result.
+	// target)², target = Lambda · win probability + (1 - Lambda) · result,
+	// plus Sparsity · the mean of the row's clipped accumulators.
 	PerRow *G.Node
 	// Score is the network's output in centipawns (batch × 1).
 	Score *G.Node
@@ -257,5 +258,28 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
+	if c.Sparsity > 0 {
+		if perRow, err = addSparsity(perRow, x, c.Sparsity/float64(2*c.Accumulator)); err != nil {
+			return fail(err)
+		}
+	}
 	return Outputs{PerRow: perRow, Score: score, Logit: logit, Learnables: learnables}, nil
+}
+
+// addSparsity adds k times the sum of each row of the clipped
+// accumulators x (batch × 2N) to perRow (batch × 1).
+func addSparsity(perRow, x *G.Node, k float64) (*G.Node, error) {
+	sum, err := G.Sum(x, 1)
+	if err != nil {
+		return nil, err
+	}
+	col, err := G.Reshape(sum, perRow.Shape())
+	if err != nil {
+		return nil, err
+	}
+	pen, err := G.Mul(col, G.NewConstant(float32(k), G.WithName("nnue.sparsity")))
+	if err != nil {
+		return nil, err
+	}
+	return G.Add(perRow, pen)
 }

@@ -49,6 +49,11 @@ type Config struct {
 	// search makes between a position's moves. QuietOnly applies to them,
 	// the line's next move standing for the best move.
 	Children int `json:"children,omitempty" yaml:"children"`
+	// Sparsity adds Sparsity times the mean of a position's 2N clipped
+	// accumulators to its loss, an L1 penalty that trains more of them to
+	// 0: the player's first layer skips the chunks of four that are all 0
+	// (docs/nnue.md), so a sparser network evaluates faster.
+	Sparsity float64 `json:"sparsity,omitempty" yaml:"sparsity"`
 }
 
 // DefaultScale makes sigmoid(cp / Scale) the win probability dchess
@@ -76,6 +81,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nnue: lambda %g must be in [0, 1]", c.Lambda)
 	case c.Children < 0 || c.Children > 16:
 		return fmt.Errorf("nnue: children %d must be in 0..16", c.Children)
+	case !(c.Sparsity >= 0 && c.Sparsity <= 1):
+		return fmt.Errorf("nnue: sparsity %g must be in [0, 1]", c.Sparsity)
 	}
 	for _, h := range c.Hidden {
 		if h < 1 || h > 1024 {

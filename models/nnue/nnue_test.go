@@ -42,6 +42,8 @@ func TestConfigValidate(t *testing.T) {
 		"negative lambda":                  func(c *Config) { c.Lambda = -0.1 },
 		"negative children":                func(c *Config) { c.Children = -1 },
 		"too many children":                func(c *Config) { c.Children = 17 },
+		"negative sparsity":                func(c *Config) { c.Sparsity = -0.01 },
+		"NaN sparsity":                     func(c *Config) { c.Sparsity = math.NaN() },
 	} {
 		c := DefaultConfig()
 		mutate(&c)
@@ -556,8 +558,8 @@ func TestConfigFiles(t *testing.T) {
 		}
 		var keys map[string]any
 		yaml.Unmarshal(raw, &keys)
-		if section.Family != Family || len(keys) != 7 {
-			t.Errorf("%s: family %q and %d settings, want nnue and all 6 of Config", name, section.Family, len(keys)-1)
+		if section.Family != Family || len(keys) != 8 {
+			t.Errorf("%s: family %q and %d settings, want nnue and all 7 of Config", name, section.Family, len(keys)-1)
 		}
 		if err := section.Config.Validate(); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -572,5 +574,49 @@ func TestConfigFiles(t *testing.T) {
 				t.Errorf("nnue.yaml holds %+v, the defaults are %+v", section.Config, want)
 			}
 		}
+	}
+}
+
+// TestSparsityZeroesAccumulators trains the small network on material
+// twice, the same steps from the same weights, without and with the L1
+// penalty: with it, more of the player's clipped accumulators are 0 on
+// positions it did not train on, and the penalty is in the loss (the
+// graph's loss on the first step is the squared error plus the penalty).
+func TestSparsityZeroesAccumulators(t *testing.T) {
+	trainSet, probe := materialSet(256, 1), nntest.RandomBoards(200, 2)
+	zeros := func(sparsity float64) (frac, firstLoss float64) {
+		c := smallConfig()
+		c.Sparsity = sparsity
+		m := newModel(t, c)
+		before, after, trained := train(t, m, m.InitParams(1), encodeBatch(t, m, trainSet), 150, 0.01)
+		if !(after < before) {
+			t.Fatalf("sparsity %g: the loss went from %g to %g", sparsity, before, after)
+		}
+		net, err := NewNet(weightsFile(t, m, trained))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEvaluator(net)
+		var zero, all int
+		for _, b := range probe {
+			e.Evaluate(b)
+			for _, v := range e.scratch.bytes {
+				if v == 0 {
+					zero++
+				}
+				all++
+			}
+		}
+		return float64(zero) / float64(all), before
+	}
+	const sparsity = 0.005
+	plain, plainLoss := zeros(0)
+	sparse, sparseLoss := zeros(sparsity)
+	t.Logf("clipped accumulators at 0: %.1f %% without the penalty, %.1f %% with it", 100*plain, 100*sparse)
+	if !(sparse > plain+0.1) {
+		t.Errorf("sparsity %g left %.1f %% of the clipped accumulators at 0, without it %.1f %%: want 10 points more", sparsity, 100*sparse, 100*plain)
+	}
+	if !(sparseLoss > plainLoss) {
+		t.Errorf("the first step's loss is %g with the penalty, %g without: the penalty is not in the loss", sparseLoss, plainLoss)
 	}
 }
