@@ -13,7 +13,8 @@
 # 0.01 (0 first: the others play it). STEPS (default 10000) is the run's
 # length and its cosine's; ROUNDS (default 7) the benchmark rounds; DEPTH
 # (default 6) and GAMES (default 100) the matches. A rerun skips the
-# trained runs, the scores and the matches that are done.
+# trained runs, the scores and the matches that are done, and continues
+# an interrupted training run or match where it stopped.
 set -euo pipefail
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DATA OUT [SPARSITY ...]" >&2
@@ -39,7 +40,9 @@ for s in "${sparsities[@]}"; do
 			"$dchess" train --model nnue --data "$data" --config "$run.yaml" --out "$run" --json >"$run.train.json"
 		fi
 	fi
-	[ -f "$run.eval.json" ] || "$dchess" eval --player "nnue:$run/model.dcw" --data "$first" --depth 1 --json --quiet >"$run.eval.json"
+	# Written aside and moved, so that an interrupted score is redone, not skipped.
+	[ -f "$run.eval.json" ] || { "$dchess" eval --player "nnue:$run/model.dcw" --data "$first" --depth 1 --json --quiet >"$run.eval.json.tmp" &&
+		mv "$run.eval.json.tmp" "$run.eval.json"; }
 done
 # The benchmarks, one network after the other in each round.
 (cd "$root/models/nnue" && go test -c -o "$out/nnue.test" .)
@@ -59,7 +62,9 @@ for s in "${sparsities[@]}"; do
 done
 for s in "${sparsities[@]:1}"; do
 	m=$out/match-$s-vs-0
-	[ -f "$m.json" ] || "$dchess" match --a "nnue:$out/sparsity-$s/model.dcw?name=sparsity-$s" --b "nnue:$out/sparsity-0/model.dcw?name=sparsity-0" \
+	# Journalled (-o): an interrupted match continues where it stopped.
+	[ -f "$m.json" ] || { "$dchess" match --a "nnue:$out/sparsity-$s/model.dcw?name=sparsity-$s" --b "nnue:$out/sparsity-0/model.dcw?name=sparsity-0" \
 		--depth "${DEPTH:-6}" --games "${GAMES:-100}" --openings "$root/../shared/data/openings/noob_2moves.epd" \
-		--openings-order random --seed 7 --concurrency 2 --json --quiet >"$m.json"
+		--openings-order random --seed 7 --concurrency 2 --shard 0/1 -o "$m" --json --quiet >"$m.json.tmp" &&
+		mv "$m.json.tmp" "$m.json"; }
 done
