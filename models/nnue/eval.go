@@ -41,7 +41,9 @@ const u8Top = 127
 
 // firstLayer is the first dense layer in integers. A clipped accumulator
 // c in [0, qa] becomes the byte u = round(c·mul / 2¹⁵) in [0, 127] (the
-// rounding VPMULHRSW does), inScale = qa·mul / 2¹⁵ ≈ 127 steps per unit;
+// rounding VPMULHRSW does), inScale = qa·mul / 2¹⁵ ≈ 127 steps per unit
+// (with Pairwise the input is the product of the two clipped halves,
+// rounded once to about 127 steps, pairBytes and pairScale);
 // each output's weights are int8 in steps of 1/wScale[o], wScale[o] =
 // 127 / its largest weight, so none saturates (saturating the largest
 // few, for finer steps, cost more than it gave: docs/nnue.md); output o is
@@ -52,6 +54,8 @@ type firstLayer struct {
 	// past out are 0.
 	width int
 	mul   int32
+	// shift is pairBytes's, with Pairwise (mul is then its too).
+	shift uint
 	// w holds the weights by chunks of four inputs, as VPMADDUBSW and
 	// VPDPBUSD take them: w[4c·width + 4o + j] is input 4c+j's weight to
 	// output o. byInput holds them input by input, byInput[i·width + o],
@@ -150,6 +154,9 @@ func (n *Net) quantizeFirst(w, b []float32, in, out int) {
 	// feature weights) keeps its coarser steps.
 	l.mul = int32(min(math.Floor(u8Top*(1<<15)/float64(n.qa)), math.MaxInt16))
 	inScale := float64(n.qa) * float64(l.mul) / (1 << 15)
+	if n.cfg.Pairwise {
+		l.shift, l.mul, inScale = pairScale(int32(n.qa))
+	}
 	for o := range out {
 		var top float64
 		for i := range in {
@@ -166,6 +173,21 @@ func (n *Net) quantizeFirst(w, b []float32, in, out int) {
 		l.k[o] = float32(1 / (inScale * scale))
 	}
 	n.first = l
+}
+
+// pairScale is pairBytes's steps for accumulators of qa steps a unit: the
+// factors shifted left as far as int16 allows (qa·2^shift ≤ 32767, at
+// least 16384), their product's VPMULHRSW z = round(x·y / 2¹⁵) keeps
+// zTop ≥ 8192 steps a unit, and mul takes it to at most 127:
+// round(zTop·mul / 2¹⁵) ≤ 127, one rounding to bytes as clipBytes has.
+func pairScale(qa int32) (shift uint, mul int32, inScale float64) {
+	for qa<<(shift+1) <= math.MaxInt16 {
+		shift++
+	}
+	x := int64(qa) << shift
+	zTop := (x*x + 1<<14) >> 15
+	mul = int32(u8Top * (1 << 15) / zTop)
+	return shift, mul, float64(x) * float64(x) / (1 << 15) * float64(mul) / (1 << 15)
 }
 
 // quantizeFeatures rounds the feature transformer to int16 steps of 1/qa,

@@ -168,7 +168,7 @@ func resultFor(r dataset.Result, side board.Color) float32 {
 type Outputs struct {
 	// PerRow is each row's loss (batch × 1): (sigmoid(score / Scale) -
 	// target)², target = Lambda · win probability + (1 - Lambda) · result,
-	// plus Sparsity · the mean of the row's clipped accumulators.
+	// plus Sparsity · the mean of the row's inputs to the dense layers.
 	PerRow *G.Node
 	// Score is the network's output in centipawns (batch × 1).
 	Score *G.Node
@@ -210,6 +210,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	x, err := ops.FeatureTransformer(ftw, ftb, inputs[InputActive], 2, true)
 	if err != nil {
 		return fail(err)
+	}
+	if c.Pairwise {
+		if x, err = ops.PairwiseProduct(x, 2); err != nil {
+			return fail(err)
+		}
 	}
 	widths := c.widths()
 	var ws, bs []*G.Node
@@ -259,15 +264,15 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		return fail(err)
 	}
 	if c.Sparsity > 0 {
-		if perRow, err = addSparsity(perRow, x, c.Sparsity/float64(2*c.Accumulator)); err != nil {
+		if perRow, err = addSparsity(perRow, x, c.Sparsity/float64(c.widths()[0])); err != nil {
 			return fail(err)
 		}
 	}
 	return Outputs{PerRow: perRow, Score: score, Logit: logit, Learnables: learnables}, nil
 }
 
-// addSparsity adds k times the sum of each row of the clipped
-// accumulators x (batch × 2N) to perRow (batch × 1).
+// addSparsity adds k times the sum of each row of x, the first dense
+// layer's inputs, to perRow (batch × 1).
 func addSparsity(perRow, x *G.Node, k float64) (*G.Node, error) {
 	sum, err := G.Sum(x, 1)
 	if err != nil {

@@ -19,6 +19,13 @@ func smallConfig() Config {
 	return c
 }
 
+// smallConfigs are smallConfig and its pairwise variant, by name.
+func smallConfigs() map[string]Config {
+	pairwise := smallConfig()
+	pairwise.Pairwise = true
+	return map[string]Config{"clipped": smallConfig(), "pairwise": pairwise}
+}
+
 func newModel(t testing.TB, c Config) *Model {
 	t.Helper()
 	m, err := NewModel(c)

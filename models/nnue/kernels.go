@@ -136,9 +136,9 @@ func newScratch(c Config) scratch {
 // score runs the dense layers on the two clipped accumulators, the side to
 // move's first, and returns centipawns.
 func (n *Net) score(us, them []int16, s *scratch) float32 {
-	w, l := n.cfg.Accumulator, &n.first
-	clipBytes(s.bytes[:w], us, int32(n.qa), l.mul)
-	clipBytes(s.bytes[w:], them, int32(n.qa), l.mul)
+	w, l := n.cfg.perView(), &n.first
+	n.viewBytes(s.bytes[:w], us)
+	n.viewBytes(s.bytes[w:2*w], them)
 	sums := s.sums[:l.width]
 	clear(sums)
 	l.product(sums, s.bytes, s.nnz)
@@ -164,6 +164,35 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 		x = out
 	}
 	return x[0] * float32(n.cfg.Scale)
+}
+
+// viewBytes writes one view's inputs to the first layer: its clipped
+// accumulators as bytes, or with Pairwise their halves' products.
+func (n *Net) viewBytes(dst []uint8, acc []int16) {
+	if n.cfg.Pairwise {
+		pairBytes(dst, acc, int32(n.qa), n.first.shift, n.first.mul)
+		return
+	}
+	clipBytes(dst, acc, int32(n.qa), n.first.mul)
+}
+
+// pairBytes writes the products of acc's two halves clipped to [0, top],
+// h = len(acc)/2 a multiple of 16 (Config.Validate): with x[i] =
+// clip(acc[i]) << shift, z = (x[j]·x[j+h] + 2¹⁴) >> 15 and dst[j] = (z·mul
+// + 2¹⁴) >> 15, VPMULHRSW's rounding twice; pairScale picks shift and mul,
+// which keep z in int16 and dst at most 127.
+func pairBytes(dst []uint8, acc []int16, top int32, shift uint, mul int32) {
+	h := len(acc) / 2
+	dst = dst[:h]
+	if useAVX2 {
+		pairToU8(&dst[0], &acc[0], h, top, int32(shift), mul)
+		return
+	}
+	clip := func(v int16) int32 { return min(max(int32(v), 0), top) << shift }
+	for j := range dst {
+		z := (clip(acc[j])*clip(acc[j+h]) + 1<<14) >> 15
+		dst[j] = uint8((z*mul + 1<<14) >> 15)
+	}
 }
 
 // clipBytes writes the accumulators clipped to [0, top] as bytes

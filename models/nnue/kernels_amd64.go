@@ -50,6 +50,11 @@ func sub16(dst, s *int16, n int)
 //go:noescape
 func clipToU8(dst *uint8, src *int16, n int, top, mul int32)
 
+// pairToU8 is pairBytes's loop over h values, h a multiple of 16.
+//
+//go:noescape
+func pairToU8(dst *uint8, src *int16, h int, top, shift, mul int32)
+
 // affineU8x32 is out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride +
 // 4o + k] in int32, in values at most 127.
 //

@@ -260,6 +260,81 @@ u8done:
 	VZEROUPPER
 	RET
 
+// func pairToU8(dst *uint8, src *int16, h int, top, shift, mul int32)
+//
+// pairBytes's loop: x = min(max(src, 0), top) << shift for both halves,
+// z = VPMULHRSW(x[j], x[j+h]), dst[j] = VPMULHRSW(z, mul) packed to bytes.
+// Thirty-two values a step, then sixteen; the pack interleaves the two
+// registers' 128-bit lanes, which VPERMQ puts back in order.
+TEXT ·pairToU8(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         h+16(FP), CX
+	MOVL         top+24(FP), AX
+	VMOVD        AX, X2
+	VPBROADCASTW X2, Y2
+	MOVL         shift+28(FP), AX
+	VMOVD        AX, X7
+	MOVL         mul+32(FP), AX
+	VMOVD        AX, X3
+	VPBROADCASTW X3, Y3
+	VPXOR        Y4, Y4, Y4
+	LEAQ         (SI)(CX*2), DX
+	MOVQ         CX, BX
+	SHRQ         $5, BX
+	JZ           ptail
+
+ploop:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y1
+	VMOVDQU   (DX), Y5
+	VMOVDQU   32(DX), Y6
+	VPMAXSW   Y4, Y0, Y0
+	VPMAXSW   Y4, Y1, Y1
+	VPMAXSW   Y4, Y5, Y5
+	VPMAXSW   Y4, Y6, Y6
+	VPMINSW   Y2, Y0, Y0
+	VPMINSW   Y2, Y1, Y1
+	VPMINSW   Y2, Y5, Y5
+	VPMINSW   Y2, Y6, Y6
+	VPSLLW    X7, Y0, Y0
+	VPSLLW    X7, Y1, Y1
+	VPSLLW    X7, Y5, Y5
+	VPSLLW    X7, Y6, Y6
+	VPMULHRSW Y5, Y0, Y0
+	VPMULHRSW Y6, Y1, Y1
+	VPMULHRSW Y3, Y0, Y0
+	VPMULHRSW Y3, Y1, Y1
+	VPACKUSWB Y1, Y0, Y0
+	VPERMQ    $0xD8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	ADDQ      $32, DI
+	DECQ      BX
+	JNZ       ploop
+
+ptail:
+	ANDQ      $16, CX
+	JZ        pdone
+	VMOVDQU   (SI), Y0
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y4, Y0, Y0
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   Y2, Y0, Y0
+	VPMINSW   Y2, Y5, Y5
+	VPSLLW    X7, Y0, Y0
+	VPSLLW    X7, Y5, Y5
+	VPMULHRSW Y5, Y0, Y0
+	VPMULHRSW Y3, Y0, Y0
+	VPACKUSWB Y0, Y0, Y0
+	VPERMQ    $0x08, Y0, Y0
+	VMOVDQU   X0, (DI)
+
+pdone:
+	VZEROUPPER
+	RET
+
 // func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int)
 //
 // out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride + 4o + k]: each

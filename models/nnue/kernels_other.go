@@ -13,6 +13,9 @@ func affine32(out, x *float32, n int, w *float32) { panic("nnue: affine32 needs 
 func clipToU8(dst *uint8, src *int16, n int, top, mul int32) {
 	panic("nnue: clipToU8 needs amd64")
 }
+func pairToU8(dst *uint8, src *int16, h int, top, shift, mul int32) {
+	panic("nnue: pairToU8 needs amd64")
+}
 func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int) {
 	panic("nnue: affineU8x32 needs amd64")
 }

@@ -161,6 +161,53 @@ func TestIntegerKernelsAgree(t *testing.T) {
 					t.Fatalf("qa %d, %d values: clipped to bytes %s %v, Go %v", qa, n, paths[k].name, got[k], got[len(got)-1])
 				}
 			}
+			// The pairwise products of n pairs, the values against
+			// themselves reversed: the extremes meet each other.
+			pairAcc := append(slices.Clone(acc), acc...)
+			slices.Reverse(pairAcc[n:])
+			var pairs [][]uint8
+			shift, pmul, _ := pairScale(qa)
+			for _, p := range paths {
+				p.use()
+				bytes := make([]uint8, n)
+				pairBytes(bytes, pairAcc, qa, shift, pmul)
+				pairs = append(pairs, bytes)
+			}
+			for k := range pairs {
+				if !slices.Equal(pairs[k], pairs[len(pairs)-1]) {
+					t.Fatalf("qa %d, %d values: pairwise bytes %s %v, Go %v", qa, n, paths[k].name, pairs[k], pairs[len(pairs)-1])
+				}
+			}
+			// Every clipped value against a few others, so that the
+			// roundings' edges are met.
+			h := (int(qa) + 2 + 15) / 16 * 16
+			every := make([]int16, 2*h)
+			for _, other := range []int16{1, 7, int16(qa / 3), int16(qa/2 + 1), int16(qa - 1), int16(qa)} {
+				for j := range h {
+					every[j], every[h+j] = int16(j-1), other
+				}
+				var got [][]uint8
+				for _, p := range paths {
+					p.use()
+					bytes := make([]uint8, h)
+					pairBytes(bytes, every, qa, shift, pmul)
+					got = append(got, bytes)
+				}
+				for k := range got {
+					if !slices.Equal(got[k], got[len(got)-1]) {
+						t.Fatalf("qa %d, every value times %d: pairwise bytes %s %v, Go %v", qa, other, paths[k].name, got[k], got[len(got)-1])
+					}
+				}
+			}
+			top := make([]int16, 32)
+			for i := range top {
+				top[i] = int16(qa)
+			}
+			tops := make([]uint8, 16)
+			pairBytes(tops, top, qa, shift, pmul)
+			if tops[0] > u8Top || tops[0] < u8Top-1 {
+				t.Errorf("qa %d: the product of two clip tops is the byte %d, want 126 or 127", qa, tops[0])
+			}
 			// 127 for the clip's top, but a qa below 128 keeps its own steps.
 			if top, want := slices.Max(got[0]), uint8((qa*mul+1<<14)>>15); top != want || want != u8Top && qa >= u8Top {
 				t.Errorf("qa %d: the largest byte is %d, want %d", qa, top, want)

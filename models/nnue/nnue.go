@@ -28,9 +28,10 @@ const Slots = 32
 // section, stored in model.dcw.
 type Config struct {
 	// Accumulator is N, the width of the feature transformer 768 → N that
-	// both views share; the dense layers read the two side by side (2N).
+	// both views share; the dense layers read the two side by side (2N),
+	// or their pairwise products (N).
 	Accumulator int `json:"accumulator" yaml:"accumulator"`
-	// Hidden are the widths of the dense layers between the 2N clipped
+	// Hidden are the widths of the dense layers between the clipped
 	// accumulators and the one output, each followed by a clipped ReLU.
 	Hidden []int `json:"hidden" yaml:"hidden"`
 	// Scale is the centipawns per unit of the output's logit: the network
@@ -49,11 +50,17 @@ type Config struct {
 	// search makes between a position's moves. QuietOnly applies to them,
 	// the line's next move standing for the best move.
 	Children int `json:"children,omitempty" yaml:"children"`
-	// Sparsity adds Sparsity times the mean of a position's 2N clipped
-	// accumulators to its loss, an L1 penalty that trains more of them to
-	// 0: the player's first layer skips the chunks of four that are all 0
+	// Sparsity adds Sparsity times the mean of a position's inputs to the
+	// first dense layer (the clipped accumulators, or their pairwise
+	// products) to its loss, an L1 penalty that trains more of them to 0:
+	// the player's first layer skips the chunks of four that are all 0
 	// (docs/nnue.md), so a sparser network evaluates faster.
 	Sparsity float64 `json:"sparsity,omitempty" yaml:"sparsity"`
+	// Pairwise feeds the dense layers the product of each view's two
+	// clipped halves, unit j times unit j + N/2, as Stockfish does: N
+	// inputs instead of 2N, each 0 when either factor is, so the player's
+	// first layer reads half as many bytes and skips more of them.
+	Pairwise bool `json:"pairwise,omitempty" yaml:"pairwise"`
 }
 
 // DefaultScale makes sigmoid(cp / Scale) the win probability dchess
@@ -83,6 +90,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nnue: children %d must be in 0..16", c.Children)
 	case !(c.Sparsity >= 0 && c.Sparsity <= 1):
 		return fmt.Errorf("nnue: sparsity %g must be in [0, 1]", c.Sparsity)
+	case c.Pairwise && c.Accumulator%32 != 0:
+		return fmt.Errorf("nnue: pairwise needs an accumulator that is a multiple of 32, not %d", c.Accumulator)
 	}
 	for _, h := range c.Hidden {
 		if h < 1 || h > 1024 {
@@ -92,9 +101,18 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// widths are the dense layers' widths, input first.
+// widths are the dense layers' widths, input first: both views' clipped
+// accumulators, or their pairwise products.
 func (c Config) widths() []int {
-	return append(append([]int{2 * c.Accumulator}, c.Hidden...), 1)
+	return append(append([]int{2 * c.perView()}, c.Hidden...), 1)
+}
+
+// perView is how many of the first dense layer's inputs each view gives.
+func (c Config) perView() int {
+	if c.Pairwise {
+		return c.Accumulator / 2
+	}
+	return c.Accumulator
 }
 
 func denseName(i int) string { return fmt.Sprintf("fc%d", i) }

@@ -18,9 +18,10 @@ import (
 // unit most often 0 at the same time as the chunk so far. On the shipped
 // network 33 % of the chunks a depth-8 bench search evaluates are 0 then,
 // 18 % in the trained order (docs/benchmarks.md).
+// With Pairwise the units are the products, unit j and j + N/2 a pair.
 // The result is perm, perm[j] the unit that goes to place j.
 func (n *Net) zeroGroups() []int {
-	units := n.cfg.Accumulator
+	units := n.cfg.perView()
 	e := NewEvaluator(n)
 	var zero [][]uint64 // zero[u] is a bitset over the samples
 	for u := 0; u < units; u++ {
@@ -31,7 +32,7 @@ func (n *Net) zeroGroups() []int {
 	add := func(b *board.Board) {
 		e.refresh(&e.frames[0], b)
 		for _, acc := range e.frames[0].acc {
-			clipBytes(bytes, acc, int32(n.qa), n.first.mul)
+			n.viewBytes(bytes, acc)
 			if samples%64 == 0 {
 				for u := range zero {
 					zero[u] = append(zero[u], 0)
@@ -102,27 +103,29 @@ func (n *Net) zeroGroups() []int {
 }
 
 // permuteUnits reorders the float weights w (by tensor name) so that the
-// accumulator's unit perm[j] becomes unit j: the feature transformer's
-// columns and bias, and the first dense layer's inputs in both halves.
+// first dense layer's input perm[j] of each view becomes input j: the
+// feature transformer's columns and bias (with Pairwise the pair perm[j]
+// and perm[j] + N/2 becomes j and j + N/2), and the dense layer's rows in
+// both views' halves.
 func permuteUnits(cfg Config, w map[string][]float32, perm []int) {
-	units := cfg.Accumulator
+	units, per := cfg.Accumulator, cfg.perView()
 	ftw, ftb := w["ft.w"], w["ft.b"]
 	newW, newB := make([]float32, len(ftw)), make([]float32, len(ftb))
-	for f := 0; f < Features; f++ {
+	for base := 0; base < units; base += per {
 		for j, u := range perm {
-			newW[f*units+j] = ftw[f*units+u]
+			for f := 0; f < Features; f++ {
+				newW[f*units+base+j] = ftw[f*units+base+u]
+			}
+			newB[base+j] = ftb[base+u]
 		}
-	}
-	for j, u := range perm {
-		newB[j] = ftb[u]
 	}
 	w["ft.w"], w["ft.b"] = newW, newB
 	fc := w[denseName(0)+".w"]
-	out := len(fc) / (2 * units)
+	out := len(fc) / (2 * per)
 	newFC := make([]float32, len(fc))
 	for half := 0; half < 2; half++ {
 		for j, u := range perm {
-			copy(newFC[(half*units+j)*out:][:out], fc[(half*units+u)*out:][:out])
+			copy(newFC[(half*per+j)*out:][:out], fc[(half*per+u)*out:][:out])
 		}
 	}
 	w[denseName(0)+".w"] = newFC
