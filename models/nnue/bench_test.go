@@ -136,6 +136,34 @@ func BenchmarkUpdateEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluatorNode is what a search node costs the evaluator alone,
+// issue #19's "incremental update plus evaluation": the observer's make,
+// the accumulator update, the evaluation and the unmake, on positions
+// whose boards were made before the clock started.
+func BenchmarkEvaluatorNode(b *testing.B) {
+	boards, moves, evals := rootedLines(b, shippedNet(b))
+	children := make([][]*board.Board, len(boards))
+	for k, bd := range boards {
+		for _, m := range moves[k] {
+			bd.Make(m)
+			children[k] = append(children[k], mustFEN(b, bd.FEN()))
+			bd.Unmake()
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for k, bd := range boards {
+			e := evals[k]
+			for j, m := range moves[k] {
+				e.MakeMove(bd, m)
+				e.Evaluate(children[k][j])
+				e.Unmake()
+				i++
+			}
+		}
+	}
+}
+
 // BenchmarkUpdate is the accumulator update alone.
 func BenchmarkUpdate(b *testing.B) {
 	boards, moves, evals := rootedLines(b, shippedNet(b))
@@ -258,7 +286,7 @@ func BenchmarkFirstLayer(b *testing.B) {
 			e.MakeMove(bd, m)
 			bd.Make(m)
 			e.Evaluate(bd)
-			inputs = append(inputs, slices.Clone(e.scratch.bytes))
+			inputs = append(inputs, slices.Clone(e.scratch.bytes[:net.first.in]))
 			bd.Unmake()
 			e.Unmake()
 		}

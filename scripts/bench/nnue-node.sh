@@ -34,14 +34,14 @@ pin=()
 command -v taskset >/dev/null && pin=(taskset -c "$cpu")
 for r in $(seq 1 "$rounds"); do
 	for i in 0 1; do
-		(cd "${dirs[$i]}" && "${pin[@]}" "$work/$i.test" -test.run '^$' -test.bench 'UpdateEvaluate|Update$|MakeUnmake' \
+		(cd "${dirs[$i]}" && "${pin[@]}" "$work/$i.test" -test.run '^$' -test.bench 'UpdateEvaluate|EvaluatorNode|Update$|MakeUnmake' \
 			-test.cpu 1 -test.benchtime 0.5s) | awk -v i="$i" '/^Benchmark/ { print i, $1, $3 }' >>"$work/results"
 	done
 	echo "round $r of $rounds done" >&2
 done
 echo "revision benchmark min_ns median_ns (over $rounds rounds)"
 for i in 0 1; do
-	for b in BenchmarkUpdateEvaluate BenchmarkUpdate BenchmarkMakeUnmake; do
+	for b in BenchmarkUpdateEvaluate BenchmarkEvaluatorNode BenchmarkUpdate BenchmarkMakeUnmake; do
 		awk -v i="$i" -v b="$b" '$1 == i && $2 == b { print $3 }' "$work/results" | sort -g |
 			awk -v rev="${revs[$i]}" -v b="$b" '{ v[NR] = $1 } END { if (NR) printf "%s %s %.1f %.1f\n", rev, b, v[1], v[int((NR + 1) / 2)] }'
 	done

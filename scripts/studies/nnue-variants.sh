@@ -63,13 +63,13 @@ done
 for r in $(seq 1 "${ROUNDS:-7}"); do
 	for n in "${names[@]}"; do
 		(cd "$root/models/nnue" && DCHESS_BENCH_NNUE=$out/$n/model.dcw "$out/nnue.test" -test.run '^$' \
-			-test.bench 'UpdateEvaluate|FirstLayer' -test.cpu 1 -test.benchtime 0.5s) |
+			-test.bench 'UpdateEvaluate|EvaluatorNode|FirstLayer' -test.cpu 1 -test.benchtime 0.5s) |
 			awk -v n="$n" '/^Benchmark/ { print n, $0 }'
 	done
 done >"$out/bench.txt"
 echo "variant benchmark min_ns zero_chunks_%"
 for n in "${names[@]}"; do
-	for b in BenchmarkUpdateEvaluate BenchmarkFirstLayer; do
+	for b in BenchmarkUpdateEvaluate BenchmarkEvaluatorNode BenchmarkFirstLayer; do
 		awk -v n="$n" -v b="$b" '$1 == n && $2 == b { print $4, ($6 == "" ? "-" : $6) }' "$out/bench.txt" | sort -g | sed -n 1p |
 			awk -v n="$n" -v b="$b" '{ print n, b, $1, $2 }'
 	done
