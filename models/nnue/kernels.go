@@ -184,7 +184,11 @@ func (n *Net) viewBytes(dst []uint8, acc []int16) {
 func pairBytes(dst []uint8, acc []int16, top int32, shift uint, mul int32) {
 	h := len(acc) / 2
 	dst = dst[:h]
-	if useAVX2 {
+	switch {
+	case useVNNI:
+		pairToU8AVX512(&dst[0], &acc[0], h, top, int32(shift), mul)
+		return
+	case useAVX2:
 		pairToU8(&dst[0], &acc[0], h, top, int32(shift), mul)
 		return
 	}

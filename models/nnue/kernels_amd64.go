@@ -55,6 +55,12 @@ func clipToU8(dst *uint8, src *int16, n int, top, mul int32)
 //go:noescape
 func pairToU8(dst *uint8, src *int16, h int, top, shift, mul int32)
 
+// pairToU8AVX512 is pairToU8 in 512-bit registers; it needs AVX-512BW, as
+// useVNNI does.
+//
+//go:noescape
+func pairToU8AVX512(dst *uint8, src *int16, h int, top, shift, mul int32)
+
 // affineU8x32 is out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride +
 // 4o + k] in int32, in values at most 127.
 //

@@ -335,6 +335,65 @@ pdone:
 	VZEROUPPER
 	RET
 
+// func pairToU8AVX512(dst *uint8, src *int16, h int, top, shift, mul int32)
+//
+// pairToU8 in 512-bit registers (AVX-512BW), 32 values a step, then 16;
+// VPMOVWB narrows the words (0..127) to bytes in order.
+TEXT ·pairToU8AVX512(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), DI
+	MOVQ         src+8(FP), SI
+	MOVQ         h+16(FP), CX
+	MOVL         top+24(FP), AX
+	VPBROADCASTW AX, Z2
+	MOVL         shift+28(FP), AX
+	VMOVD        AX, X7
+	MOVL         mul+32(FP), AX
+	VPBROADCASTW AX, Z3
+	VPXORD       Z4, Z4, Z4
+	LEAQ         (SI)(CX*2), DX
+	MOVQ         CX, BX
+	SHRQ         $5, BX
+	JZ           qptail
+
+qploop:
+	VMOVDQU16 (SI), Z0
+	VMOVDQU16 (DX), Z5
+	VPMAXSW   Z4, Z0, Z0
+	VPMAXSW   Z4, Z5, Z5
+	VPMINSW   Z2, Z0, Z0
+	VPMINSW   Z2, Z5, Z5
+	VPSLLW    X7, Z0, Z0
+	VPSLLW    X7, Z5, Z5
+	VPMULHRSW Z5, Z0, Z0
+	VPMULHRSW Z3, Z0, Z0
+	VPMOVWB   Z0, Y1
+	VMOVDQU   Y1, (DI)
+	ADDQ      $64, SI
+	ADDQ      $64, DX
+	ADDQ      $32, DI
+	DECQ      BX
+	JNZ       qploop
+
+qptail:
+	ANDQ      $16, CX
+	JZ        qpdone
+	VMOVDQU   (SI), Y0
+	VMOVDQU   (DX), Y5
+	VPMAXSW   Y4, Y0, Y0
+	VPMAXSW   Y4, Y5, Y5
+	VPMINSW   Y2, Y0, Y0
+	VPMINSW   Y2, Y5, Y5
+	VPSLLW    X7, Y0, Y0
+	VPSLLW    X7, Y5, Y5
+	VPMULHRSW Y5, Y0, Y0
+	VPMULHRSW Y3, Y0, Y0
+	VPMOVWB   Y0, X1
+	VMOVDQU   X1, (DI)
+
+qpdone:
+	VZEROUPPER
+	RET
+
 // func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int)
 //
 // out[0:32] += Σ_{c<chunks} Σ_{k<4} in[4c+k]·w[c·stride + 4o + k]: each

@@ -16,6 +16,9 @@ func clipToU8(dst *uint8, src *int16, n int, top, mul int32) {
 func pairToU8(dst *uint8, src *int16, h int, top, shift, mul int32) {
 	panic("nnue: pairToU8 needs amd64")
 }
+func pairToU8AVX512(dst *uint8, src *int16, h int, top, shift, mul int32) {
+	panic("nnue: pairToU8AVX512 needs amd64")
+}
 func affineU8x32(out *int32, in *uint8, chunks int, w *int8, stride int) {
 	panic("nnue: affineU8x32 needs amd64")
 }
