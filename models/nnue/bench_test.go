@@ -20,7 +20,8 @@ var (
 	_ search.MoveObserver = (*Evaluator)(nil)
 )
 
-// benchNet is the default network (N = 256, 512 → 32 → 1) set by hand to
+// benchNet is the default size without the pairwise product (N = 256,
+// 512 → 32 → 1) set by hand to
 // score material, for the tests that compare the kernels on the scores of
 // a whole network: accumulators 0-7 of a view sum its own material, 8-15
 // the other side's, hidden unit 0 their difference, the output that unit;
@@ -31,6 +32,7 @@ var (
 func benchNet(b testing.TB) *Net {
 	b.Helper()
 	c := DefaultConfig()
+	c.Pairwise = false
 	m := newModel(b, c)
 	params := m.InitParams(1)
 	n, h := c.Accumulator, c.Hidden[0]
@@ -241,13 +243,17 @@ func TestBenchNetScoresMaterial(t *testing.T) {
 // train_torch.py time: configs/nnue.yaml's 1024.
 const trainBatch = 1024
 
-// BenchmarkTrainStep is one training step of the default network in the
-// Gorgonia graph the loop runs, forward and backward, without the
-// optimizer (the loop's Adam is in pipeline): trainBatch positions of 26
-// pieces per view, random win probabilities. scripts/bench/train.sh sets
-// the cores (-test.cpu) and compares it with PyTorch's EmbeddingBag.
+// BenchmarkTrainStep is one training step of the default size without the
+// pairwise product (512 → 32 → 1, the network scripts/bench/train_torch.py
+// builds) in the Gorgonia graph the loop runs, forward and backward,
+// without the optimizer (the loop's Adam is in pipeline): trainBatch
+// positions of 26 pieces per view, random win probabilities.
+// scripts/bench/train.sh sets the cores (-test.cpu) and compares it with
+// PyTorch's EmbeddingBag.
 func BenchmarkTrainStep(b *testing.B) {
-	m := newModel(b, DefaultConfig())
+	c := DefaultConfig()
+	c.Pairwise = false
+	m := newModel(b, c)
 	rng := rand.New(rand.NewPCG(1, 2))
 	bt := batch{rows: trainBatch}
 	shapes := m.InputShapes(trainBatch)

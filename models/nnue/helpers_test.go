@@ -19,11 +19,12 @@ func smallConfig() Config {
 	return c
 }
 
-// smallConfigs are smallConfig and its pairwise variant, by name.
+// smallConfigs are smallConfig with and without the pairwise product, by
+// name.
 func smallConfigs() map[string]Config {
-	pairwise := smallConfig()
-	pairwise.Pairwise = true
-	return map[string]Config{"clipped": smallConfig(), "pairwise": pairwise}
+	pairwise, clipped := smallConfig(), smallConfig()
+	pairwise.Pairwise, clipped.Pairwise = true, false
+	return map[string]Config{"clipped": clipped, "pairwise": pairwise}
 }
 
 func newModel(t testing.TB, c Config) *Model {

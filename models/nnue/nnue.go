@@ -68,11 +68,14 @@ type Config struct {
 // scores on Stockfish's centipawn scale.
 const DefaultScale = 1 / dataset.WinProbCoefficient
 
-// DefaultConfig is the network: 768 → 256 per view, 512 → 32 → 1,
+// DefaultConfig is the network, 768 → 256 per view, with the
+// pairwise product (256 → 32 → 1; the 512 → 32 → 1 without it,
+// which fits as well and plays level at 10+0.1 and at equal depth, but
+// costs a search node a quarter more: docs/strength.md, "Pairwise"),
 // trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
 // default) and on quiet positions.
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, Pairwise: true}
 }
 
 // Validate reports a configuration that cannot be built, in one line.

@@ -553,10 +553,14 @@ func TestEncodeChild(t *testing.T) {
 	}
 }
 
-// The configs write out every setting of Config, the defaults in nnue.yaml.
+// The configs write out every setting of Config, the defaults in nnue.yaml;
+// the quickstart's, which the pipeline reads from disk, too.
 func TestConfigFiles(t *testing.T) {
-	for _, name := range []string{"nnue", "nnue-small"} {
+	for _, name := range []string{"nnue", "nnue-small", "test/nnue", "quickstart/nnue"} {
 		data, err := configs.Read(name)
+		if strings.HasPrefix(name, "quickstart/") {
+			data, err = os.ReadFile(filepath.Join("..", "..", "configs", name+".yaml"))
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,8 @@
 with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/). Same work: batch
 256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
 random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
-And the NNUE of configs/nnue.yaml (BenchmarkTrainStep in models/nnue/): an
+And the NNUE of configs/nnue.yaml without its pairwise product
+(BenchmarkTrainStep in models/nnue/): an
 EmbeddingBag sum over each view's active features (26 of 768 per view, as many
 as the Go side), clipped ReLU, 512 -> 32 -> 1, batch 1024, forward and
 backward only, as the Go benchmark (the loop's Adam lives in pipeline/).
