@@ -1,6 +1,7 @@
 package nnue
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -138,17 +139,7 @@ func TestIntegerKernelsAgree(t *testing.T) {
 	for _, qa := range []int32{16, 1384, maxQA} {
 		mul := int32(min(math.Floor(u8Top*(1<<15)/float64(qa)), math.MaxInt16))
 		for _, n := range []int{16, 48, 256} {
-			acc := make([]int16, n)
-			for i := range acc {
-				switch rng.IntN(4) {
-				case 0:
-					acc[i] = [...]int16{math.MinInt16, -1, 0, 1, int16(qa) - 1, int16(qa), int16(qa) + 1, math.MaxInt16}[rng.IntN(8)]
-				case 1:
-					acc[i] = int16(rng.IntN(1 << 16))
-				default:
-					acc[i] = int16(rng.Int32N(qa+qa/2) - qa/4)
-				}
-			}
+			acc := randomAccumulators(rng, qa, n)
 			var got [][]uint8
 			for _, p := range paths {
 				p.use()
@@ -160,53 +151,6 @@ func TestIntegerKernelsAgree(t *testing.T) {
 				if !slices.Equal(got[k], got[len(got)-1]) {
 					t.Fatalf("qa %d, %d values: clipped to bytes %s %v, Go %v", qa, n, paths[k].name, got[k], got[len(got)-1])
 				}
-			}
-			// The pairwise products of n pairs, the values against
-			// themselves reversed: the extremes meet each other.
-			pairAcc := append(slices.Clone(acc), acc...)
-			slices.Reverse(pairAcc[n:])
-			var pairs [][]uint8
-			shift, pmul, _ := pairScale(qa)
-			for _, p := range paths {
-				p.use()
-				bytes := make([]uint8, n)
-				pairBytes(bytes, pairAcc, qa, shift, pmul)
-				pairs = append(pairs, bytes)
-			}
-			for k := range pairs {
-				if !slices.Equal(pairs[k], pairs[len(pairs)-1]) {
-					t.Fatalf("qa %d, %d values: pairwise bytes %s %v, Go %v", qa, n, paths[k].name, pairs[k], pairs[len(pairs)-1])
-				}
-			}
-			// Every clipped value against a few others, so that the
-			// roundings' edges are met.
-			h := (int(qa) + 2 + 15) / 16 * 16
-			every := make([]int16, 2*h)
-			for _, other := range []int16{1, 7, int16(qa / 3), int16(qa/2 + 1), int16(qa - 1), int16(qa)} {
-				for j := range h {
-					every[j], every[h+j] = int16(j-1), other
-				}
-				var got [][]uint8
-				for _, p := range paths {
-					p.use()
-					bytes := make([]uint8, h)
-					pairBytes(bytes, every, qa, shift, pmul)
-					got = append(got, bytes)
-				}
-				for k := range got {
-					if !slices.Equal(got[k], got[len(got)-1]) {
-						t.Fatalf("qa %d, every value times %d: pairwise bytes %s %v, Go %v", qa, other, paths[k].name, got[k], got[len(got)-1])
-					}
-				}
-			}
-			top := make([]int16, 32)
-			for i := range top {
-				top[i] = int16(qa)
-			}
-			tops := make([]uint8, 16)
-			pairBytes(tops, top, qa, shift, pmul)
-			if tops[0] > u8Top || tops[0] < u8Top-1 {
-				t.Errorf("qa %d: the product of two clip tops is the byte %d, want 126 or 127", qa, tops[0])
 			}
 			// 127 for the clip's top, but a qa below 128 keeps its own steps.
 			if top, want := slices.Max(got[0]), uint8((qa*mul+1<<14)>>15); top != want || want != u8Top && qa >= u8Top {
@@ -293,6 +237,77 @@ func TestIntegerKernelsAgree(t *testing.T) {
 	}
 	if want, got := dot(hidden[len(hidden)-1], out), outputFromSums(&sums[0], &l.k[0], &l.b[0], &out[0], width); got != want {
 		t.Fatalf("output %v, Go %v", got, want)
+	}
+}
+
+// randomAccumulators are n int16 values for accumulators of qa steps a
+// unit: a quarter the extremes of int16 and of the clip, a quarter any
+// int16, half in and about the clip's range.
+func randomAccumulators(rng *rand.Rand, qa int32, n int) []int16 {
+	acc := make([]int16, n)
+	for i := range acc {
+		switch rng.IntN(4) {
+		case 0:
+			acc[i] = [...]int16{math.MinInt16, -1, 0, 1, int16(qa) - 1, int16(qa), int16(qa) + 1, math.MaxInt16}[rng.IntN(8)]
+		case 1:
+			acc[i] = int16(rng.IntN(1 << 16))
+		default:
+			acc[i] = int16(rng.Int32N(qa+qa/2) - qa/4)
+		}
+	}
+	return acc
+}
+
+// TestPairKernelsAgree checks the pairwise products' kernels against the
+// plain-Go loop to the bit, at the smallest, the shipped and the largest
+// qa: random values against themselves reversed (the extremes meet), and
+// every clipped value against a few others, so that both roundings'
+// edges are met; and the product of two clip tops is a byte of 126 or 127.
+func TestPairKernelsAgree(t *testing.T) {
+	paths := kernelPaths()
+	if len(paths) == 1 {
+		t.Skip("no AVX2 here")
+	}
+	defer savedKernels()()
+	rng := rand.New(rand.NewPCG(12, 13))
+	for _, qa := range []int32{16, 1384, maxQA} {
+		shift, mul, _ := pairScale(qa)
+		agree := func(acc []int16, what string) []uint8 {
+			var got [][]uint8
+			for _, p := range paths {
+				p.use()
+				bytes := make([]uint8, len(acc)/2)
+				pairBytes(bytes, acc, qa, shift, mul)
+				got = append(got, bytes)
+			}
+			for k := range got {
+				if !slices.Equal(got[k], got[len(got)-1]) {
+					t.Fatalf("qa %d, %s: pairwise bytes %s %v, Go %v", qa, what, paths[k].name, got[k], got[len(got)-1])
+				}
+			}
+			return got[0]
+		}
+		for _, n := range []int{16, 48, 256} {
+			acc := randomAccumulators(rng, qa, n)
+			pairs := append(slices.Clone(acc), acc...)
+			slices.Reverse(pairs[n:])
+			agree(pairs, fmt.Sprintf("%d random pairs", n))
+		}
+		h := (int(qa) + 2 + 15) / 16 * 16
+		every := make([]int16, 2*h)
+		for _, other := range []int16{1, 7, int16(qa / 3), int16(qa/2 + 1), int16(qa - 1), int16(qa)} {
+			for j := range h {
+				every[j], every[h+j] = int16(j-1), other
+			}
+			agree(every, fmt.Sprintf("every value times %d", other))
+		}
+		top := make([]int16, 32)
+		for i := range top {
+			top[i] = int16(qa)
+		}
+		if b := agree(top, "the clip's tops")[0]; b > u8Top || b < u8Top-1 {
+			t.Errorf("qa %d: the product of two clip tops is the byte %d, want 126 or 127", qa, b)
+		}
 	}
 }
 
