@@ -44,7 +44,9 @@ fi
 for p in "nnue:$run/model.dcw" heuristic; do
 	name=${p%%:*}
 	out=$run.eval-$name.json
-	[ -f "$out" ] || "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out"
+	# Written aside and moved, so that an interrupted score is redone, not skipped.
+	[ -f "$out" ] || { "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out.tmp" &&
+		mv "$out.tmp" "$out"; }
 done
 # The match as a job array of two tasks, one a core: a killed task continues
 # where it stopped when the script runs again. GAMES 0 stops before it.
