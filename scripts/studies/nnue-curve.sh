@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The NNUE study's data curve (issue #19, docs/strength.md): does more data
-# of one kind still help? The shipped recipe (configs/nnue.yaml) trained on
-# the first 2, 4 and 10 chunks of the shipped network's own games against
+# of one kind still help? The default recipe (configs/nnue.yaml, pairwise
+# since session 19) trained on the first 2, 4 and 10 chunks of the shipped
+# network's own games against
 # heuristic:depth=3 (about 1.05, 2.1 and 5.3 million quiet positions, what
 # the network trains on), each scored on the first chunk's test split and
 # played against the heuristic at 10+0.1 (nnue-study.sh: GAMES games, two
