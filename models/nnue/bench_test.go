@@ -244,15 +244,23 @@ func TestBenchNetScoresMaterial(t *testing.T) {
 const trainBatch = 1024
 
 // BenchmarkTrainStep is one training step of the default size without the
-// pairwise product (512 → 32 → 1, the network scripts/bench/train_torch.py
-// builds) in the Gorgonia graph the loop runs, forward and backward,
-// without the optimizer (the loop's Adam is in pipeline): trainBatch
-// positions of 26 pieces per view, random win probabilities.
-// scripts/bench/train.sh sets the cores (-test.cpu) and compares it with
-// PyTorch's EmbeddingBag.
+// pairwise product (512 → 32 → 1) in the Gorgonia graph the loop runs,
+// forward and backward, without the optimizer (the loop's Adam is in
+// pipeline): trainBatch positions of 26 pieces per view, random win
+// probabilities. scripts/bench/train.sh sets the cores (-test.cpu) and
+// compares it with the same network in PyTorch (train_torch.py's nnue,
+// an EmbeddingBag first layer).
 func BenchmarkTrainStep(b *testing.B) {
 	c := DefaultConfig()
 	c.Pairwise = false
+	benchTrainStep(b, c)
+}
+
+// BenchmarkTrainStepPairwise is BenchmarkTrainStep for the default network,
+// with the pairwise product (train_torch.py's nnue-pairwise).
+func BenchmarkTrainStepPairwise(b *testing.B) { benchTrainStep(b, DefaultConfig()) }
+
+func benchTrainStep(b *testing.B, c Config) {
 	m := newModel(b, c)
 	rng := rand.New(rand.NewPCG(1, 2))
 	bt := batch{rows: trainBatch}

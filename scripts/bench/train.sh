@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Training speed: dchess's Gorgonia training step (BenchmarkTrainStep: forward,
 # backward, Adam at batch 256 on the thesis ANN and CNN; forward and backward
-# at batch 1024 on the NNUE of configs/nnue.yaml, models/nnue) against the same
+# at batch 1024 on the NNUE of configs/nnue.yaml, models/nnue, with and
+# without its pairwise product: nnue-pairwise and nnue) against the same
 # models in PyTorch on CPU (train_torch.py, the NNUE's first layer an
 # EmbeddingBag), run back to back so the ratio is
 # taken under the same machine load, with the same number of threads on both
@@ -29,11 +30,13 @@ echo "threads ${threads}${tags:+, $tags}; samples/s (wall) and CPU ms per step; 
 echo "run  model  dchess_samples/s  torch_samples/s  ratio  dchess_cpu_ms  torch_cpu_ms  cpu_ratio"
 for i in $(seq 1 "$runs"); do
 	torch_out=$("$python" scripts/bench/train_torch.py --threads "$threads" --seconds 3)
-	for model in ann cnn nnue; do
+	for model in ann cnn nnue nnue-pairwise; do
 		# The benchmark runs one step before the timed ones.
-		if [ "$model" = nnue ]; then
+		if [[ $model = nnue* ]]; then
+			bench=BenchmarkTrainStep
+			[ "$model" = nnue ] || bench=BenchmarkTrainStepPairwise
 			go_out=$({ /usr/bin/time -f "cpu %U %S" "$tmp/nnue.test" -test.run '^$' \
-				-test.bench 'BenchmarkTrainStep$' -test.benchtime "${steps}x" -test.cpu "$threads"; } 2>&1)
+				-test.bench "$bench\$" -test.benchtime "${steps}x" -test.cpu "$threads"; } 2>&1)
 		else
 			go_out=$({ /usr/bin/time -f "cpu %U %S" "$tmp/pipeline.test" -test.run '^$' \
 				-test.bench "BenchmarkTrainStep/$model\$" -test.benchtime "${steps}x" -test.cpu "$threads"; } 2>&1)

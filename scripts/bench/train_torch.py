@@ -3,11 +3,12 @@
 with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/). Same work: batch
 256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
 random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
-And the NNUE of configs/nnue.yaml without its pairwise product
-(BenchmarkTrainStep in models/nnue/): an
-EmbeddingBag sum over each view's active features (26 of 768 per view, as many
-as the Go side), clipped ReLU, 512 -> 32 -> 1, batch 1024, forward and
-backward only, as the Go benchmark (the loop's Adam lives in pipeline/).
+And the NNUE of configs/nnue.yaml without its pairwise product (nnue,
+BenchmarkTrainStep in models/nnue/) and with it (nnue-pairwise,
+BenchmarkTrainStepPairwise): an EmbeddingBag sum over each view's active
+features (26 of 768 per view, as many as the Go side), clipped ReLU, 512 -> 32
+-> 1 or each view's halves multiplied and 256 -> 32 -> 1, batch 1024, forward
+and backward only, as the Go benchmark (the loop's Adam lives in pipeline/).
 Usage: train_torch.py [--threads N] [--seconds S]; prints one line per model:
 <model> <samples/s> <CPU ms per step>. The CPU time (all threads) is steadier
 than samples/s on a loaded machine."""
@@ -58,24 +59,31 @@ def timed(step, seconds, batch, warmup):
 
 
 class NNUE(nn.Module):
-    """768 -> n per view (one table for both, index 0 an empty slot), clipped ReLU, 2n -> 32 -> 1."""
+    """768 -> n per view (one table for both, index 0 an empty slot), clipped ReLU, 2n -> 32 -> 1;
+    with pairwise each view's halves multiplied first, n -> 32 -> 1."""
 
-    def __init__(self, n=256, hidden=32):
+    def __init__(self, n=256, hidden=32, pairwise=False):
         super().__init__()
+        self.pairwise = pairwise
         self.ft = nn.EmbeddingBag(769, n, mode="sum", padding_idx=0)
         self.ft_bias = nn.Parameter(torch.zeros(n))
-        self.l1 = nn.Linear(2 * n, hidden)
+        self.l1 = nn.Linear(n if pairwise else 2 * n, hidden)
         self.out = nn.Linear(hidden, 1)
 
+    def view(self, idx):
+        x = torch.clamp(self.ft(idx) + self.ft_bias, 0, 1)
+        if self.pairwise:
+            h = x.shape[1] // 2
+            x = x[:, :h] * x[:, h:]
+        return x
+
     def forward(self, us, them):
-        a = torch.clamp(self.ft(us) + self.ft_bias, 0, 1)
-        b = torch.clamp(self.ft(them) + self.ft_bias, 0, 1)
-        return self.out(torch.clamp(self.l1(torch.cat([a, b], 1)), 0, 1))
+        return self.out(torch.clamp(self.l1(torch.cat([self.view(us), self.view(them)], 1)), 0, 1))
 
 
-def bench_nnue(seconds, batch=1024, slots=32, pieces=26):
+def bench_nnue(seconds, pairwise=False, batch=1024, slots=32, pieces=26):
     g = torch.Generator().manual_seed(1)
-    model = NNUE()
+    model = NNUE(pairwise=pairwise)
 
     def view():
         idx = torch.zeros(batch, slots, dtype=torch.long)
@@ -100,7 +108,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seconds", type=float, default=5)
-    p.add_argument("--models", default="ann,cnn,nnue", help="comma-separated: ann, cnn, nnue")
+    p.add_argument("--models", default="ann,cnn,nnue,nnue-pairwise", help="comma-separated: ann, cnn, nnue, nnue-pairwise")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
     models = a.models.split(",")
@@ -108,9 +116,10 @@ def main():
         if name in models:
             rate, cpu_ms = bench(model, shape, a.seconds)
             print(name, round(rate), round(cpu_ms, 3))
-    if "nnue" in models:
-        rate, cpu_ms = bench_nnue(a.seconds)
-        print("nnue", round(rate), round(cpu_ms, 3))
+    for name, pairwise in (("nnue", False), ("nnue-pairwise", True)):
+        if name in models:
+            rate, cpu_ms = bench_nnue(a.seconds, pairwise)
+            print(name, round(rate), round(cpu_ms, 3))
 
 
 if __name__ == "__main__":
