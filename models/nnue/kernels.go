@@ -133,8 +133,9 @@ func newScratch(c Config) scratch {
 	return s
 }
 
-// score runs the dense layers on the two clipped accumulators, the side to
-// move's first, and returns centipawns.
+// score runs the dense layers on the two views' accumulators (clipped, or
+// their halves' products), the side to move's first, and returns
+// centipawns.
 func (n *Net) score(us, them []int16, s *scratch) float32 {
 	w, l := n.cfg.perView(), &n.first
 	n.viewBytes(s.bytes[:w], us)
