@@ -90,7 +90,11 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 	if split == dataset.Train {
 		children = o.m.Config().Children
 	}
+	// The mirror of the row just encoded, kept aside: the sink may reuse or
+	// train on the row's buffers once it is added.
+	var mirrored [][]float32
 	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		mirror := split == dataset.Train && o.m.Mirrorable(r)
 		// k = -1 is the record itself, then its children.
 		for k := -1; k < children; k++ {
 			rows, _ := sink.row()
@@ -105,7 +109,26 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 				sink.reject()
 				return nil
 			}
-			if used {
+			if !used {
+				continue
+			}
+			if mirror {
+				if mirrored == nil {
+					mirrored = make([][]float32, len(rows))
+					for i := range rows {
+						mirrored[i] = make([]float32, len(rows[i]))
+					}
+				}
+				nnue.MirrorRow(rows, mirrored)
+			}
+			if err := sink.add(); err != nil {
+				return err
+			}
+			if mirror {
+				dst, _ := sink.row()
+				for i := range mirrored {
+					copy(dst[i], mirrored[i])
+				}
 				if err := sink.add(); err != nil {
 					return err
 				}
@@ -125,7 +148,12 @@ func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 	}
 }
 
-// epochSize is at most this many rows: every record and its children.
+// epochSize is at most this many rows: every record and its children, and
+// with Mirror their mirrors.
 func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 {
-	return labelledTrainRecords(man) * int64(1+o.m.Config().Children)
+	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children)
+	if o.m.Config().Mirror {
+		rows *= 2
+	}
+	return rows
 }

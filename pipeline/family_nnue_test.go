@@ -3,11 +3,14 @@ package pipeline
 import (
 	"context"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/nnue"
+	"github.com/dchess/dchess/search/board"
 )
 
 // rowCounter counts the rows a stream commits into one reusable row.
@@ -20,15 +23,44 @@ func (s *rowCounter) row() ([][]float32, []float32) { return s.ins, nil }
 func (s *rowCounter) add() error                    { s.added++; return nil }
 func (s *rowCounter) reject()                       { s.refused++ }
 
-func TestNNUEChildrenTrainOnly(t *testing.T) {
+// rowRecorder keeps a copy of every row a stream commits.
+type rowRecorder struct {
+	rowCounter
+	rows [][][]float32
+}
+
+func (s *rowRecorder) add() error {
+	row := make([][]float32, len(s.ins))
+	for i := range s.ins {
+		row[i] = slices.Clone(s.ins[i])
+	}
+	s.rows = append(s.rows, row)
+	return s.rowCounter.add()
+}
+
+// linesDataset is a split dataset of random positions, each labelled with
+// three lines (its first three legal moves): with castling, the positions
+// where a side may castle; without, every position with its castling
+// rights taken away.
+func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manifest) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "data")
 	w, err := dataset.Create(dir, dataset.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every position labelled with three lines: its first three legal moves.
 	var records int
 	for _, b := range nntest.RandomBoards(60, 3) {
+		f := strings.Fields(b.FEN())
+		if castling && f[2] == "-" {
+			continue
+		}
+		if !castling {
+			f[2] = "-"
+			if b, err = board.FromFEN(strings.Join(f, " ")); err != nil {
+				t.Fatal(err)
+			}
+		}
 		moves := b.LegalMoves()
 		if len(moves) < 3 {
 			continue
@@ -44,6 +76,9 @@ func TestNNUEChildrenTrainOnly(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if records < 20 {
+		t.Fatalf("only %d positions", records)
+	}
 	m, err := dataset.WriteSplit(dir, 0.3, 0, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -52,28 +87,78 @@ func TestNNUEChildrenTrainOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ds, m
+}
+
+// streamRows counts the rows o streams from a split, failing on rejects.
+func streamRows(t *testing.T, o *nnueObjective, ds *dataset.Dataset, split dataset.Split) int64 {
+	t.Helper()
+	sink := &rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}
+	if err := o.stream(context.Background(), ds, split, streamOrder{}, sink); err != nil {
+		t.Fatal(err)
+	}
+	if sink.refused != 0 {
+		t.Errorf("%v: %d rows refused", split, sink.refused)
+	}
+	return int64(sink.added)
+}
+
+func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) *nnueObjective {
+	t.Helper()
+	cfg := testConfig(t, nnue.Family)
+	set(cfg.Model.Settings.(*nnue.Config))
+	o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o.(*nnueObjective)
+}
+
+func TestNNUEChildrenTrainOnly(t *testing.T) {
+	ds, m := linesDataset(t, true)
 	for _, children := range []int{0, 2, 3, 5} {
-		cfg := testConfig(t, nnue.Family)
-		settings := cfg.Model.Settings.(*nnue.Config)
-		settings.QuietOnly, settings.Children = false, children
-		o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
-		if err != nil {
-			t.Fatal(err)
+		o := nnueObjectiveFor(t, func(c *nnue.Config) { c.QuietOnly, c.Children = false, children })
+		// A record gives itself and one child a line, three lines at most.
+		if got, want := streamRows(t, o, ds, dataset.Train), m.Split.Records.Train*int64(1+min(children, 3)); got != want {
+			t.Errorf("children %d: %d train rows, want %d", children, got, want)
 		}
-		for _, c := range []struct {
-			split dataset.Split
-			want  int64
-		}{
-			// A record gives itself and one child a line, three lines at most.
-			{dataset.Train, m.Split.Records.Train * int64(1+min(children, 3))},
-			{dataset.Val, m.Split.Records.Val},
-		} {
-			sink := &rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}
-			if err := o.stream(context.Background(), ds, c.split, streamOrder{}, sink); err != nil {
+		if got, want := streamRows(t, o, ds, dataset.Val), m.Split.Records.Val; got != want {
+			t.Errorf("children %d: %d validation rows, want %d", children, got, want)
+		}
+	}
+}
+
+func TestNNUEMirrorTrainOnly(t *testing.T) {
+	for _, castling := range []bool{true, false} {
+		ds, m := linesDataset(t, castling)
+		for _, children := range []int{0, 2} {
+			o := nnueObjectiveFor(t, func(c *nnue.Config) { c.QuietOnly, c.Children, c.Mirror = false, children, true })
+			// Without castling rights every train row is followed by its mirror.
+			want := m.Split.Records.Train * int64(1+children)
+			if !castling {
+				want *= 2
+			}
+			if got := streamRows(t, o, ds, dataset.Train); got != want {
+				t.Errorf("castling %t, children %d: %d train rows, want %d", castling, children, got, want)
+			}
+			if got, want := streamRows(t, o, ds, dataset.Val), m.Split.Records.Val; got != want {
+				t.Errorf("castling %t, children %d: %d validation rows, want %d", castling, children, got, want)
+			}
+			if castling {
+				continue
+			}
+			rec := &rowRecorder{rowCounter: rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}}
+			if err := o.stream(context.Background(), ds, dataset.Train, streamOrder{}, rec); err != nil {
 				t.Fatal(err)
 			}
-			if int64(sink.added) != c.want || sink.refused != 0 {
-				t.Errorf("children %d, %v: %d rows (%d refused), want %d", children, c.split, sink.added, sink.refused, c.want)
+			mirrored := [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}
+			for i := 0; i+1 < len(rec.rows); i += 2 {
+				nnue.MirrorRow(rec.rows[i], mirrored)
+				for k := range mirrored {
+					if !slices.Equal(rec.rows[i+1][k], mirrored[k]) {
+						t.Fatalf("children %d: row %d is not the mirror of row %d: %v, want %v", children, i+1, i, rec.rows[i+1][k], mirrored[k])
+					}
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package nnue
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	G "gorgonia.org/gorgonia"
 
@@ -150,6 +151,31 @@ func encodeActive(b *board.Board, dst []float32) error {
 		}
 	}
 	return nil
+}
+
+// Mirrorable says whether Config.Mirror adds the mirror of r's rows: when
+// neither side of r's position may castle (nor of its children, as a move
+// never gives a right back).
+func (m *Model) Mirrorable(r *dataset.Record) bool {
+	if !m.cfg.Mirror {
+		return false
+	}
+	fields := strings.Fields(r.FEN)
+	return len(fields) > 2 && fields[2] == "-"
+}
+
+// MirrorRow fills dst with src's position mirrored left to right and the
+// same target. A feature's square is its low six bits, the file the low
+// three, so the mirror flips those (slots hold feature + 1, 0 empty).
+func MirrorRow(src, dst [][]float32) {
+	for i := range src {
+		copy(dst[i], src[i])
+	}
+	for i, v := range dst[InputActive] {
+		if v > 0 {
+			dst[InputActive][i] = float32(int(v-1)^7) + 1
+		}
+	}
 }
 
 // resultFor is a game's result from side's view: 1 won, 0.5 drawn or

@@ -61,6 +61,11 @@ type Config struct {
 	// inputs instead of 2N, each 0 when either factor is, so the player's
 	// first layer reads half as many bytes and skips more of them.
 	Pairwise bool `json:"pairwise,omitempty" yaml:"pairwise"`
+	// Mirror also trains, on the train split, on each row's position
+	// mirrored left to right (files a and h swapped) with the same target,
+	// where neither side may castle: there the rules, and so the score,
+	// do not change under the mirror, so it is a second position for free.
+	Mirror bool `json:"mirror,omitempty" yaml:"mirror"`
 }
 
 // DefaultScale makes sigmoid(cp / Scale) the win probability dchess

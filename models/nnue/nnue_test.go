@@ -650,3 +650,70 @@ func TestSparsityZeroesAccumulators(t *testing.T) {
 		t.Errorf("the first step's loss is %g with the penalty, %g without: the penalty is not in the loss", sparseLoss, plainLoss)
 	}
 }
+
+// mirrorFEN is fen mirrored left to right, without castling rights.
+func mirrorFEN(fen string) string {
+	f := strings.Fields(fen)
+	ranks := strings.Split(f[0], "/")
+	for i, r := range ranks {
+		b := []byte(r)
+		slices.Reverse(b)
+		ranks[i] = string(b)
+	}
+	f[0], f[2] = strings.Join(ranks, "/"), "-"
+	if f[3] != "-" {
+		f[3] = string('h'-(f[3][0]-'a')) + f[3][1:]
+	}
+	return strings.Join(f, " ")
+}
+
+func TestMirrorRowIsTheMirroredPosition(t *testing.T) {
+	for i, b := range nntest.RandomBoards(40, 5) {
+		mirrored := mustFEN(t, mirrorFEN(b.FEN()))
+		src := [][]float32{make([]float32, 2*Slots), {0.25}, {1}}
+		want := make([]float32, 2*Slots)
+		if err := encodeActive(b, src[InputActive]); err != nil {
+			t.Fatal(err)
+		}
+		if err := encodeActive(mirrored, want); err != nil {
+			t.Fatal(err)
+		}
+		got := [][]float32{make([]float32, 2*Slots), {0}, {0}}
+		MirrorRow(src, got)
+		// Each view's slots as a set: the mirror changes the order of squares.
+		for v := 0; v < 2; v++ {
+			g, w := slices.Clone(got[InputActive][v*Slots:(v+1)*Slots]), slices.Clone(want[v*Slots:(v+1)*Slots])
+			slices.Sort(g)
+			slices.Sort(w)
+			if !slices.Equal(g, w) {
+				t.Fatalf("board %d (%s), view %d: mirrored row %v, the mirrored board's %v", i, b.FEN(), v, g, w)
+			}
+		}
+		if got[InputWinProb][0] != 0.25 || got[InputResult][0] != 1 {
+			t.Errorf("board %d: the target changed: %v", i, got[1:])
+		}
+	}
+}
+
+func TestMirrorableOnlyWithoutCastling(t *testing.T) {
+	cfg := smallConfig()
+	cfg.Mirror = true
+	m := newModel(t, cfg)
+	off := newModel(t, smallConfig())
+	for _, c := range []struct {
+		fen        string
+		mirrorable bool
+	}{
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", false},
+		{"r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1", false},
+		{"4k3/8/8/3pP3/8/8/8/4K2R w - d6 0 1", true},
+	} {
+		r := &dataset.Record{FEN: c.fen}
+		if got := m.Mirrorable(r); got != c.mirrorable {
+			t.Errorf("%s: mirrorable %t, want %t", c.fen, got, c.mirrorable)
+		}
+		if off.Mirrorable(r) {
+			t.Errorf("%s: mirrorable without mirror in the config", c.fen)
+		}
+	}
+}

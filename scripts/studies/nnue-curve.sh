@@ -15,7 +15,8 @@
 # WORKERS processes (default 2): about 780,000 positions a chunk, 526,000
 # of them quiet; 20 minutes of self-play and 70 of labelling on one core.
 # The order puts the cheap figures first: each point is trained and scored
-# as soon as its chunks are made (about 20 minutes of training on one core),
+# as soon as its chunks are made (about 20 minutes of training on one core)
+# and played against the shipped network at depth 6 (GAMES games, minutes),
 # the matches (about 80 minutes each on two cores at 400 games) come last.
 # Every stage resumes: nnue-data.sh and nnue-study.sh skip what is done and
 # continue labelling, training and the match where they stopped.
@@ -33,7 +34,7 @@ points="2 4 10"
 for k in $points; do
 	SEED_BASE=3000 SELFPLAY_A="nnue:$root/models/shipped/nnue.dcw?name=nnue" SELFPLAY_B=heuristic:depth=3 \
 		POSITIONS_PER_GAME=40 "$here/nnue-data.sh" "$play" "$k" 20000 "${WORKERS:-2}"
-	RUN_NAME=curve-$k "$here/nnue-study.sh" "$play" "$k" 0
+	SHIPPED_GAMES=$games RUN_NAME=curve-$k "$here/nnue-study.sh" "$play" "$k" 0
 done
 for k in $points; do
 	RUN_NAME=curve-$k "$here/nnue-study.sh" "$play" "$k" "$games"

@@ -14,7 +14,9 @@
 # then required).
 # A rerun resumes the training from its checkpoint, skips what is done and
 # continues the match's tasks where they stopped; GAMES 0 trains and scores
-# without the match.
+# without the match. SHIPPED_GAMES (default 0) first plays that many games
+# against the shipped network at depth 6 (equal depth, so the evaluations
+# alone are compared; a few minutes on two cores), to RUN-vs-shipped-d6.json.
 set -euo pipefail
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DATA_DIR K [GAMES]" >&2
@@ -34,6 +36,7 @@ if [ -n "${EXTRA_DATA:-}" ]; then
 	: "${RUN_NAME:?RUN_NAME names the run when EXTRA_DATA is set}"
 fi
 mkdir -p "$data/runs"
+summary() { grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$1" | sed -n 1,5p; }
 if [ ! -f "$run/model.dcw" ]; then
 	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
 		"$dchess" train --model nnue --data "$list" --out "$run" --resume --json >"$run.train.json"
@@ -48,6 +51,15 @@ for p in "nnue:$run/model.dcw" heuristic; do
 	[ -f "$out" ] || { "$dchess" eval --player "$p" --data "$data/chunk-1/labelled" --depth 1 --json --quiet >"$out.tmp" &&
 		mv "$out.tmp" "$out"; }
 done
+if [ "${SHIPPED_GAMES:-0}" -gt 0 ]; then
+	m=$run-vs-shipped-d6
+	# Journalled (-o): an interrupted match continues where it stopped.
+	[ -f "$m.json" ] || { "$dchess" match --a "nnue:$run/model.dcw?name=${RUN_NAME:-nnue-$k}" \
+		--b "nnue:$root/models/shipped/nnue.dcw?name=shipped" --depth 6 --games "$SHIPPED_GAMES" \
+		--openings "$openings" --openings-order random --seed 9 --concurrency 2 --shard 0/1 \
+		-o "$m" --json --quiet >"$m.json.tmp" && mv "$m.json.tmp" "$m.json"; }
+	summary "$m.json"
+fi
 # The match as a job array of two tasks, one a core: a killed task continues
 # where it stopped when the script runs again. GAMES 0 stops before it.
 [ "$games" -gt 0 ] || exit 0
@@ -58,4 +70,4 @@ for i in 0 1; do
 done
 wait
 "$dchess" match merge "$run.match" --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --json >"$run.match.json"
-grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$run.match.json" | sed -n 1,5p
+summary "$run.match.json"
