@@ -78,9 +78,11 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // which fits as well and plays level at 10+0.1 and at equal depth, but
 // costs a search node a quarter more: docs/strength.md, "Pairwise"),
 // trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
-// default) and on quiet positions.
+// default) and on quiet positions, their children and their mirrors (the
+// mirror: +73 ± 30 at equal depth, docs/strength.md, "Mixed data and the
+// mirror").
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, Pairwise: true}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, Pairwise: true, Mirror: true}
 }
 
 // Validate reports a configuration that cannot be built, in one line.

@@ -699,7 +699,8 @@ func TestMirrorableOnlyWithoutCastling(t *testing.T) {
 	cfg := smallConfig()
 	cfg.Mirror = true
 	m := newModel(t, cfg)
-	off := newModel(t, smallConfig())
+	cfg.Mirror = false
+	off := newModel(t, cfg)
 	for _, c := range []struct {
 		fen        string
 		mirrorable bool
