@@ -15,8 +15,9 @@
 # A rerun resumes the training from its checkpoint, skips what is done and
 # continues the match's tasks where they stopped; GAMES 0 trains and scores
 # without the match. SHIPPED_GAMES (default 0) first plays that many games
-# against the shipped network at depth 6 (equal depth, so the evaluations
-# alone are compared; a few minutes on two cores), to RUN-vs-shipped-d6.json.
+# against the shipped network (or the one SHIPPED_NET names) at depth 6
+# (equal depth, so the evaluations alone are compared; a few minutes on two
+# cores), to RUN-vs-shipped-d6.json.
 set -euo pipefail
 if [ $# -lt 2 ]; then
 	echo "usage: $0 DATA_DIR K [GAMES]" >&2
@@ -55,7 +56,7 @@ if [ "${SHIPPED_GAMES:-0}" -gt 0 ]; then
 	m=$run-vs-shipped-d6
 	# Journalled (-o): an interrupted match continues where it stopped.
 	[ -f "$m.json" ] || { "$dchess" match --a "nnue:$run/model.dcw?name=${RUN_NAME:-nnue-$k}" \
-		--b "nnue:$root/models/shipped/nnue.dcw?name=shipped" --depth 6 --games "$SHIPPED_GAMES" \
+		--b "nnue:${SHIPPED_NET:-$root/models/shipped/nnue.dcw}?name=shipped" --depth 6 --games "$SHIPPED_GAMES" \
 		--openings "$openings" --openings-order random --seed 9 --concurrency 2 --shard 0/1 \
 		-o "$m" --json --quiet >"$m.json.tmp" && mv "$m.json.tmp" "$m.json"; }
 	summary "$m.json"
