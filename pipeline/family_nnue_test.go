@@ -117,7 +117,7 @@ func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) *nnueObjective {
 func TestNNUEChildrenTrainOnly(t *testing.T) {
 	ds, m := linesDataset(t, true)
 	for _, children := range []int{0, 2, 3, 5} {
-		o := nnueObjectiveFor(t, func(c *nnue.Config) { c.QuietOnly, c.Children = false, children })
+		o := nnueObjectiveFor(t, func(c *nnue.Config) { c.QuietOnly, c.Children, c.Mirror = false, children, false })
 		// A record gives itself and one child a line, three lines at most.
 		if got, want := streamRows(t, o, ds, dataset.Train), m.Split.Records.Train*int64(1+min(children, 3)); got != want {
 			t.Errorf("children %d: %d train rows, want %d", children, got, want)

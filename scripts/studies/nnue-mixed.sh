@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # The NNUE study's mixed-data point (issue #19, docs/strength.md): the
-# curve's first K chunks (the shipped network's games against the
-# heuristic, nnue-curve.sh) plus the other kinds of data the shipped network
+# curve's first K chunks (one network's games against the heuristic,
+# nnue-curve.sh) plus the other kinds of data the shipped network
 # was trained on and the curve lacks: a chunk of self-play between two
 # depth-3 heuristic players (nnue-data.sh's default recipe, seed 1001) and
 # d8pv4 (Kasparov's games and heuristic self-play, data-d8-pv4.sh). Trains
 # the default recipe (configs/nnue.yaml, pairwise) on all of it, scores it on
 # the curve's chunk 1 test split as the curve's points are scored, and plays
-# it against the shipped network at depth 6 (the curve's points were played
-# the same way): does a mix of kinds make a network worth shipping where
-# more of one kind did not?
+# it at depth 6 against the shipped network, or the one SHIPPED_NET names
+# (docs/strength.md's study: the round-4 network that played the chunks,
+# git show ecab3d0:models/shipped/nnue.dcw): does a mix of kinds make a
+# network worth shipping where more of one kind did not?
 #
 #   scripts/studies/nnue-mixed.sh STUDY [K [GAMES]]
 #
