@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""How each player of a dchess PGN spent its clock: the mean seconds of its
+first MOVES moves (default 20) and the clock left when the game ended, from
+the {score/depth seconds} comments dchess writes after every move. Games
+with a TimeControl of BASE+INC only.
+
+    scripts/studies/clock-use.py gauntlet.pgn [MOVES]
+"""
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+MOVE_TIME = re.compile(r"\{[^}]*?/\d+ ([\d.]+)s\}")
+
+
+def games(text):
+    for chunk in text.split("[Event ")[1:]:
+        tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', chunk))
+        body = chunk[chunk.find("\n\n"):]
+        yield tags, [float(t) for t in MOVE_TIME.findall(body)]
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: clock-use.py PGN [MOVES]")
+    moves = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    early, left, count = defaultdict(list), defaultdict(list), defaultdict(list)
+    with open(sys.argv[1]) as f:
+        for tags, times in games(f.read()):
+            base, inc = (float(x) for x in tags["TimeControl"].split("+"))
+            white_first = tags.get("FEN", " w ").split()[1] == "w"
+            first, second = (tags["White"], tags["Black"]) if white_first else (tags["Black"], tags["White"])
+            for name, own in ((first, times[0::2]), (second, times[1::2])):
+                early[name].append(sum(own[:moves]))
+                left[name].append(base + inc * len(own) - sum(own))
+                count[name].append(len(own))
+    for name in sorted(early):
+        print(f"{name}: {len(early[name])} games, first {moves} moves {statistics.mean(early[name]):.2f} s, "
+              f"{statistics.mean(count[name]):.1f} moves a game, clock left at the end {statistics.mean(left[name]):.2f} s")
+
+
+if __name__ == "__main__":
+    main()
