@@ -2,7 +2,7 @@
 """How each player of a dchess PGN spent its clock: the mean seconds of its
 first MOVES moves (default 20) and the clock left when the game ended, from
 the {score/depth seconds} comments dchess writes after every move. Games
-with a TimeControl of BASE+INC only.
+without a TimeControl of BASE+INC are skipped.
 
     scripts/studies/clock-use.py gauntlet.pgn [MOVES]
 """
@@ -26,15 +26,25 @@ def main():
         sys.exit("usage: clock-use.py PGN [MOVES]")
     moves = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     early, left, count = defaultdict(list), defaultdict(list), defaultdict(list)
-    with open(sys.argv[1]) as f:
-        for tags, times in games(f.read()):
-            base, inc = (float(x) for x in tags["TimeControl"].split("+"))
-            white_first = tags.get("FEN", " w ").split()[1] == "w"
-            first, second = (tags["White"], tags["Black"]) if white_first else (tags["Black"], tags["White"])
-            for name, own in ((first, times[0::2]), (second, times[1::2])):
-                early[name].append(sum(own[:moves]))
-                left[name].append(base + inc * len(own) - sum(own))
-                count[name].append(len(own))
+    try:
+        with open(sys.argv[1]) as f:
+            text = f.read()
+    except OSError as e:
+        sys.exit(f"clock-use.py: {e.filename}: {e.strerror}")
+    for tags, times in games(text):
+        clock = re.fullmatch(r"([\d.]+)\+([\d.]+)", tags.get("TimeControl", ""))
+        if not clock:
+            continue
+        base, inc = float(clock[1]), float(clock[2])
+        # The side to move of the game's first position plays the first timed move.
+        white_first = tags.get("FEN", "startpos w").split()[1] == "w"
+        first, second = (tags["White"], tags["Black"]) if white_first else (tags["Black"], tags["White"])
+        for name, own in ((first, times[0::2]), (second, times[1::2])):
+            early[name].append(sum(own[:moves]))
+            left[name].append(base + inc * len(own) - sum(own))
+            count[name].append(len(own))
+    if not early:
+        sys.exit(f"clock-use.py: {sys.argv[1]}: no game with a TimeControl of BASE+INC")
     for name in sorted(early):
         print(f"{name}: {len(early[name])} games, first {moves} moves {statistics.mean(early[name]):.2f} s, "
               f"{statistics.mean(count[name]):.1f} moves a game, clock left at the end {statistics.mean(left[name]):.2f} s")
