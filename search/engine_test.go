@@ -238,9 +238,9 @@ func TestTimeBudget(t *testing.T) {
 		{Limits{Depth: 5}, board.White, 0, 0, false},
 		{Limits{WTime: time.Minute, Infinite: true}, board.White, 0, 0, false},
 		{Limits{MoveTime: 250 * ms, WTime: time.Minute}, board.White, 250 * ms, 250 * ms, true},
-		// Target 60 s / 30 moves + 3/4 of 1 s = 2.75 s: no new iteration
+		// Target 60 s / 20 moves + 3/4 of 1 s = 3.75 s: no new iteration
 		// after half of it, none running past three times it, less the overhead.
-		{Limits{WTime: time.Minute, WInc: time.Second}, board.White, 1375*ms - moveOverhead, 8250*ms - moveOverhead, true},
+		{Limits{WTime: time.Minute, WInc: time.Second}, board.White, 1875*ms - moveOverhead, 11250*ms - moveOverhead, true},
 		{Limits{WTime: time.Minute, BTime: 10 * time.Second, MovesToGo: 10}, board.Black, 500*ms - moveOverhead, 3000*ms - moveOverhead, true},
 		// A huge increment is capped at 2/5 of the clock.
 		{Limits{BTime: time.Second, BInc: 5 * time.Second}, board.Black, 400*ms - moveOverhead, 400*ms - moveOverhead, true},

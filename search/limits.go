@@ -19,8 +19,11 @@ type Limits struct {
 	Infinite                 bool // ignore clocks: search until ctx is cancelled or Depth/Nodes are reached
 }
 
-// defaultMovesToGo is the number of moves a sudden-death clock is spread over.
-const defaultMovesToGo = 30
+// defaultMovesToGo is the number of moves a sudden-death clock is spread
+// over. Fewer than a game lasts, on purpose: the target shrinks with the
+// clock, so the opening and middlegame, where games are decided, get more
+// and the endgame lives on the increment, as Stockfish spends its clock.
+const defaultMovesToGo = 20
 
 // moveOverhead is kept back from every clock budget for the time it takes
 // a move to travel through pipes and the match runner.
