@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# A search change on trial (docs/strength.md): dchess built at two git
+# revisions, NEW and OLD, plays the same player (PLAYER, default the shipped
+# network) through UCI on both sides, at TC (default 10+0.1) from
+# noob_2moves.epd in random order (SEED, default 22), without adjudication,
+# as TASKS job-array tasks (default 2), one a core. The SPRT (elo0 0, elo1
+# 10) is read every 20 s; once it decides, both tasks stop and the report
+# goes to DIR/decided.txt. A change lands only if it accepts H1.
+#
+#   scripts/studies/search-trial.sh DIR NEW OLD
+#   scripts/studies/search-trial.sh trials/clock20 study/clock20 main
+#
+# Resumable: run it again with the same arguments and the tasks continue from
+# their journals. The revisions are resolved to commits on the first run
+# (DIR/revisions); a rerun naming other commits is refused, so one trial
+# never mixes builds. Ctrl-C, or kill -TERM when it runs in the background
+# (where a shell has it ignore SIGINT), stops the tasks with their games kept.
+set -euo pipefail
+if [ $# -ne 3 ]; then
+	echo "usage: $0 DIR NEW OLD   (NEW and OLD are git revisions, e.g. study/clock20 main)" >&2
+	exit 2
+fi
+dir=$1
+here=$(dirname "$0")
+. "$here/env.sh"
+tasks=${TASKS:-2}
+tc=${TC:-10+0.1}
+seed=${SEED:-22}
+games=${GAMES:-1000}
+openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
+new=$(git -C "$root" rev-parse --verify --quiet "$2^{commit}") || { echo "$0: $2 is not a revision of $root" >&2; exit 2; }
+old=$(git -C "$root" rev-parse --verify --quiet "$3^{commit}") || { echo "$0: $3 is not a revision of $root" >&2; exit 2; }
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+revisions="new $new
+old $old"
+if [ -f "$dir/revisions" ]; then
+	if [ "$(cat "$dir/revisions")" != "$revisions" ]; then
+		echo "$0: $dir holds a trial of other revisions ($(tr '\n' ' ' < "$dir/revisions")); use another DIR" >&2
+		exit 2
+	fi
+else
+	echo "$revisions" > "$dir/revisions"
+fi
+
+# The network is copied once, so that both builds and every rerun play the same weights.
+if [ -z "${PLAYER:-}" ]; then
+	[ -f "$dir/net.dcw" ] || cp "${NETWORK:-$root/models/shipped/nnue.dcw}" "$dir/net.dcw"
+	PLAYER="nnue:$dir/net.dcw"
+fi
+for side in new old; do
+	commit=$new
+	[ "$side" = old ] && commit=$old
+	if [ ! -x "$dir/dchess-$side" ]; then
+		echo "== building $side at $commit"
+		src=$(mktemp -d "$dir/src-$side.XXXXXX")
+		git -C "$root" archive "$commit" | tar -x -C "$src"
+		(cd "$src" && go build -o "$dir/dchess-$side.tmp" ./cmd/dchess)
+		mv "$dir/dchess-$side.tmp" "$dir/dchess-$side"
+		rm -rf "$src"
+	fi
+	printf '#!/bin/sh\nexec %q uci --quiet --player %q\n' "$dir/dchess-$side" "$PLAYER" > "$dir/$side.sh"
+	chmod +x "$dir/$side.sh"
+done
+
+runner=$dir/dchess-old
+pin=()
+command -v taskset > /dev/null && pin=(taskset -c)
+cpus=$(nproc)
+pids=()
+stop() {
+	[ ${#pids[@]} -gt 0 ] && kill -INT "${pids[@]}" 2> /dev/null && wait "${pids[@]}" || true
+}
+trap 'stop; exit 130' INT TERM
+for i in $(seq 0 $((tasks - 1))); do
+	cmd=("$runner" match --a "uci:$dir/new.sh?name=new-${new:0:7}" --b "uci:$dir/old.sh?name=old-${old:0:7}"
+		--tc "$tc" --openings "$openings" --openings-order random --seed "$seed" --games "$games"
+		--shard "$i/$tasks" -o "$dir/trial")
+	[ ${#pin[@]} -gt 0 ] && cmd=("${pin[@]}" $((i % cpus)) "${cmd[@]}")
+	GOMAXPROCS=1 "${cmd[@]}" >> "$dir/task-$i.log" 2>&1 &
+	pids+=($!)
+done
+echo "== $tasks tasks playing; progress in $dir/task-*.log"
+
+while true; do
+	# Waiting on a background sleep lets the trap run at once, not after it.
+	sleep 20 &
+	wait $! || true
+	report=$("$runner" match merge "$dir/trial" --partial --sprt elo0=0,elo1=10 2>&1 || true)
+	if grep -q "was accepted" <<< "$report"; then
+		{ echo "$report"; date -u; } > "$dir/decided.txt"
+		stop
+		cat "$dir/decided.txt"
+		exit 0
+	fi
+	running=0
+	for p in "${pids[@]}"; do kill -0 "$p" 2> /dev/null && running=1; done
+	if [ $running = 0 ]; then
+		wait "${pids[@]}" || true
+		echo "== every task has ended without a decision (see $dir/task-*.log):"
+		"$runner" match merge "$dir/trial" --sprt elo0=0,elo1=10 || "$runner" match merge "$dir/trial" --partial --sprt elo0=0,elo1=10
+		exit 0
+	fi
+done
