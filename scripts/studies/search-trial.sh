@@ -13,7 +13,7 @@
 # Resumable: run it again with the same arguments and the tasks continue from
 # their journals. The revisions are resolved to commits on the first run
 # (DIR/revisions); a rerun naming other commits is refused, so one trial
-# never mixes builds. Ctrl-C, or kill -TERM when it runs in the background
+# never mixes builds (continue with the commits, not a branch that moved). Ctrl-C, or kill -TERM when it runs in the background
 # (where a shell has it ignore SIGINT), stops the tasks with their games kept.
 set -euo pipefail
 if [ $# -ne 3 ]; then
@@ -36,7 +36,7 @@ revisions="new $new
 old $old"
 if [ -f "$dir/revisions" ]; then
 	if [ "$(cat "$dir/revisions")" != "$revisions" ]; then
-		echo "$0: $dir holds a trial of other revisions ($(tr '\n' ' ' < "$dir/revisions")); use another DIR" >&2
+		echo "$0: $dir holds a trial of other commits ($(tr '\n' ' ' < "$dir/revisions")): name those to continue it, or use another DIR" >&2
 		exit 2
 	fi
 else
