@@ -13,8 +13,9 @@
 # Resumable: run it again with the same arguments and the tasks continue from
 # their journals. The revisions are resolved to commits on the first run
 # (DIR/revisions); a rerun naming other commits is refused, so one trial
-# never mixes builds (continue with the commits, not a branch that moved). Ctrl-C, or kill -TERM when it runs in the background
-# (where a shell has it ignore SIGINT), stops the tasks with their games kept.
+# never mixes builds (continue with the commits, not a branch that moved).
+# Ctrl-C, or kill -TERM when it runs in the background (where a shell has it
+# ignore SIGINT), stops the tasks with their games kept.
 set -euo pipefail
 if [ $# -ne 3 ]; then
 	echo "usage: $0 DIR NEW OLD   (NEW and OLD are git revisions, e.g. study/clock20 main)" >&2
@@ -28,6 +29,7 @@ tc=${TC:-10+0.1}
 seed=${SEED:-22}
 games=${GAMES:-1000}
 openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
+[ -f "$openings" ] || { echo "$0: no openings file $openings (set OPENINGS)" >&2; exit 2; }
 new=$(git -C "$root" rev-parse --verify --quiet "$2^{commit}") || { echo "$0: $2 is not a revision of $root" >&2; exit 2; }
 old=$(git -C "$root" rev-parse --verify --quiet "$3^{commit}") || { echo "$0: $3 is not a revision of $root" >&2; exit 2; }
 mkdir -p "$dir"
@@ -69,7 +71,9 @@ command -v taskset > /dev/null && pin=(taskset -c)
 cpus=$(nproc)
 pids=()
 stop() {
-	[ ${#pids[@]} -gt 0 ] && kill -INT "${pids[@]}" 2> /dev/null && wait "${pids[@]}" || true
+	[ ${#pids[@]} -gt 0 ] || return 0
+	kill -INT "${pids[@]}" 2> /dev/null || true # a task that already ended is no error
+	wait "${pids[@]}" || true
 }
 trap 'stop; exit 130' INT TERM
 for i in $(seq 0 $((tasks - 1))); do
