@@ -150,9 +150,12 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 	x := s.hidden[0][:l.out]
 	l.toFloat(x, sums, len(n.dense) > 0)
 	if d := n.dense; useAVX2 && len(d) == 2 && d[0].out == 32 && d[1].out == 1 {
-		// A second hidden layer of 32 and the output in one step: on the
-		// path below the two cost about half the node (docs/nnue.md).
-		return (d[1].b[0] + hidden32Output(&x[0], len(x), &d[0].w[0], &d[0].b[0], &d[1].w[0])) * float32(n.cfg.Scale)
+		// A second hidden layer of 32: its clip and the output in one
+		// step, where the loop below takes a Go clip and dot (docs/nnue.md).
+		h := s.hidden[1][:32]
+		copy(h, d[0].b)
+		affine32(&h[0], &x[0], len(x), &d[0].w[0])
+		return (d[1].b[0] + clipDot(&h[0], &d[1].w[0], 32)) * float32(n.cfg.Scale)
 	}
 	for i, d := range n.dense {
 		out := s.hidden[(i+1)%2][:d.out]

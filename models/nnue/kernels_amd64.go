@@ -109,9 +109,8 @@ func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int
 //go:noescape
 func outputFromSums(sums *int32, k, b, w *float32, n int) float32
 
-// hidden32Output is a second hidden layer of 32 outputs and the output
-// layer in one step: Σ_o clip(b[o] + Σ_{i<n} x[i]·w[32i+o], 0, 1)·wo[o],
-// the hidden values as affine32 computes them and their sum as dot's.
+// clipDot is Σ min(max(x[i], 0), 1)·w[i] over n values, n a multiple of 8,
+// in dot's order: a hidden layer's clip and the output layer in one step.
 //
 //go:noescape
-func hidden32Output(x *float32, n int, w, b, wo *float32) float32
+func clipDot(x, w *float32, n int) float32

@@ -794,84 +794,40 @@ odone:
 	VZEROUPPER
 	RET
 
-// func hidden32Output(x *float32, n int, w, b, wo *float32) float32
+// func clipDot(x, w *float32, n int) float32
 //
-// A second hidden layer of 32 and the output in one call: affine32's
-// products from b (the same order, so the same hidden values), clipped to
-// [0, 1], times wo and summed in dot's order, as outputFromSums sums.
-TEXT ·hidden32Output(SB), NOSPLIT, $0-44
+// Σ min(max(x[i], 0), 1)·w[i] over n values, n a multiple of 8, summed in
+// eight lanes and then in dot's order, as outputFromSums sums.
+TEXT ·clipDot(SB), NOSPLIT, $0-28
 	MOVQ         x+0(FP), SI
-	MOVQ         n+8(FP), CX
-	MOVQ         w+16(FP), DX
-	MOVQ         b+24(FP), DI
-	MOVQ         wo+32(FP), AX
-	VMOVUPS      (DI), Y0
-	VMOVUPS      32(DI), Y1
-	VMOVUPS      64(DI), Y2
-	VMOVUPS      96(DI), Y3
-	VXORPS       Y8, Y8, Y8
-	VXORPS       Y9, Y9, Y9
-	VXORPS       Y10, Y10, Y10
-	VXORPS       Y11, Y11, Y11
-	MOVQ         CX, BX
-	SHRQ         $1, BX
-	JZ           htail
-
-hloop2:
-	VBROADCASTSS (SI), Y4
-	VFMADD231PS  (DX), Y4, Y0
-	VFMADD231PS  32(DX), Y4, Y1
-	VFMADD231PS  64(DX), Y4, Y2
-	VFMADD231PS  96(DX), Y4, Y3
-	VBROADCASTSS 4(SI), Y5
-	VFMADD231PS  128(DX), Y5, Y8
-	VFMADD231PS  160(DX), Y5, Y9
-	VFMADD231PS  192(DX), Y5, Y10
-	VFMADD231PS  224(DX), Y5, Y11
-	ADDQ         $8, SI
-	ADDQ         $256, DX
-	DECQ         BX
-	JNZ          hloop2
-
-htail:
-	ANDQ         $1, CX
-	JZ           hsum
-	VBROADCASTSS (SI), Y4
-	VFMADD231PS  (DX), Y4, Y0
-	VFMADD231PS  32(DX), Y4, Y1
-	VFMADD231PS  64(DX), Y4, Y2
-	VFMADD231PS  96(DX), Y4, Y3
-
-hsum:
-	VADDPS       Y8, Y0, Y0
-	VADDPS       Y9, Y1, Y1
-	VADDPS       Y10, Y2, Y2
-	VADDPS       Y11, Y3, Y3
+	MOVQ         w+8(FP), DX
+	MOVQ         n+16(FP), CX
+	VXORPS       Y0, Y0, Y0
 	VXORPS       Y14, Y14, Y14
 	MOVL         $0x3f800000, R8
 	VMOVD        R8, X15
 	VBROADCASTSS X15, Y15
-	VMAXPS       Y14, Y0, Y0
-	VMINPS       Y15, Y0, Y0
+	SHRQ         $3, CX
+	JZ           cdone
+
+cloop:
+	VMOVUPS      (SI), Y1
 	VMAXPS       Y14, Y1, Y1
 	VMINPS       Y15, Y1, Y1
-	VMAXPS       Y14, Y2, Y2
-	VMINPS       Y15, Y2, Y2
-	VMAXPS       Y14, Y3, Y3
-	VMINPS       Y15, Y3, Y3
-	VMULPS       (AX), Y0, Y0
-	VMULPS       32(AX), Y1, Y1
-	VMULPS       64(AX), Y2, Y2
-	VMULPS       96(AX), Y3, Y3
+	VMULPS       (DX), Y1, Y1
 	VADDPS       Y1, Y0, Y0
-	VADDPS       Y2, Y0, Y0
-	VADDPS       Y3, Y0, Y0
+	ADDQ         $32, SI
+	ADDQ         $32, DX
+	DECQ         CX
+	JNZ          cloop
+
+cdone:
 	VEXTRACTF128 $1, Y0, X1
 	VADDPS       X1, X0, X0
 	VMOVHLPS     X0, X0, X1
 	VADDPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
-	VMOVSS       X0, ret+40(FP)
+	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET

@@ -40,6 +40,4 @@ func addSubSubViews(dst0, src0, a0, s0, t0, dst1, src1, a1, s1, t1 *int16, n int
 func outputFromSums(sums *int32, k, b, w *float32, n int) float32 {
 	panic("nnue: outputFromSums needs amd64")
 }
-func hidden32Output(x *float32, n int, w, b, wo *float32) float32 {
-	panic("nnue: hidden32Output needs amd64")
-}
+func clipDot(x, w *float32, n int) float32 { panic("nnue: clipDot needs amd64") }

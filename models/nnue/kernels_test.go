@@ -70,20 +70,7 @@ func TestKernelsAgree(t *testing.T) {
 	var scores [][]int
 	for _, p := range paths {
 		p.use()
-		e := NewEvaluator(net)
-		var out []int
-		for _, fen := range search.BenchPositions {
-			b := mustFEN(t, fen)
-			e.Root(b)
-			for _, m := range b.LegalMoves() {
-				e.MakeMove(b, m)
-				b.Make(m)
-				out = append(out, e.Evaluate(b))
-				b.Unmake()
-				e.Unmake()
-			}
-		}
-		scores = append(scores, out)
+		scores = append(scores, benchMoveScores(t, net))
 	}
 	plain := scores[len(scores)-1]
 	for k, got := range scores {
@@ -353,36 +340,26 @@ func TestUpdateViewsAgree(t *testing.T) {
 	}
 }
 
-// TestHidden32OutputAgrees checks the fused second hidden layer: to the
-// bit against affine32, the clip and dot, whose order it keeps, over even
-// and odd input counts; and a network with hidden [32, 32] scores the
-// bench positions' moves within a centipawn of the plain-Go loops, whose
-// float sums run in another order.
-func TestHidden32OutputAgrees(t *testing.T) {
+// TestClipDotAgrees checks the clip and output kernel of a second hidden
+// layer to the bit against a Go clip and dot, whose order it keeps; and a
+// network with hidden [32, 32] scores the bench positions' moves within a
+// centipawn of the plain-Go loops, whose float sums run in another order.
+func TestClipDotAgrees(t *testing.T) {
 	if !useAVX2 {
 		t.Skip("no AVX2 and FMA here")
 	}
 	rng := rand.New(rand.NewPCG(10, 11))
-	random := func(n int, lo, hi float32) []float32 {
-		v := make([]float32, n)
-		for i := range v {
-			v[i] = lo + rng.Float32()*(hi-lo)
-		}
-		return v
-	}
-	for _, n := range []int{32, 33, 128} {
-		x := random(n, -0.5, 1) // a quarter below 0, clipped to 0 as the first layer's outputs are
+	for _, n := range []int{8, 32, 64} {
+		x, w := make([]float32, n), make([]float32, n)
 		for i := range x {
-			x[i] = max(0, x[i])
+			x[i], w[i] = rng.Float32()*2-0.5, rng.Float32()*2-1 // a quarter below 0 and a quarter above 1
 		}
-		w, b, wo := random(32*n, -0.3, 0.3), random(32, -0.5, 0.5), random(32, -1, 1)
-		hidden := slices.Clone(b)
-		affine32(&hidden[0], &x[0], n, &w[0])
-		for o, v := range hidden {
-			hidden[o] = min(max(v, 0), 1)
+		clipped := make([]float32, n)
+		for i, v := range x {
+			clipped[i] = min(max(v, 0), 1)
 		}
-		if want, got := dot(hidden, wo), hidden32Output(&x[0], n, &w[0], &b[0], &wo[0]); got != want {
-			t.Fatalf("%d inputs: fused %v, affine32 then dot %v", n, got, want)
+		if want, got := dot(clipped, w), clipDot(&x[0], &w[0], n); got != want {
+			t.Fatalf("%d values: clipDot %v, Go %v", n, got, want)
 		}
 	}
 
@@ -394,30 +371,37 @@ func TestHidden32OutputAgrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer savedKernels()()
-	var scores [2][]int
-	for k, avx2 := range []bool{true, false} {
-		useAVX2, useVNNI = avx2, false
-		e := NewEvaluator(net)
-		for _, fen := range search.BenchPositions {
-			b := mustFEN(t, fen)
-			e.Root(b)
-			for _, mv := range b.LegalMoves() {
-				e.MakeMove(b, mv)
-				b.Make(mv)
-				scores[k] = append(scores[k], e.Evaluate(b))
-				b.Unmake()
-				e.Unmake()
-			}
+	useAVX2, useVNNI = true, false
+	vector := benchMoveScores(t, net)
+	useAVX2 = false
+	plain := benchMoveScores(t, net)
+	distinct := map[int]bool{}
+	for i, got := range vector {
+		if d := got - plain[i]; d < -1 || d > 1 {
+			t.Fatalf("position %d: AVX2 %d cp, Go %d cp", i, got, plain[i])
+		}
+		distinct[got] = true
+	}
+	if len(distinct) < 10 {
+		t.Fatalf("only %d distinct scores: the network does not reach the second layer's values", len(distinct))
+	}
+}
+
+// benchMoveScores is net's score after each legal move of each bench
+// position, made and taken back through one evaluator.
+func benchMoveScores(t *testing.T, net *Net) []int {
+	e := NewEvaluator(net)
+	var out []int
+	for _, fen := range search.BenchPositions {
+		b := mustFEN(t, fen)
+		e.Root(b)
+		for _, m := range b.LegalMoves() {
+			e.MakeMove(b, m)
+			b.Make(m)
+			out = append(out, e.Evaluate(b))
+			b.Unmake()
+			e.Unmake()
 		}
 	}
-	spread := map[int]bool{}
-	for i, got := range scores[0] {
-		if d := got - scores[1][i]; d < -1 || d > 1 {
-			t.Fatalf("position %d: AVX2 %d cp, Go %d cp", i, got, scores[1][i])
-		}
-		spread[got] = true
-	}
-	if len(spread) < 10 {
-		t.Fatalf("only %d distinct scores: the network does not reach the fused layer's values", len(spread))
-	}
+	return out
 }
