@@ -28,9 +28,15 @@ func TestKilledWriterHelper(t *testing.T) {
 	for _, r := range sampleRecords(100, 10) {
 		w.Write(r)
 	}
+	// Kept reachable: a collected writer's lock file is closed by its
+	// finalizer, which frees the lock, and the parent then clears the
+	// temporary folder of a writer that still runs (a CI run under load).
+	killedWriter = w
 	os.Stdout.WriteString("writing\n")
 	select {}
 }
+
+var killedWriter *Writer
 
 // The reported bug: a killed ingest left its temporary folder forever, and
 // reruns did not remove it.
