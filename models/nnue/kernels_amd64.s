@@ -1,5 +1,15 @@
 #include "textflag.h"
 
+// SUM_LANES_Y0 adds Y0's eight lanes into X0's first as dot adds its
+// eight partial sums: lanes j and j+4, then 0+2 and 1+3, then those two.
+#define SUM_LANES_Y0 \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVHLPS     X0, X0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVSHDUP    X0, X1;     \
+	VADDSS       X1, X0, X0
+
 // func addSub16(dst, src, a, s *int16, n int)
 TEXT ·addSub16(SB), NOSPLIT, $0-40
 	MOVQ dst+0(FP), DI
@@ -752,8 +762,8 @@ assvdone:
 
 // func outputFromSums(sums *int32, k, b, w *float32, n int) float32
 //
-// hiddenFromSums's values times w, summed in eight lanes, then the lanes
-// j and j+4, then 0+2 and 1+3, then those two: dot's order.
+// hiddenFromSums's values times w, summed in eight lanes, then in dot's
+// order (SUM_LANES_Y0).
 TEXT ·outputFromSums(SB), NOSPLIT, $0-44
 	MOVQ         sums+0(FP), SI
 	MOVQ         k+8(FP), AX
@@ -784,12 +794,7 @@ oloop:
 	JNZ       oloop
 
 odone:
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
+	SUM_LANES_Y0
 	VMOVSS       X0, ret+40(FP)
 	VZEROUPPER
 	RET
@@ -797,7 +802,7 @@ odone:
 // func clipDot(x, w *float32, n int) float32
 //
 // Σ min(max(x[i], 0), 1)·w[i] over n values, n a multiple of 8, summed in
-// eight lanes and then in dot's order, as outputFromSums sums.
+// eight lanes and then in dot's order (SUM_LANES_Y0).
 TEXT ·clipDot(SB), NOSPLIT, $0-28
 	MOVQ         x+0(FP), SI
 	MOVQ         w+8(FP), DX
@@ -822,12 +827,7 @@ cloop:
 	JNZ          cloop
 
 cdone:
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
+	SUM_LANES_Y0
 	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET
