@@ -62,7 +62,7 @@ type checkpoint struct {
 	meta    checkpointMeta
 	params  []dcw.Tensor
 	m, v    []dcw.Tensor // Adam's moments, named like params
-	best    []dcw.Tensor // weights of the best validated epoch, nil when none
+	best    []dcw.Tensor // the best validated weights (an epoch's or a partial epoch's), nil when none
 	path    string
 	modTime int64
 	// skipped says why each newer checkpoint could not be read, newest
@@ -214,8 +214,9 @@ func (ck *checkpoint) weightsFile(last bool) *dcw.File {
 }
 
 // Export writes model.dcw (to out, or RUNDIR/model.dcw when out is "") from
-// the run's newest checkpoint: the weights of the best validated epoch, or
-// the last weights when last is set. It returns the path written.
+// the run's newest checkpoint: the best validated weights (an epoch's, or a
+// partial epoch's where max_steps stopped the run), or the last weights
+// when last is set. It returns the path written.
 func Export(runDir, out string, last bool) (string, error) {
 	ck, err := loadNewestCheckpoint(runDir)
 	if err != nil {

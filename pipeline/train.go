@@ -531,12 +531,31 @@ func (t *trainer) endPartialEpoch(ctx context.Context, valSplit dataset.Split) e
 		return nil
 	}
 	began := time.Now()
-	m, _, err := t.measure(ctx, "partial", valSplit)
+	m, acc, err := t.measure(ctx, "partial", valSplit)
 	if err != nil {
 		return err
 	}
+	// Validated like an epoch, so it may be the best: on a large dataset
+	// max_steps ends the cosine schedule inside the second or third
+	// epoch, and its last weights are the ones at the schedule's end.
+	t.keepIfBest(acc)
 	m.Seconds = time.Since(began).Seconds() + t.trainTime.Seconds()
 	return t.metrics.write(m)
+}
+
+// keepIfBest makes the current weights the run's best when acc, their
+// validation, beats the best so far, and says whether it did.
+func (t *trainer) keepIfBest(acc accuracy) bool {
+	if acc.N == 0 {
+		return false
+	}
+	loss := acc.loss()
+	if t.state.HasBest && loss >= t.state.BestValLoss-t.cfg.MinDelta {
+		return false
+	}
+	t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch = true, loss, t.state.Epoch+1
+	t.best = t.snapshot()
+	return true
 }
 
 // endEpoch validates, logs the epoch, updates early stopping, checkpoints
@@ -548,9 +567,8 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 		return err
 	}
 	if acc.N > 0 {
-		if loss := acc.loss(); !t.state.HasBest || loss < t.state.BestValLoss-t.cfg.MinDelta {
-			t.state.HasBest, t.state.BestValLoss, t.state.BestEpoch, t.state.BadEpochs = true, loss, t.state.Epoch+1, 0
-			t.best = t.snapshot()
+		if t.keepIfBest(acc) {
+			t.state.BadEpochs = 0
 		} else {
 			t.state.BadEpochs++
 			if t.cfg.Patience > 0 && t.state.BadEpochs >= t.cfg.Patience {

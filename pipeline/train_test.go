@@ -193,6 +193,39 @@ func sameWeights(t *testing.T, a, b []dcw.Tensor) {
 	}
 }
 
+// A run that max_steps stops inside an epoch validates its last weights;
+// when they beat every whole epoch's, model.dcw holds them, as on large
+// data, where the schedule ends inside the second epoch.
+func TestPartialEpochCanBeBest(t *testing.T) {
+	data := materialDataset(t, 900)
+	cfg := testConfig(t, ann.Family)
+	cfg.Epochs = 1
+	cfg.Optimizer.LR /= 4 // steady progress, so that more steps validate better
+	ctx := context.Background()
+	one, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: filepath.Join(t.TempDir(), "one")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longer := *cfg
+	longer.Epochs, longer.MaxSteps = 10, one.Steps+one.Steps/2
+	run := filepath.Join(t.TempDir(), "run")
+	res, err := Train(ctx, TrainOptions{Config: &longer, Data: data, RunDir: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stopped != "max_steps" || res.ValLoss >= one.ValLoss {
+		t.Fatalf("result %+v: the test needs a run stopped inside epoch 2 that validates better than epoch 1 (%g)", res, one.ValLoss)
+	}
+	if res.BestEpoch != 2 || res.BestVal != res.ValLoss {
+		t.Fatalf("best epoch %d, best val loss %g: want the partial epoch 2, %g", res.BestEpoch, res.BestVal, res.ValLoss)
+	}
+	exported, err := dcw.Read(filepath.Join(run, ModelFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameWeights(t, trainedWeights(t, run), exported.Tensors)
+}
+
 func TestResumeEqualsUninterrupted(t *testing.T) {
 	data := materialDataset(t, 900)
 	cfg := testConfig(t, ann.Family)

@@ -27,8 +27,8 @@ func newExportCmd(s *IOStreams) *cobra.Command {
 		Use:   "export RUNDIR",
 		Short: "Write model.dcw from a training run's newest checkpoint",
 		Long: `export writes the weights of a run's newest checkpoint as a model.dcw file that players
-load (cnn:PATH, ann:PATH). It takes the weights of the best validated epoch, or with
---last the latest weights. Useful after an interrupted run, or to copy weights elsewhere.`,
+load (cnn:PATH, ann:PATH). It takes the best validated weights (an epoch's, or those where
+max_steps stopped the run), or with --last the latest weights. Useful after an interrupted run, or to copy weights elsewhere.`,
 		Example: `  dchess export runs/cnn-20250101-120000
   dchess export runs/ann-wide -o weights/ann-wide.dcw --last
   dchess export runs/ann-wide -o weights/ann-wide.dcw --force   # replace it`,
