@@ -86,24 +86,24 @@ func (o *nnueObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node
 func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
 	// Children train only: validation stays the labelled positions alone,
 	// comparable between configs.
-	children := 0
+	children, plies := 0, 1
 	if split == dataset.Train {
-		children = o.m.Config().Children
+		children, plies = o.m.Config().Children, max(1, o.m.Config().ChildPlies)
 	}
 	// The mirror of the row just encoded, kept aside: the sink may reuse or
 	// train on the row's buffers once it is added.
 	var mirrored [][]float32
 	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
 		mirror := split == dataset.Train && o.m.Mirrorable(r)
-		// k = -1 is the record itself, then its children.
-		for k := -1; k < children; k++ {
+		// Row -1 is the record itself, then its lines' positions, ply by ply.
+		for i := -1; i < children*plies; i++ {
 			rows, _ := sink.row()
 			var used bool
 			var err error
-			if k < 0 {
+			if i < 0 {
 				used, err = o.m.Encode(r, rows)
 			} else {
-				used, err = o.m.EncodeChild(r, k, rows)
+				used, err = o.m.EncodeChild(r, i/plies, 1+i%plies, rows)
 			}
 			if err != nil {
 				sink.reject()
@@ -151,7 +151,7 @@ func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 // epochSize is at most this many rows: every record and its children, and
 // with Mirror their mirrors.
 func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 {
-	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children)
+	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children*max(1, o.m.Config().ChildPlies))
 	if o.m.Config().Mirror {
 		rows *= 2
 	}

@@ -66,8 +66,16 @@ func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manif
 			continue
 		}
 		uci := func(i int) []string { return []string{moves[i].String()} }
+		// The best line is two moves long, the others one.
+		b.Make(moves[0])
+		replies := b.LegalMoves()
+		b.Unmake()
+		if len(replies) == 0 {
+			continue
+		}
+		best := []string{moves[0].String(), replies[0].String()}
 		if err := w.Write(&dataset.Record{FEN: b.FEN(), GameID: uint64(records), Label: &dataset.Label{
-			Status: dataset.LabelOK, CP: 20, WinProb: dataset.WinProbability(20, 0), BestMove: moves[0].String(), PV: uci(0),
+			Status: dataset.LabelOK, CP: 20, WinProb: dataset.WinProbability(20, 0), BestMove: moves[0].String(), PV: best,
 			MultiPV: []dataset.PVLine{{CP: 10, PV: uci(1)}, {CP: -40, PV: uci(2)}}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -121,6 +129,11 @@ func TestNNUEChildrenTrainOnly(t *testing.T) {
 		// A record gives itself and one child a line, three lines at most.
 		if got, want := streamRows(t, o, ds, dataset.Train), m.Split.Records.Train*int64(1+min(children, 3)); got != want {
 			t.Errorf("children %d: %d train rows, want %d", children, got, want)
+		}
+		// Two plies: the best line, two moves long, gives a second position.
+		o = nnueObjectiveFor(t, func(c *nnue.Config) { c.QuietOnly, c.Children, c.ChildPlies, c.Mirror = false, children, 2, false })
+		if got, want := streamRows(t, o, ds, dataset.Train), m.Split.Records.Train*int64(1+min(children, 3)+min(children, 1)); got != want {
+			t.Errorf("children %d, 2 plies: %d train rows, want %d", children, got, want)
 		}
 		if got, want := streamRows(t, o, ds, dataset.Val), m.Split.Records.Val; got != want {
 			t.Errorf("children %d: %d validation rows, want %d", children, got, want)

@@ -77,36 +77,43 @@ func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
 	return m.encode(b, r.Label.BestMove, r.Label.WinProb, r.Result, rows)
 }
 
-// EncodeChild fills one row with the position after the first move of the
-// record's line k (0 its best line, k ≥ 1 its --multipv line k+1), scored
-// by that line from the child's side to move (Config.Children). A record
-// without that line, or whose child is not quiet when QuietOnly, is not
+// EncodeChild fills one row with the position after the first plies moves
+// of the record's line k (0 its best line, k ≥ 1 its --multipv line k+1),
+// scored by that line from that position's side to move (Config.Children,
+// Config.ChildPlies). A record without that line or that many of its
+// moves, or whose position there is not quiet when QuietOnly, is not
 // used; a line that does not parse is an error.
-func (m *Model) EncodeChild(r *dataset.Record, k int, rows [][]float32) (bool, error) {
-	if !m.usable(r) || k > len(r.Label.MultiPV) {
+func (m *Model) EncodeChild(r *dataset.Record, k, plies int, rows [][]float32) (bool, error) {
+	if !m.usable(r) || k > len(r.Label.MultiPV) || plies < 1 {
 		return false, nil
 	}
 	line := dataset.PVLine{CP: r.Label.CP, Mate: r.Label.Mate, PV: r.Label.PV}
 	if k > 0 {
 		line = r.Label.MultiPV[k-1]
 	}
-	if len(line.PV) == 0 {
+	if len(line.PV) < plies {
 		return false, nil
 	}
 	b, err := board.FromFEN(r.FEN)
 	if err != nil {
 		return false, err
 	}
-	first, err := b.ParseUCI(line.PV[0])
-	if err != nil {
-		return false, fmt.Errorf("line %d: %w", k+1, err)
+	for _, uci := range line.PV[:plies] {
+		mv, err := b.ParseUCI(uci)
+		if err != nil {
+			return false, fmt.Errorf("line %d: %w", k+1, err)
+		}
+		b.Make(mv)
 	}
-	b.Make(first)
 	next := ""
-	if len(line.PV) > 1 {
-		next = line.PV[1]
+	if len(line.PV) > plies {
+		next = line.PV[plies]
 	}
-	return m.encode(b, next, 1-dataset.WinProbability(line.CP, line.Mate), r.Result, rows)
+	win := dataset.WinProbability(line.CP, line.Mate)
+	if plies%2 == 1 {
+		win = 1 - win
+	}
+	return m.encode(b, next, win, r.Result, rows)
 }
 
 // usable says whether a record has what the target needs.

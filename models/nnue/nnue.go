@@ -50,6 +50,12 @@ type Config struct {
 	// search makes between a position's moves. QuietOnly applies to them,
 	// the line's next move standing for the best move.
 	Children int `json:"children,omitempty" yaml:"children"`
+	// ChildPlies follows each of those lines this many plies: the
+	// positions after its first move, its first two, and so on, each
+	// scored by the line from that position's side to move, the line's
+	// next move standing for the best move. 1 (or 0, files before the
+	// option) is the first move alone.
+	ChildPlies int `json:"child_plies,omitempty" yaml:"child_plies"`
 	// Sparsity adds Sparsity times the mean of a position's inputs to the
 	// first dense layer (the clipped accumulators, or their pairwise
 	// products) to its loss, an L1 penalty that trains more of them to 0:
@@ -82,7 +88,7 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // mirror: +73 ± 30 at equal depth, docs/strength.md, "Mixed data and the
 // mirror").
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, Pairwise: true, Mirror: true}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 1, Pairwise: true, Mirror: true}
 }
 
 // Validate reports a configuration that cannot be built, in one line.
@@ -98,6 +104,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nnue: lambda %g must be in [0, 1]", c.Lambda)
 	case c.Children < 0 || c.Children > 16:
 		return fmt.Errorf("nnue: children %d must be in 0..16", c.Children)
+	case c.ChildPlies < 0 || c.ChildPlies > 16:
+		return fmt.Errorf("nnue: child_plies %d must be in 1..16", c.ChildPlies)
 	case !(c.Sparsity >= 0 && c.Sparsity <= 1):
 		return fmt.Errorf("nnue: sparsity %g must be in [0, 1]", c.Sparsity)
 	case c.Pairwise && c.Accumulator%32 != 0:

@@ -518,38 +518,44 @@ func TestEncodeChild(t *testing.T) {
 		return [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
 	}
 	for _, c := range []struct {
-		k     int
-		used  bool
-		child string // FEN of the child when used
-		win   float32
+		k, plies int
+		used     bool
+		child    string // FEN of the position when used
+		win      float32
 	}{
-		{0, false, "", 0},
-		{1, true, "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1 - dataset.WinProbability(-30, 0)},
-		{2, true, "rnbqkbnr/pp2pppp/2p5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1},
-		{3, false, "", 0},
-		{4, false, "", 0},
+		{0, 1, false, "", 0},
+		{1, 1, true, "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1 - dataset.WinProbability(-30, 0)},
+		{2, 1, true, "rnbqkbnr/pp2pppp/2p5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1},
+		{3, 1, false, "", 0},
+		{4, 1, false, "", 0},
+		// Two plies: Black to move again, scored as the line scores the record.
+		{0, 2, true, "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", dataset.WinProbability(50, 0)},
+		{1, 2, true, "rnbqkbnr/ppp1pppp/8/8/4p3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3", dataset.WinProbability(-30, 0)},
+		{2, 2, false, "", 0}, // the line has one move
+		{1, 3, false, "", 0},
+		{1, 0, false, "", 0},
 	} {
 		got := rows()
-		used, err := m.EncodeChild(&rec, c.k, got)
+		used, err := m.EncodeChild(&rec, c.k, c.plies, got)
 		if err != nil || used != c.used {
-			t.Errorf("line %d: used %t, error %v; want used %t", c.k+1, used, err, c.used)
+			t.Errorf("line %d, %d plies: used %t, error %v; want used %t", c.k+1, c.plies, used, err, c.used)
 			continue
 		}
 		if !used {
 			continue
 		}
-		// The child is scored from its own side to move, White, who won.
+		// Scored from its own side to move; White won.
 		want := rows()
 		if _, err := m.encode(mustFEN(t, c.child), "", c.win, dataset.WhiteWin, want); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) || got[InputResult][0] != 1 {
-			t.Errorf("line %d: rows %v, want the child's %v", c.k+1, got, want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("line %d, %d plies: rows %v, want the position's %v", c.k+1, c.plies, got, want)
 		}
 	}
 	bad := rec
 	bad.Label = &dataset.Label{Status: dataset.LabelOK, PV: []string{"e2e4"}}
-	if _, err := m.EncodeChild(&bad, 0, rows()); err == nil {
+	if _, err := m.EncodeChild(&bad, 0, 1, rows()); err == nil {
 		t.Error("an illegal line was not an error")
 	}
 }
