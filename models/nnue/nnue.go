@@ -84,11 +84,12 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // which fits as well and plays level at 10+0.1 and at equal depth, but
 // costs a search node a quarter more: docs/strength.md, "Pairwise"),
 // trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
-// default) and on quiet positions, their children and their mirrors (the
-// mirror: +73 ± 30 at equal depth, docs/strength.md, "Mixed data and the
-// mirror").
+// default) and on quiet positions, the positions along their best line's
+// first four plies and their mirrors (the mirror: +73 ± 30 at equal depth,
+// docs/strength.md, "Mixed data and the mirror"; four plies of the line
+// against one: +66 ± 29, "Positions along the line").
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 1, Pairwise: true, Mirror: true}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 4, Pairwise: true, Mirror: true}
 }
 
 // Validate reports a configuration that cannot be built, in one line.
