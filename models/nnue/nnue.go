@@ -106,7 +106,7 @@ func (c Config) Validate() error {
 	case c.Children < 0 || c.Children > 16:
 		return fmt.Errorf("nnue: children %d must be in 0..16", c.Children)
 	case c.ChildPlies < 0 || c.ChildPlies > 16:
-		return fmt.Errorf("nnue: child_plies %d must be in 1..16", c.ChildPlies)
+		return fmt.Errorf("nnue: child_plies %d must be in 1..16 (0, in files before the option, reads as 1)", c.ChildPlies)
 	case !(c.Sparsity >= 0 && c.Sparsity <= 1):
 		return fmt.Errorf("nnue: sparsity %g must be in [0, 1]", c.Sparsity)
 	case c.Pairwise && c.Accumulator%32 != 0:

@@ -42,6 +42,8 @@ func TestConfigValidate(t *testing.T) {
 		"negative lambda":                  func(c *Config) { c.Lambda = -0.1 },
 		"negative children":                func(c *Config) { c.Children = -1 },
 		"too many children":                func(c *Config) { c.Children = 17 },
+		"negative child plies":             func(c *Config) { c.ChildPlies = -1 },
+		"too many child plies":             func(c *Config) { c.ChildPlies = 17 },
 		"negative sparsity":                func(c *Config) { c.Sparsity = -0.01 },
 		"NaN sparsity":                     func(c *Config) { c.Sparsity = math.NaN() },
 		"pairwise halves not of 16":        func(c *Config) { c.Pairwise, c.Accumulator = true, 48 },
