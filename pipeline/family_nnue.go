@@ -88,7 +88,7 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 	// comparable between configs.
 	children, plies := 0, 1
 	if split == dataset.Train {
-		children, plies = o.m.Config().Children, max(1, o.m.Config().ChildPlies)
+		children, plies = o.m.Config().Children, o.m.Config().LinePlies()
 	}
 	// The mirror of the row just encoded, kept aside: the sink may reuse or
 	// train on the row's buffers once it is added.
@@ -151,7 +151,7 @@ func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 // epochSize is at most this many rows: every record and its children, and
 // with Mirror their mirrors.
 func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 {
-	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children*max(1, o.m.Config().ChildPlies))
+	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children*o.m.Config().LinePlies())
 	if o.m.Config().Mirror {
 		rows *= 2
 	}

@@ -126,6 +126,10 @@ func (c Config) widths() []int {
 	return append(append([]int{2 * c.perView()}, c.Hidden...), 1)
 }
 
+// LinePlies is how many plies of each line training follows (ChildPlies;
+// 0, in files before the option, is 1).
+func (c Config) LinePlies() int { return max(1, c.ChildPlies) }
+
 // perView is how many of the first dense layer's inputs each view gives.
 func (c Config) perView() int {
 	if c.Pairwise {
