@@ -31,10 +31,13 @@ type trainState struct {
 	// seed and epoch, so this is the whole data RNG state).
 	Epoch        int   `json:"epoch"`
 	EpochRecords int64 `json:"epoch_records"`
-	Step         int64 `json:"step"`
-	Samples      int64 `json:"samples"`
-	Seed         int64 `json:"seed"`
-	AdamSteps    int64 `json:"adam_steps"`
+	// EpochStreamed counts the split's records those examples came from
+	// (the last possibly in part): the share of the epoch done.
+	EpochStreamed int64 `json:"epoch_streamed,omitempty"`
+	Step          int64 `json:"step"`
+	Samples       int64 `json:"samples"`
+	Seed          int64 `json:"seed"`
+	AdamSteps     int64 `json:"adam_steps"`
 	// HasBest says BestValLoss/BestEpoch hold a validated epoch.
 	HasBest     bool    `json:"has_best"`
 	BestValLoss float64 `json:"best_val_loss"`

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -174,5 +175,37 @@ func TestNNUEMirrorTrainOnly(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A run stopped inside an epoch reports the share of the epoch's records it
+// trained on, however many rows each makes: here five (itself, three line
+// positions and the best line's second), one batch, so each step is one record.
+func TestNNUEEpochFractionCountsRecords(t *testing.T) {
+	ds, m := linesDataset(t, false)
+	cfg := testConfig(t, nnue.Family)
+	c := cfg.Model.Settings.(*nnue.Config)
+	c.QuietOnly, c.Children, c.ChildPlies, c.Mirror = false, 3, 8, false
+	train := m.Split.Records.Train
+	cfg.BatchSize, cfg.Epochs, cfg.MaxSteps = 5, 3, train+train/2
+	run := filepath.Join(t.TempDir(), "run")
+	ctx := context.Background()
+	res, err := Train(ctx, TrainOptions{Config: cfg, Data: ds.Dir(), RunDir: run})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1 + float64(train/2)/float64(train)
+	if res.Stopped != "max_steps" || res.Epochs != 1 || math.Abs(res.EpochFraction-want) > 1e-9 {
+		t.Fatalf("stopped by %s after %d epochs at %.4f epochs, want max_steps at %.4f (%d train records)",
+			res.Stopped, res.Epochs, res.EpochFraction, want, train)
+	}
+	// The checkpoint keeps the count: resumed with nothing left to train,
+	// the run reports the same share.
+	again, err := Train(ctx, TrainOptions{Data: ds.Dir(), RunDir: run, Resume: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.EpochFraction != res.EpochFraction {
+		t.Errorf("resumed: %.4f epochs, want %.4f", again.EpochFraction, res.EpochFraction)
 	}
 }

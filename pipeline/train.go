@@ -365,11 +365,13 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 	began := time.Now()
 	defer func() { t.trainTime += time.Since(began) }()
 	f := &batchFiller{tg: t.tg, skip: t.state.EpochRecords, bad: &t.badRecords}
+	// A resumed epoch streams again from its start, so it counts from 0.
+	var streamed int64
 	f.full = func(rows int) error {
 		if err := t.step(rows); err != nil {
 			return err
 		}
-		t.state.EpochRecords = f.seen
+		t.state.EpochRecords, t.state.EpochStreamed = f.seen, streamed
 		if t.stepsDone() {
 			return errMaxSteps
 		}
@@ -380,7 +382,8 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 		}
 		return nil
 	}
-	if err := t.obj.stream(ctx, t.ds, dataset.Train, streamOrder{shuffled: true, epoch: t.state.Epoch}, f); err != nil {
+	order := streamOrder{shuffled: true, epoch: t.state.Epoch, streamed: &streamed}
+	if err := t.obj.stream(ctx, t.ds, dataset.Train, order, f); err != nil {
 		return err
 	}
 	if f.rows > 0 {
@@ -388,7 +391,7 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 			return err
 		}
 	}
-	t.state.EpochRecords = f.seen
+	t.state.EpochRecords, t.state.EpochStreamed = f.seen, streamed
 	return nil
 }
 
@@ -582,7 +585,7 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 		return err
 	}
 	t.state.Epoch++
-	t.state.EpochRecords = 0
+	t.state.EpochRecords, t.state.EpochStreamed = 0, 0
 	t.state.TrainAcc = accuracy{}
 	if t.stageDone() && t.state.Stage+1 < t.obj.stages() {
 		if err := t.nextStage(); err != nil {
@@ -711,7 +714,12 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.obj.family(), Epochs: t.state.Epoch,
 		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
 		SamplesSec: t.samplesPerSec(), EpochFraction: float64(t.state.Epoch)}
-	if size := t.obj.epochSize(t.ds.Manifest()); size > 0 && t.state.EpochRecords > 0 {
+	// Records, not rows: an epoch's rows are known only once it ends (the
+	// filters and an nnue record's line positions vary), its records always.
+	// A checkpoint written before EpochStreamed existed falls back on rows.
+	if n := trainRecords(t.ds.Manifest()); n > 0 && t.state.EpochStreamed > 0 {
+		r.EpochFraction += min(float64(t.state.EpochStreamed)/float64(n), 1)
+	} else if size := t.obj.epochSize(t.ds.Manifest()); size > 0 && t.state.EpochRecords > 0 {
 		r.EpochFraction += min(float64(t.state.EpochRecords)/float64(size), 1)
 	}
 	for i := len(t.metrics.all) - 1; i >= 0; i-- {

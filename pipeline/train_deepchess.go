@@ -58,6 +58,13 @@ func (f positionFilter) accept(r *dataset.Record) (deepchess.Packed, bool, error
 // eachRecord streams a split shuffled by the config's seed and the epoch, or
 // in stored order.
 func eachRecord(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config, fn func(*dataset.Record) error) error {
+	if n := order.streamed; n != nil {
+		each := fn
+		fn = func(r *dataset.Record) error {
+			*n++
+			return each(r)
+		}
+	}
 	if order.shuffled {
 		return ds.Shuffled(ctx, split, cfg.Seed, order.epoch, cfg.Data.ShuffleBuffer, fn)
 	}

@@ -75,6 +75,10 @@ type netParts struct {
 type streamOrder struct {
 	shuffled bool
 	epoch    int
+	// streamed, when set, counts the records handed to the objective: the
+	// share of an epoch a stopped run got through, whatever rows a record
+	// makes.
+	streamed *int64
 }
 
 // rowSink receives examples one row at a time: row returns the buffers of
@@ -320,10 +324,7 @@ func (o *evalObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 		target[0] = y
 		return sink.add()
 	}
-	if order.shuffled {
-		return ds.Shuffled(ctx, split, o.cfg.Seed, order.epoch, o.cfg.Data.ShuffleBuffer, each)
-	}
-	return ds.Scan(ctx, split, each)
+	return eachRecord(ctx, ds, split, order, o.cfg, each)
 }
 
 func (o *evalObjective) score(tg *trainGraph, rows int, acc *accuracy) {
