@@ -65,44 +65,6 @@ for side in new old; do
 	chmod +x "$dir/$side.sh"
 done
 
-runner=$dir/dchess-old
-pin=()
-command -v taskset > /dev/null && pin=(taskset -c)
-cpus=$(nproc)
-pids=()
-stop() {
-	[ ${#pids[@]} -gt 0 ] || return 0
-	kill -INT "${pids[@]}" 2> /dev/null || true # a task that already ended is no error
-	wait "${pids[@]}" || true
-}
-trap 'stop; exit 130' INT TERM
-for i in $(seq 0 $((tasks - 1))); do
-	cmd=("$runner" match --a "uci:$dir/new.sh?name=new-${new:0:7}" --b "uci:$dir/old.sh?name=old-${old:0:7}"
-		--tc "$tc" --openings "$openings" --openings-order random --seed "$seed" --games "$games"
-		--shard "$i/$tasks" -o "$dir/trial")
-	[ ${#pin[@]} -gt 0 ] && cmd=("${pin[@]}" $((i % cpus)) "${cmd[@]}")
-	GOMAXPROCS=1 "${cmd[@]}" >> "$dir/task-$i.log" 2>&1 &
-	pids+=($!)
-done
-echo "== $tasks tasks playing; progress in $dir/task-*.log"
-
-while true; do
-	# Waiting on a background sleep lets the trap run at once, not after it.
-	sleep 20 &
-	wait $! || true
-	report=$("$runner" match merge "$dir/trial" --partial --sprt elo0=0,elo1=10 2>&1 || true)
-	if grep -q "was accepted" <<< "$report"; then
-		{ echo "$report"; date -u; } > "$dir/decided.txt"
-		stop
-		cat "$dir/decided.txt"
-		exit 0
-	fi
-	running=0
-	for p in "${pids[@]}"; do kill -0 "$p" 2> /dev/null && running=1; done
-	if [ $running = 0 ]; then
-		wait "${pids[@]}" || true
-		echo "== every task has ended without a decision (see $dir/task-*.log):"
-		"$runner" match merge "$dir/trial" --sprt elo0=0,elo1=10 || "$runner" match merge "$dir/trial" --partial --sprt elo0=0,elo1=10
-		exit 0
-	fi
-done
+every=20
+. "$here/sprt-tasks.sh"
+sprt_tasks "$dir/dchess-old" "$dir/trial" "uci:$dir/new.sh?name=new-${new:0:7}" "uci:$dir/old.sh?name=old-${old:0:7}"
