@@ -25,12 +25,8 @@ fi
 dir=$1
 here=$(dirname "$0")
 . "$here/env.sh"
-tasks=${TASKS:-2}
-tc=${TC:-10+0.1}
-seed=${SEED:-25}
-games=${GAMES:-1000}
-openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
-[ -f "$openings" ] || { echo "$0: no openings file $openings (set OPENINGS)" >&2; exit 2; }
+default_seed=25 every=60
+. "$here/sprt-tasks.sh"
 for net in "$2" "$3"; do
 	[ -f "$net" ] || { echo "$0: no network file $net" >&2; exit 2; }
 done
@@ -49,6 +45,4 @@ else
 	echo "$sums" > "$dir/networks"
 fi
 
-every=60
-. "$here/sprt-tasks.sh"
 sprt_tasks "$dchess" "$dir/match" "nnue:$dir/new.dcw?name=new" "nnue:$dir/old.dcw?name=old"

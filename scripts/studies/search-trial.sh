@@ -24,12 +24,8 @@ fi
 dir=$1
 here=$(dirname "$0")
 . "$here/env.sh"
-tasks=${TASKS:-2}
-tc=${TC:-10+0.1}
-seed=${SEED:-22}
-games=${GAMES:-1000}
-openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
-[ -f "$openings" ] || { echo "$0: no openings file $openings (set OPENINGS)" >&2; exit 2; }
+default_seed=22 every=20
+. "$here/sprt-tasks.sh"
 new=$(git -C "$root" rev-parse --verify --quiet "$2^{commit}") || { echo "$0: $2 is not a revision of $root" >&2; exit 2; }
 old=$(git -C "$root" rev-parse --verify --quiet "$3^{commit}") || { echo "$0: $3 is not a revision of $root" >&2; exit 2; }
 mkdir -p "$dir"
@@ -65,6 +61,4 @@ for side in new old; do
 	chmod +x "$dir/$side.sh"
 done
 
-every=20
-. "$here/sprt-tasks.sh"
 sprt_tasks "$dir/dchess-old" "$dir/trial" "uci:$dir/new.sh?name=new-${new:0:7}" "uci:$dir/old.sh?name=old-${old:0:7}"

@@ -1,5 +1,7 @@
 # Sourced by the scripts that play a match until an SPRT decides
-# (search-trial.sh, nnue-clock.sh). sprt_tasks RUNNER OUT A B plays the
+# (search-trial.sh, nnue-clock.sh), after env.sh and with default_seed set:
+# the match's settings come from TASKS (default 2), TC (10+0.1), SEED,
+# GAMES (1000) and OPENINGS (noob_2moves.epd). sprt_tasks RUNNER OUT A B plays the
 # players A and B (dchess player specs) with RUNNER's `match` at $tc from
 # $openings in random order ($seed, $games, no adjudication) as $tasks
 # job-array tasks, one a core (taskset where it exists, GOMAXPROCS=1), the
@@ -9,6 +11,13 @@
 # or kill -TERM in the background (where a shell has it ignore SIGINT),
 # stops the tasks with their games kept.
 # shellcheck shell=bash
+tasks=${TASKS:-2}
+tc=${TC:-10+0.1}
+seed=${SEED:-$default_seed}
+games=${GAMES:-1000}
+openings=${OPENINGS:-$root/../shared/data/openings/noob_2moves.epd}
+[ -f "$openings" ] || { echo "$0: no openings file $openings (set OPENINGS)" >&2; exit 2; }
+
 sprt_tasks() {
 	local runner=$1 out=$2 a=$3 b=$4
 	local dir
