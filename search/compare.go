@@ -354,7 +354,7 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 		}
 		if c.narrow(white, best, &alpha, &beta) && c.closed(alpha, beta) {
 			if quiet {
-				e.rewardQuiet(side, m, depth, ply)
+				e.rewardQuiet(side, m, nil, depth, ply)
 			}
 			break
 		}
@@ -396,7 +396,7 @@ func (c *CompareEngine) quiesce(b *board.Board, ply, qply int, alpha, beta value
 	scores := e.scores[ply][:len(moves)]
 	// A stand-pat of 0 against an alpha of -infinity turns delta pruning off:
 	// there are no centipawns to prune with.
-	n := e.scoreTactical(b, moves, scores, inCheck, 0, -infinity)
+	n := e.scoreTactical(b, moves, scores, inCheck, 0, -infinity, board.NullMove)
 	for i := 0; i < n; i++ {
 		pickMove(moves[:n], scores[:n], i)
 		m := moves[i]

@@ -103,8 +103,16 @@ type Engine struct {
 	tt       transpositionTable
 
 	killers [MaxPly + 1][2]board.Move
-	// history[side][from][to] rewards quiet moves that caused cutoffs.
+	// history[side][from][to] rewards quiet moves that caused cutoffs and
+	// marks down those tried before them.
 	history [2][64][64]int32
+	// quietsTried[ply] holds the quiet moves searched so far at ply, the
+	// ones a cutoff marks down (only the first len of them).
+	quietsTried [MaxPly + 1][64]board.Move
+	// staticEvals[ply] is the static evaluation at ply, noEval in check:
+	// whether it rose over the side's last move says how much a node
+	// deserves.
+	staticEvals [MaxPly + 1]int
 	// scores is the per-ply move-ordering buffer, so ordering allocates nothing.
 	scores [MaxPly + 1][256]int32
 	// pv is the triangular principal-variation table: pv[ply] holds the
@@ -352,20 +360,29 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	if ply > 0 && !inCheck && b.HalfmoveClock() >= 100 {
 		return 0
 	}
+	// Internal iterative reduction: a node the table knows no move for is
+	// searched a ply shallower; ordered blind, a full-depth search would
+	// cost much, and the next iteration finds it with a hash move.
+	if depth >= iirMinDepth && hashMove == board.NullMove {
+		depth--
+	}
 	side := b.SideToMove()
 	// Away from the principal variation a node only has to show which side
 	// of a null window it falls; there the static evaluation decides how
-	// much effort the node deserves (docs/strength.md: the matches that let
-	// each of these in).
+	// much effort the node deserves, the more so when it fell over the
+	// side's last move (docs/strength.md: the matches that let each of
+	// these in).
 	pvNode := beta-alpha > 1
-	staticEval := 0
-	if !inCheck && !pvNode {
+	staticEval := noEval
+	if !inCheck {
 		staticEval = e.evaluate(b)
 	}
+	e.staticEvals[ply] = staticEval
+	improving := e.improving(ply)
 	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound {
 		// Reverse futility: so far above beta that a quiet move by the
 		// opponent will not bring the score back down.
-		if depth <= rfpMaxDepth && staticEval-rfpMargin*depth >= beta {
+		if depth <= rfpMaxDepth && staticEval-rfpMargin*(depth-boolInt(improving)) >= beta {
 			return staticEval
 		}
 		// Null move: if passing the turn still fails high on a reduced
@@ -399,6 +416,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	scores := e.scores[ply][:len(moves)]
 	e.scoreMoves(b, moves, scores, hashMove, ply)
 	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
+	tried := e.quietsTried[ply][:0]
 	// Near the horizon, quiet moves that cannot reach alpha even with a
 	// margin, and quiet moves far down the ordering, are not searched.
 	pruneQuiets := !pvNode && !inCheck && depth <= futilityMaxDepth
@@ -410,7 +428,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		// Checks are never pruned: the mates and forcing lines are among
 		// them. A move that cannot check is skipped without being made.
 		prunable := pruneQuiets && quiet && i > 0 && best > -mateBound &&
-			(futile || scores[i] < orderKiller && i >= lateMovePruning(depth))
+			(futile || scores[i] < orderKiller && i >= lateMovePruning(depth, improving))
 		if prunable && !b.MayGiveCheck(m) {
 			continue
 		}
@@ -436,7 +454,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			// (docs/strength.md: the matches that let both in).
 			r := 0
 			if quiet && !inCheck && !check && scores[i] < orderKiller {
-				r = lateMoveReduction(depth, i)
+				r = lateMoveReduction(depth, i, improving)
 			}
 			s = -e.negamax(b, next-r, -alpha-1, -alpha, ply+1, check)
 			if s > alpha && r > 0 {
@@ -449,6 +467,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		e.unmake(b)
 		if e.stopped {
 			return 0
+		}
+		if quiet && s < beta && len(tried) < cap(tried) {
+			tried = append(tried, m)
 		}
 		if s <= best {
 			continue
@@ -464,7 +485,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		}
 		if s >= beta {
 			if quiet {
-				e.rewardQuiet(side, m, depth, ply)
+				e.rewardQuiet(side, m, tried, depth, ply)
 			}
 			break
 		}
@@ -530,18 +551,57 @@ func stabilityScaled(soft time.Duration, stable int) time.Duration {
 }
 
 // Pruning parameters: the depths (in plies left) and margins (in
-// centipawns) of reverse futility, futility and late-move pruning.
+// centipawns) of reverse futility, futility and late-move pruning, and
+// the depth from which internal iterative reduction applies.
 const (
 	rfpMaxDepth      = 5
 	rfpMargin        = 100
 	futilityMaxDepth = 3
+	iirMinDepth      = 4
 )
+
+// noEval marks a ply whose side was in check, where no static evaluation is taken.
+const noEval = -infinity
+
+// improving tells whether the static evaluation at ply is above the one
+// two plies earlier, the same side's last node; when that side was in
+// check it looks back four plies, and with nothing to compare it says yes,
+// which prunes least.
+func (e *Engine) improving(ply int) bool {
+	s := e.staticEvals[ply]
+	if s == noEval {
+		return false
+	}
+	for back := 2; back <= 4; back += 2 {
+		if ply < back {
+			return true
+		}
+		if prev := e.staticEvals[ply-back]; prev != noEval {
+			return s > prev
+		}
+	}
+	return true
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func futilityMargin(depth int) int { return 100 + 120*depth }
 
 // lateMovePruning is how many moves a shallow node searches before it
-// skips the remaining quiet ones.
-func lateMovePruning(depth int) int { return 3 + depth*depth }
+// skips the remaining quiet ones: half as many when the side's evaluation
+// fell over its last move.
+func lateMovePruning(depth int, improving bool) int {
+	n := 3 + depth*depth
+	if !improving {
+		n /= 2
+	}
+	return n
+}
 
 // nullMoveReduction grows with depth, so deep null-move searches stay cheap.
 func nullMoveReduction(depth int) int { return 3 + depth/6 }
@@ -560,9 +620,14 @@ var lmrTable = func() (t [MaxPly + 1][256]int8) {
 // lmrFirstMove is how many moves, in search order, are never reduced.
 const lmrFirstMove = 3
 
-// lateMoveReduction keeps at least one ply of the depth left.
-func lateMoveReduction(depth, moveIndex int) int {
-	return max(0, min(int(lmrTable[min(depth, MaxPly)][min(moveIndex, 255)]), depth-2))
+// lateMoveReduction reduces a ply more when the side's evaluation fell
+// over its last move, and keeps at least one ply of the depth left.
+func lateMoveReduction(depth, moveIndex int, improving bool) int {
+	r := int(lmrTable[min(depth, MaxPly)][min(moveIndex, 255)])
+	if r > 0 && !improving {
+		r++
+	}
+	return max(0, min(r, depth-2))
 }
 
 // quiesce searches captures and promotions until the position is quiet,
@@ -581,8 +646,22 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 	if ply >= MaxPly {
 		return e.evaluate(b)
 	}
+	// The table answers here as in the full-width search: any stored
+	// result is at least as deep as quiescence.
+	hashMove := board.NullMove
+	if entry, ok := e.tt.probe(b.Key()); ok {
+		hashMove = entry.move
+		s := scoreFromTT(int(entry.score), ply)
+		switch {
+		case entry.bound == boundExact,
+			entry.bound == boundLower && s >= beta,
+			entry.bound == boundUpper && s <= alpha:
+			return s
+		}
+	}
+	origAlpha := alpha
 	inCheck := b.InCheck()
-	best := -infinity
+	best, bestMove := -infinity, board.NullMove
 	standPat := 0
 	if !inCheck {
 		// Standing pat before generating moves saves the generation at
@@ -603,7 +682,7 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 		return 0
 	}
 	scores := e.scores[ply][:len(moves)]
-	n := e.scoreTactical(b, moves, scores, inCheck, standPat, alpha)
+	n := e.scoreTactical(b, moves, scores, inCheck, standPat, alpha, hashMove)
 	for i := 0; i < n; i++ {
 		pickMove(moves[:n], scores[:n], i)
 		m := moves[i]
@@ -616,7 +695,7 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 		if s <= best {
 			continue
 		}
-		best = s
+		best, bestMove = s, m
 		if s <= alpha {
 			continue
 		}
@@ -626,6 +705,14 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 			break
 		}
 	}
+	bd := boundUpper
+	switch {
+	case best >= beta:
+		bd = boundLower
+	case best > origAlpha:
+		bd = boundExact
+	}
+	e.tt.store(b.Key(), bestMove, best, 0, ply, bd)
 	return best
 }
 

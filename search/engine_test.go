@@ -265,16 +265,20 @@ func TestAlphaBetaSearchesFewerNodesThanMinimax(t *testing.T) {
 }
 
 func TestLateMoveReductionLeavesDepth(t *testing.T) {
-	for depth := 0; depth <= MaxPly; depth++ {
-		for i := 0; i < 300; i++ {
-			r := lateMoveReduction(depth, i)
-			switch {
-			case r < 0 || (r > 0 && depth-1-r < 1):
-				t.Fatalf("depth %d move %d: reduction %d leaves %d plies", depth, i, r, depth-1-r)
-			case (depth < 3 || i < lmrFirstMove) && r != 0:
-				t.Fatalf("depth %d move %d: reduced by %d", depth, i, r)
-			case depth >= 3 && i >= lmrFirstMove && r == 0:
-				t.Fatalf("depth %d move %d: not reduced", depth, i)
+	for _, improving := range []bool{true, false} {
+		for depth := 0; depth <= MaxPly; depth++ {
+			for i := 0; i < 300; i++ {
+				r := lateMoveReduction(depth, i, improving)
+				switch {
+				case r < 0 || (r > 0 && depth-1-r < 1):
+					t.Fatalf("depth %d move %d improving %v: reduction %d leaves %d plies", depth, i, improving, r, depth-1-r)
+				case (depth < 3 || i < lmrFirstMove) && r != 0:
+					t.Fatalf("depth %d move %d improving %v: reduced by %d", depth, i, improving, r)
+				case depth >= 3 && i >= lmrFirstMove && r == 0:
+					t.Fatalf("depth %d move %d improving %v: not reduced", depth, i, improving)
+				case depth >= 4 && i >= lmrFirstMove && !improving && r <= lateMoveReduction(depth, i, true) && r < depth-2:
+					t.Fatalf("depth %d move %d: not improving reduces %d, no more than improving", depth, i, r)
+				}
 			}
 		}
 	}

@@ -11,9 +11,11 @@ const (
 	orderCapture = 1 << 24
 	orderKiller  = 1 << 22
 	// orderBadCapture sits between the killers and the history scores,
-	// which stay below historyMax.
+	// which stay within ±historyMax.
 	orderBadCapture = 1 << 21
-	historyMax      = 1 << 20
+	historyMax      = 1 << 14
+	// orderUnderPromotion puts under-promotions after every quiet move.
+	orderUnderPromotion = -historyMax - 1
 )
 
 // orderValue is the piece value used for MVV-LVA and delta pruning,
@@ -33,7 +35,7 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 		case b.IsCapture(m) || board.Piece(m.Promote()) == board.Queen:
 			scores[i] = orderCapture + mvvLva(b, m)
 		case m.Promote() != 0:
-			scores[i] = -1 // under-promotions are almost never best
+			scores[i] = orderUnderPromotion // almost never best
 		case m == k0:
 			scores[i] = orderKiller + 1
 		case m == k1:
@@ -49,7 +51,8 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 // move; otherwise captures and promotions, minus captures that cannot
 // lift the score to alpha even if the captured piece came for free
 // (delta pruning) and captures that lose material by exchange evaluation.
-func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int32, inCheck bool, standPat, alpha int) int {
+// The hash move, if among them, goes first.
+func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int32, inCheck bool, standPat, alpha int, hashMove board.Move) int {
 	const deltaMargin = 200
 	n := 0
 	for _, m := range moves {
@@ -68,7 +71,10 @@ func (e *Engine) scoreTactical(b *board.Board, moves []board.Move, scores []int3
 			}
 		}
 		var s int32
-		if capture || promo {
+		switch {
+		case m == hashMove:
+			s = orderHash
+		case capture || promo:
 			s = orderCapture + mvvLva(b, m)
 		}
 		moves[n], scores[n] = m, s
@@ -113,22 +119,37 @@ func pickMove(moves []board.Move, scores []int32, i int) {
 	scores[i], scores[best] = scores[best], scores[i]
 }
 
-// rewardQuiet records a quiet move that caused a beta cutoff.
-func (e *Engine) rewardQuiet(side board.Color, m board.Move, depth, ply int) {
+// rewardQuiet records a quiet move that caused a beta cutoff at depth,
+// and marks down the quiet moves searched before it, which did not: the
+// history then ranks moves by how often they cut when tried, not by how
+// often they were tried.
+func (e *Engine) rewardQuiet(side board.Color, m board.Move, tried []board.Move, depth, ply int) {
 	if e.killers[ply][0] != m {
 		e.killers[ply][1] = e.killers[ply][0]
 		e.killers[ply][0] = m
 	}
-	h := &e.history[side][m.From()][m.To()]
-	*h += int32(depth * depth)
-	if *h >= historyMax {
-		// Halve everything so old successes fade and scores stay below the killer tier.
-		for s := range e.history {
-			for f := range e.history[s] {
-				for t := range e.history[s][f] {
-					e.history[s][f][t] /= 2
-				}
-			}
-		}
+	bonus := historyBonus(depth)
+	e.updateHistory(side, m, bonus)
+	for _, q := range tried {
+		e.updateHistory(side, q, -bonus)
 	}
+}
+
+// historyBonus grows with the depth of the search that proved the cutoff,
+// capped so one deep result cannot swamp the table.
+func historyBonus(depth int) int32 { return int32(min(32*depth*depth, historyMax/4)) }
+
+// updateHistory moves a history score by bonus, less as the score nears
+// ±historyMax, so scores stay in range and old results fade as new ones
+// arrive.
+func (e *Engine) updateHistory(side board.Color, m board.Move, bonus int32) {
+	h := &e.history[side][m.From()][m.To()]
+	*h += bonus - *h*abs32(bonus)/historyMax
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
