@@ -106,6 +106,13 @@ type Engine struct {
 	// history[side][from][to] rewards quiet moves that caused cutoffs and
 	// marks down those tried before them.
 	history [2][64][64]int32
+	// moveStack[ply] is the move played from ply in the line being
+	// searched (NullMove for a null move), so a node knows the move that
+	// led to it.
+	moveStack [MaxPly + 1]board.Move
+	// counterMoves[from][to] is the quiet move that last refuted the move
+	// from-to: answers to a move recur wherever it is played.
+	counterMoves [64][64]board.Move
 	// quietsTried[ply] holds the quiet moves searched so far at ply, the
 	// ones a cutoff marks down (only the first len of them).
 	quietsTried [MaxPly + 1][64]board.Move
@@ -173,6 +180,7 @@ func (e *Engine) NewGame() {
 	e.tt.clear()
 	e.killers = [MaxPly + 1][2]board.Move{}
 	e.history = [2][64][64]int32{}
+	e.counterMoves = [64][64]board.Move{}
 }
 
 // Search finds a move for the side to move. It stops at the first limit
@@ -343,7 +351,8 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		}
 	}
 	hashMove := board.NullMove
-	if entry, ok := e.tt.probe(b.Key()); ok {
+	entry, hit := e.tt.probe(b.Key())
+	if hit {
 		hashMove = entry.move
 		if ply > 0 && int(entry.depth) >= depth {
 			s := scoreFromTT(int(entry.score), ply)
@@ -379,18 +388,28 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	}
 	e.staticEvals[ply] = staticEval
 	improving := e.improving(ply)
+	// The pruning below judges the node by its static evaluation, or by a
+	// stored search result that bounds the node's value beyond it.
+	eval := staticEval
+	if hit && !inCheck {
+		if s := scoreFromTT(int(entry.score), ply); abs(s) < mateBound &&
+			(entry.bound == boundLower && s > eval || entry.bound == boundUpper && s < eval) {
+			eval = s
+		}
+	}
 	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound {
 		// Reverse futility: so far above beta that a quiet move by the
 		// opponent will not bring the score back down.
-		if depth <= rfpMaxDepth && staticEval-rfpMargin*(depth-boolInt(improving)) >= beta {
-			return staticEval
+		if depth <= rfpMaxDepth && eval-rfpMargin*(depth-boolInt(improving)) >= beta {
+			return eval
 		}
 		// Null move: if passing the turn still fails high on a reduced
 		// search, a real move will too. Not without pieces, where passing
 		// can be the only bad option (zugzwang).
-		if depth >= 3 && staticEval >= beta && b.HasPieces(side) && b.NullMoveAllowed() {
+		if depth >= 3 && eval >= beta && b.HasPieces(side) && b.NullMoveAllowed() {
+			e.moveStack[ply] = board.NullMove
 			e.makeNull(b)
-			s := -e.negamax(b, depth-1-nullMoveReduction(depth), -beta, -beta+1, ply+1, false)
+			s := -e.negamax(b, depth-1-nullMoveReduction(depth, eval-beta), -beta, -beta+1, ply+1, false)
 			e.unmake(b)
 			if e.stopped {
 				return 0
@@ -420,7 +439,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	// Near the horizon, quiet moves that cannot reach alpha even with a
 	// margin, and quiet moves far down the ordering, are not searched.
 	pruneQuiets := !pvNode && !inCheck && depth <= futilityMaxDepth
-	futile := pruneQuiets && staticEval+futilityMargin(depth) <= alpha
+	futile := pruneQuiets && eval+futilityMargin(depth) <= alpha
 	for i := range moves {
 		pickMove(moves, scores, i)
 		m := moves[i]
@@ -428,10 +447,11 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		// Checks are never pruned: the mates and forcing lines are among
 		// them. A move that cannot check is skipped without being made.
 		prunable := pruneQuiets && quiet && i > 0 && best > -mateBound &&
-			(futile || scores[i] < orderKiller && i >= lateMovePruning(depth, improving))
+			(futile || scores[i] < orderCounter && i >= lateMovePruning(depth, improving))
 		if prunable && !b.MayGiveCheck(m) {
 			continue
 		}
+		e.moveStack[ply] = m
 		e.make(b, m)
 		// A check is searched one ply deeper, so a forcing line is not cut
 		// at the horizon (docs/strength.md: the match and WAC that show it gains).
@@ -453,8 +473,14 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			// depth; a move that surprises is searched again in full
 			// (docs/strength.md: the matches that let both in).
 			r := 0
-			if quiet && !inCheck && !check && scores[i] < orderKiller {
+			if quiet && !inCheck && !check && scores[i] < orderCounter {
 				r = lateMoveReduction(depth, i, improving)
+				// A reduced move is reduced more or less by what the
+				// history says of it (a ply either way, two at the
+				// extremes).
+				if r > 0 {
+					r = max(0, min(r-int(scores[i])/(historyMax/2), depth-2))
+				}
 			}
 			s = -e.negamax(b, next-r, -alpha-1, -alpha, ply+1, check)
 			if s > alpha && r > 0 {
@@ -603,8 +629,10 @@ func lateMovePruning(depth int, improving bool) int {
 	return n
 }
 
-// nullMoveReduction grows with depth, so deep null-move searches stay cheap.
-func nullMoveReduction(depth int) int { return 3 + depth/6 }
+// nullMoveReduction grows with depth, so deep null-move searches stay
+// cheap, and with how far the evaluation stands above beta (margin), up to
+// three plies more: the further above, the less a pass can lose.
+func nullMoveReduction(depth, margin int) int { return 3 + depth/6 + min(3, margin/200) }
 
 // lmrTable[depth][moveIndex] is the late-move reduction: about
 // ln(depth)·ln(index)/2, none for the first lmrFirstMove moves or below depth 3.

@@ -3,13 +3,16 @@ package search
 import "github.com/dchess/dchess/search/board"
 
 // Ordering tiers: the hash move, then captures that do not lose material
-// and queen promotions (MVV-LVA), then killers, then captures that lose
-// material by exchange evaluation, then quiet moves by history, then
+// and queen promotions (MVV-LVA), then killers and the counter move, then
+// captures that lose material by exchange evaluation, then quiet moves by history, then
 // under-promotions.
 const (
 	orderHash    = 1 << 30
 	orderCapture = 1 << 24
 	orderKiller  = 1 << 22
+	// orderCounter, the refutation of the opponent's last move, sits just
+	// below the killers.
+	orderCounter = orderKiller - 1
 	// orderBadCapture sits between the killers and the history scores,
 	// which stay within ±historyMax.
 	orderBadCapture = 1 << 21
@@ -26,6 +29,7 @@ var orderValue = [7]int32{0, 100, 320, 330, 500, 900, 20000}
 func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, hashMove board.Move, ply int) {
 	side := b.SideToMove()
 	k0, k1 := e.killers[ply][0], e.killers[ply][1]
+	counter := e.counterMove(ply)
 	for i, m := range moves {
 		switch {
 		case m == hashMove:
@@ -40,6 +44,8 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 			scores[i] = orderKiller + 1
 		case m == k1:
 			scores[i] = orderKiller
+		case m == counter:
+			scores[i] = orderCounter
 		default:
 			scores[i] = e.history[side][m.From()][m.To()]
 		}
@@ -128,11 +134,29 @@ func (e *Engine) rewardQuiet(side board.Color, m board.Move, tried []board.Move,
 		e.killers[ply][1] = e.killers[ply][0]
 		e.killers[ply][0] = m
 	}
+	if ply > 0 {
+		if prev := e.moveStack[ply-1]; prev != board.NullMove {
+			e.counterMoves[prev.From()][prev.To()] = m
+		}
+	}
 	bonus := historyBonus(depth)
 	e.updateHistory(side, m, bonus)
 	for _, q := range tried {
 		e.updateHistory(side, q, -bonus)
 	}
+}
+
+// counterMove is the stored refutation of the move that led to ply, or
+// NullMove.
+func (e *Engine) counterMove(ply int) board.Move {
+	if ply == 0 {
+		return board.NullMove
+	}
+	prev := e.moveStack[ply-1]
+	if prev == board.NullMove {
+		return board.NullMove
+	}
+	return e.counterMoves[prev.From()][prev.To()]
 }
 
 // historyBonus grows with the depth of the search that proved the cutoff,
