@@ -355,11 +355,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	if hit {
 		hashMove = entry.move
 		if ply > 0 && int(entry.depth) >= depth {
-			s := scoreFromTT(int(entry.score), ply)
-			switch {
-			case entry.bound == boundExact,
-				entry.bound == boundLower && s >= beta,
-				entry.bound == boundUpper && s <= alpha:
+			if s, ok := entry.cutoff(ply, alpha, beta); ok {
 				return s
 			}
 		}
@@ -516,14 +512,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			break
 		}
 	}
-	bd := boundUpper
-	switch {
-	case best >= beta:
-		bd = boundLower
-	case best > origAlpha:
-		bd = boundExact
-	}
-	e.tt.store(b.Key(), bestMove, best, depth, ply, bd)
+	e.tt.store(b.Key(), bestMove, best, depth, ply, boundOf(best, origAlpha, beta))
 	return best
 }
 
@@ -679,11 +668,7 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 	hashMove := board.NullMove
 	if entry, ok := e.tt.probe(b.Key()); ok {
 		hashMove = entry.move
-		s := scoreFromTT(int(entry.score), ply)
-		switch {
-		case entry.bound == boundExact,
-			entry.bound == boundLower && s >= beta,
-			entry.bound == boundUpper && s <= alpha:
+		if s, ok := entry.cutoff(ply, alpha, beta); ok {
 			return s
 		}
 	}
@@ -733,14 +718,7 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 			break
 		}
 	}
-	bd := boundUpper
-	switch {
-	case best >= beta:
-		bd = boundLower
-	case best > origAlpha:
-		bd = boundExact
-	}
-	e.tt.store(b.Key(), bestMove, best, 0, ply, bd)
+	e.tt.store(b.Key(), bestMove, best, 0, ply, boundOf(best, origAlpha, beta))
 	return best
 }
 

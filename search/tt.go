@@ -87,6 +87,31 @@ func (t *transpositionTable) store(key uint64, move board.Move, score, depth, pl
 	b[1] = e
 }
 
+// cutoff returns the stored score, seen from ply, when its bound settles
+// the window (alpha, beta).
+func (en ttEntry) cutoff(ply, alpha, beta int) (int, bool) {
+	s := scoreFromTT(int(en.score), ply)
+	switch {
+	case en.bound == boundExact,
+		en.bound == boundLower && s >= beta,
+		en.bound == boundUpper && s <= alpha:
+		return s, true
+	}
+	return 0, false
+}
+
+// boundOf says what a fail-soft result best, searched in the window
+// (alpha, beta), tells of the true value.
+func boundOf(best, alpha, beta int) bound {
+	switch {
+	case best >= beta:
+		return boundLower
+	case best > alpha:
+		return boundExact
+	}
+	return boundUpper
+}
+
 // Mate scores are stored relative to the node, not the root, so a mate
 // found through one path reads correctly when reached at another ply.
 func scoreToTT(score, ply int) int {
