@@ -114,7 +114,7 @@ type Engine struct {
 	// from-to: answers to a move recur wherever it is played.
 	counterMoves [64][64]board.Move
 	// quietsTried[ply] holds the quiet moves searched so far at ply, the
-	// ones a cutoff marks down (only the first len of them).
+	// ones a cutoff marks down (the first 64 of them at most).
 	quietsTried [MaxPly + 1][64]board.Move
 	// staticEvals[ply] is the static evaluation at ply, noEval in check:
 	// whether it rose over the side's last move says how much a node

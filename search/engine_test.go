@@ -330,3 +330,32 @@ func TestAspirationWidensToTheScore(t *testing.T) {
 		}
 	}
 }
+
+// TestRewardQuietMarksDownTriedMoves checks the history update: the cutting
+// move rises, the quiet moves tried before it fall, scores stay within
+// ±historyMax however often they repeat, and the cut becomes the counter
+// move of the move before it.
+func TestRewardQuietMarksDownTriedMoves(t *testing.T) {
+	b := board.New()
+	moves := b.LegalMoves()
+	cut, tried := moves[0], moves[1:3]
+	var e Engine
+	e.moveStack[0] = moves[5]
+	for range 1000 {
+		e.rewardQuiet(board.White, cut, tried, 20, 1)
+	}
+	if h := e.history[board.White][cut.From()][cut.To()]; h <= 0 || h > historyMax {
+		t.Errorf("cutting move's history %d, want in (0, %d]", h, historyMax)
+	}
+	for _, m := range tried {
+		if h := e.history[board.White][m.From()][m.To()]; h >= 0 || h < -historyMax {
+			t.Errorf("tried move %s history %d, want in [-%d, 0)", board.UCI(m), h, historyMax)
+		}
+	}
+	if got := e.counterMove(1); got != cut {
+		t.Errorf("counter move %s, want %s", board.UCI(got), board.UCI(cut))
+	}
+	if e.killers[1][0] != cut {
+		t.Errorf("killer %s, want %s", board.UCI(e.killers[1][0]), board.UCI(cut))
+	}
+}
