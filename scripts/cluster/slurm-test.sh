@@ -16,8 +16,11 @@
 # has a time limit (SLURM_TEST_WAIT seconds, default 180).
 #
 # To give the cancel a window, the tasks' engines pause before each search
-# (a wrapper that sleeps before passing on "go"): Stockfish 0.2 s, the
-# match's UCI player 0.05 s. The searches and so the results are unchanged.
+# (a wrapper that sleeps before passing on "go"): Stockfish 0.5 s, the
+# match's UCI player 0.25 s, so a task runs for seconds after its first
+# journal line even when scontrol answers slowly on a loaded machine (at
+# 0.2 s and 0.05 s a task once finished before the cancel reached it). The
+# searches and so the results are unchanged.
 #
 # Usage (as root): scripts/cluster/slurm-test.sh [DCHESS_BINARY]
 #   default binary: bin/dchess (make slurm-test builds it and runs this)
@@ -233,7 +236,7 @@ cancelled=1
 run dchess -q selfplay --a heuristic:depth=1 --b random --games 6 --depth 1 --max-moves 40 -o "$data/games.pgn" >/dev/null
 run dchess -q ingest "$data/games.pgn" -o "$data/games" --positions-per-game 8 >/dev/null
 run dchess -q label --stockfish "$stockfish" -i "$data/games" -o "$data/whole" --depth 4 --workers 1 --shard 0/1 >/dev/null
-slow_sf=$(slow slow-stockfish 0.2 "$stockfish")
+slow_sf=$(slow slow-stockfish 0.5 "$stockfish")
 export TASKS=4 DATA=$data DEPTH=4 STOCKFISH=$slow_sf
 out=$data/labels-000$cancelled-of-0004
 cancel_and_resubmit label "$repo/scripts/cluster/slurm-label.sh" "$out" "$out.partial/labels.journal" '"resumed": [1-9]' \
@@ -249,7 +252,7 @@ say "label: the resubmitted task continued from its journal; the merge equals th
 unset TASKS DATA DEPTH STOCKFISH
 
 # --- match: 8 games of a UCI heuristic against random, depth 2
-slow_player=$(slow slow-dchess 0.05 "$dchess" uci --player heuristic:depth=2)
+slow_player=$(slow slow-dchess 0.25 "$dchess" uci --player heuristic:depth=2)
 export TASKS=4 DATA=$data NAME=m GAMES=8 PLAYER_A="uci:$slow_player?name=heuristic" PLAYER_B=random \
 	LIMITS="--depth 2 --max-moves 30 --seed 3"
 # shellcheck disable=SC2086
