@@ -43,13 +43,17 @@ fitted against all of them. Each rating has a 95 % error bar relative to the anc
 With --pgn every finished game also goes to a journal beside the PGN file
 (.NAME.journal.jsonl), so a tournament stopped or killed part way continues when the
 same command is run again, playing only the games it lacks; the journal is deleted
-when the tournament ends. A journal of other settings is refused; --force starts over.`,
+when the tournament ends. A journal of other settings is refused; --force starts over.
+
+"dchess tournament merge" fits the ratings to the games of several tournaments' --json
+outputs at once.`,
 		Example: `  dchess tournament --players heuristic:depth=1,heuristic:depth=2,heuristic:depth=3,random --games-per-pair 10
   dchess tournament --players cnn,heuristic,"uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350&name=SF1350" \
       --gauntlet --anchor SF1350=1350 --tc 10+0.1 --games-per-pair 40 --json
   dchess tournament --players "nnue,uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=2200&name=SF2200,uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=2300&name=SF2300" \
       --gauntlet --anchor SF2200=2200 --anchor SF2300=2300 --tc 10+0.1 --games-per-pair 40
-  dchess tournament --players heuristic,random,cnn --movetime 100 --games-per-pair 20 --pgn rr.pgn   # rerun to continue`,
+  dchess tournament --players heuristic,random,cnn --movetime 100 --games-per-pair 20 --pgn rr.pgn   # rerun to continue
+  dchess tournament merge seed40.json seed41.json   # one fit to the games of both`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTournament(cmd.Context(), opts, s) },
 	}
@@ -60,7 +64,70 @@ when the tournament ends. A journal of other settings is refused; --force starts
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
 	opts.gameFlags.add(cmd)
+	cmd.AddCommand(newTournamentMergeCmd(s))
 	return cmd
+}
+
+type tournamentMergeOptions struct {
+	Files   []string
+	Anchors []string
+	JSON    bool
+}
+
+func newTournamentMergeCmd(s *IOStreams) *cobra.Command {
+	opts := &tournamentMergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge FILE [FILE...]",
+		Short: "Fit ratings to the games of several tournaments at once",
+		Long: `merge reads the JSON that "dchess tournament --json" printed for each of several
+tournaments (the same gauntlet on other openings, say), adds up each pairing's wins,
+losses and draws by player name, and fits the ratings to all those games at once, as one
+tournament of them would: the same fit, prior and 95 % error bars. It plays nothing.
+
+The anchors are the files' own, which must then agree, or --anchor NAME=ELO for all.
+Players are matched by name; when a player's SPEC differs between files (its weights
+copied to another folder, say) merge says so.`,
+		Example: `  dchess tournament merge seed40.json seed41.json seed42.json
+  dchess tournament merge a.json b.json --anchor SF2200=2200,SF2300=2300 --json`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("tournament merge needs at least one FILE that dchess tournament --json wrote")
+			}
+			opts.Files = args
+			return runTournamentMerge(opts, s)
+		},
+	}
+	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: the files' anchors)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	return cmd
+}
+
+func runTournamentMerge(opts *tournamentMergeOptions, s *IOStreams) error {
+	anchors, err := tournament.ParseAnchors(opts.Anchors...)
+	if err != nil {
+		return usagef("--anchor %v", err)
+	}
+	merged, err := tournament.MergeFiles(opts.Files, anchors)
+	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
+	if errors.As(err, &unknown) || errors.As(err, &duplicate) {
+		return usagef("--anchor: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	games := 0
+	for _, p := range merged.Pairs {
+		games += p.Wins + p.Losses + p.Draws
+	}
+	s.Infof("Merged %d standings files: %d games\n", len(merged.Files), games)
+	for _, name := range merged.SpecsDiffer {
+		s.Infof("%s has another SPEC in some files; its games are pooled by name\n", name)
+	}
+	if opts.JSON {
+		return writeJSON(s.Out, merged)
+	}
+	printStandings(s.Out, merged.Standings)
+	return nil
 }
 
 func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) error {

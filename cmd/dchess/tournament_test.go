@@ -225,3 +225,48 @@ func TestPrintStandingsTwoAnchors(t *testing.T) {
 		t.Errorf("printed\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// TestTournamentMergeReadsTournamentJSON pools two tournaments' --json
+// outputs, played on other seeds, through the command.
+func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, seed := range []uint64{1, 2} {
+		s, out, _ := playStreams("")
+		opts := &tournamentOptions{Players: []string{"heuristic:depth=1,random"}, Anchors: []string{"random=1000"}, GamesPerPair: 2, JSON: true,
+			gameFlags: gameFlags{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: seed, Depth: 1, MaxMoves: 100}}
+		if err := runTournament(context.Background(), opts, s); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "seed"+string(rune('0'+seed))+".json")
+		if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+	}
+	s, out, errOut := playStreams("")
+	if err := runTournamentMerge(&tournamentMergeOptions{Files: files}, s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "Merged 2 standings files: 4 games") {
+		t.Errorf("stderr %q", errOut)
+	}
+	text := out.String()
+	for _, want := range []string{"heuristic:depth=1", "Anchor: random = 1000", "heuristic:depth=1 vs random: +"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("table lacks %q:\n%s", want, text)
+		}
+	}
+	var usage *usageError
+	if err := runTournamentMerge(&tournamentMergeOptions{Files: files, Anchors: []string{"nobody=5"}}, s); !errors.As(err, &usage) || !strings.Contains(err.Error(), `no player named "nobody"`) {
+		t.Errorf("unknown anchor: %v", err)
+	}
+	s, out, _ = playStreams("")
+	if err := runTournamentMerge(&tournamentMergeOptions{Files: files, Anchors: []string{"heuristic:depth=1=1500"}, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var st tournament.Standings
+	if err := json.Unmarshal(out.Bytes(), &st); err != nil || len(st.Players) != 2 || st.Anchor.Name != "heuristic:depth=1" || st.Players[0].Games != 4 {
+		t.Errorf("JSON %s (%v)", out, err)
+	}
+}

@@ -438,7 +438,16 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 // its games are over; it plays nothing. thinking, when not nil, holds each
 // player's move tally in the order of Config.Players.
 func (t *Tournament) Rate(pairs []PairScore, thinking []match.MoveStats) (*Standings, error) {
-	specs, names := t.cfg.Players, t.names
+	specs := make([]string, len(t.cfg.Players))
+	for i, sp := range t.cfg.Players {
+		specs[i] = sp.Raw
+	}
+	return rate(t.names, specs, t.anchors, pairs, thinking)
+}
+
+// rate fits ratings to pairs, which name players by names; specs and
+// thinking (nil: none) are in the order of names.
+func rate(names, specs []string, anchors []elo.Anchor, pairs []PairScore, thinking []match.MoveStats) (*Standings, error) {
 	index := make(map[string]int, len(names))
 	for i, name := range names {
 		index[name] = i
@@ -452,19 +461,19 @@ func (t *Tournament) Rate(pairs []PairScore, thinking []match.MoveStats) (*Stand
 		}
 		results[k] = elo.PairResult{A: a, B: b, Wins: p.Wins, Losses: p.Losses, Draws: p.Draws}
 	}
-	ratings, err := elo.FitRatingsAnchored(results, len(specs), t.anchors, elo.DefaultPrior)
+	ratings, err := elo.FitRatingsAnchored(results, len(names), anchors, elo.DefaultPrior)
 	if err != nil {
 		return nil, err
 	}
 	st := &Standings{Pairs: pairs}
-	st.FiniteMLE = elo.HasFiniteMLEAnchored(results, len(specs), t.anchors)
+	st.FiniteMLE = elo.HasFiniteMLEAnchored(results, len(names), anchors)
 	st.Prior = elo.DefaultPrior.String()
-	for _, a := range t.anchors {
+	for _, a := range anchors {
 		st.Anchors = append(st.Anchors, Anchor{Name: names[a.Player], Elo: a.Elo})
 	}
 	st.Anchor = st.Anchors[0]
-	for i := range specs {
-		sp := Standing{Name: names[i], Spec: specs[i].Raw, Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
+	for i := range names {
+		sp := Standing{Name: names[i], Spec: specs[i], Elo: Rating(ratings[i].Elo), Error: Rating(ratings[i].Error)}
 		if thinking != nil {
 			sp.Thinking = thinking[i]
 		}
