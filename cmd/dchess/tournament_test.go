@@ -270,3 +270,26 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 		t.Errorf("JSON %s (%v)", out, err)
 	}
 }
+
+// TestTournamentMergeRefitsTheShippedAnchor runs the README's merge of the
+// gauntlets in docs/results and checks the pooled anchor that
+// docs/strength.md and the README give for the shipped network.
+func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
+	files, err := filepath.Glob("../../docs/results/nnue-anchor-seed4*.json")
+	if err != nil || len(files) != 3 {
+		t.Fatalf("docs/results holds %v (%v), want the three gauntlets", files, err)
+	}
+	s, out, _ := playStreams("")
+	if err := runTournamentMerge(&tournamentMergeOptions{Files: files, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var st tournament.Standings
+	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range st.Players {
+		if p.Name == "nnue" && (math.Abs(float64(p.Elo)-2296.2) > 0.05 || math.Abs(float64(p.Error)-23.3) > 0.05 || p.Games != 600) {
+			t.Errorf("nnue pooled %.2f ± %.2f over %d games; the docs say 2,296.2 ± 23.3 over 600", float64(p.Elo), float64(p.Error), p.Games)
+		}
+	}
+}
