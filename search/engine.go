@@ -129,6 +129,13 @@ type Engine struct {
 	// rootScore is the score of pv[0], the best root move so far in the
 	// running iteration.
 	rootScore int
+	// rootDepth is the depth of the running iteration; extensions stop at
+	// twice it, so a line of checks and singular moves cannot grow the
+	// tree without bound.
+	rootDepth int
+	// excluded[ply] is the move a singular-extension search leaves out at
+	// ply (NullMove when none).
+	excluded [MaxPly + 1]board.Move
 
 	// State of the running search.
 	nodes       int64
@@ -350,11 +357,16 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			return e.evaluate(b)
 		}
 	}
+	// A node that searches all moves but one, to learn whether that one is
+	// singular, is not the node the table knows: it neither takes nor
+	// leaves a result there, and does nothing that assumes every move is
+	// searched (reductions and cutoffs on the static evaluation).
+	excluded := e.excluded[ply]
 	hashMove := board.NullMove
 	entry, hit := e.tt.probe(b.Key())
 	if hit {
 		hashMove = entry.move
-		if ply > 0 && int(entry.depth) >= depth {
+		if ply > 0 && excluded == board.NullMove && int(entry.depth) >= depth {
 			if s, ok := entry.cutoff(ply, alpha, beta); ok {
 				return s
 			}
@@ -368,7 +380,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	// Internal iterative reduction: a node the table knows no move for is
 	// searched a ply shallower; ordered blind, a full-depth search would
 	// cost much, and the next iteration finds it with a hash move.
-	if depth >= iirMinDepth && hashMove == board.NullMove {
+	if depth >= iirMinDepth && hashMove == board.NullMove && excluded == board.NullMove {
 		depth--
 	}
 	side := b.SideToMove()
@@ -393,7 +405,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			eval = s
 		}
 	}
-	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound {
+	if !pvNode && !inCheck && ply > 0 && abs(beta) < mateBound && excluded == board.NullMove {
 		// Reverse futility: so far above beta that a quiet move by the
 		// opponent will not bring the score back down.
 		if depth <= rfpMaxDepth && eval-rfpMargin*(depth-boolInt(improving)) >= beta {
@@ -428,6 +440,30 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	if ply > 0 && inCheck && b.HalfmoveClock() >= 100 {
 		return 0 // not mated, so the fifty-move draw
 	}
+	// Singular extension: when the table's move beats every other move by
+	// a margin on a shallower search that leaves it out, it is searched a
+	// ply deeper, since the line hangs on it. When even the others reach
+	// past beta, several moves refute the opponent's and the node is cut
+	// (multi-cut). Done before the move loop, whose buffers at this ply the
+	// search leaving the move out uses too.
+	singular := 0
+	if ply > 0 && depth >= seMinDepth && ply < 2*e.rootDepth && excluded == board.NullMove && hit &&
+		hashMove != board.NullMove && entry.bound != boundUpper && int(entry.depth) >= depth-3 {
+		if ttScore := scoreFromTT(int(entry.score), ply); abs(ttScore) < mateBound {
+			singularBeta := ttScore - seMargin*depth
+			e.excluded[ply] = hashMove
+			s := e.negamax(b, (depth-1)/2, singularBeta-1, singularBeta, ply, inCheck)
+			e.excluded[ply] = board.NullMove
+			if e.stopped {
+				return 0
+			}
+			if s < singularBeta {
+				singular = 1
+			} else if singularBeta >= beta {
+				return singularBeta
+			}
+		}
+	}
 	scores := e.scores[ply][:len(moves)]
 	e.scoreMoves(b, moves, scores, hashMove, ply)
 	best, bestMove, origAlpha := -infinity, board.NullMove, alpha
@@ -439,6 +475,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	for i := range moves {
 		pickMove(moves, scores, i)
 		m := moves[i]
+		if m == excluded {
+			continue
+		}
 		quiet := m.Promote() == 0 && !b.IsCapture(m)
 		// Checks are never pruned: the mates and forcing lines are among
 		// them. A move that cannot check is skipped without being made.
@@ -454,6 +493,9 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		next, check := depth-1, b.InCheck()
 		if check {
 			next = depth
+		}
+		if m == hashMove {
+			next += singular
 		}
 		if prunable && !check {
 			e.unmake(b)
@@ -512,6 +554,11 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			break
 		}
 	}
+	if excluded != board.NullMove {
+		// The only other moves may all have been pruned or there may be
+		// none: the node then shows nothing above alpha.
+		return max(best, alpha)
+	}
 	e.tt.store(b.Key(), bestMove, best, depth, ply, boundOf(best, origAlpha, beta))
 	return best
 }
@@ -520,6 +567,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 // score, which cuts more of the tree, and widens it until the score falls
 // inside.
 func (e *Engine) aspirate(b *board.Board, depth, previous int) int {
+	e.rootDepth = depth
 	inCheck := b.InCheck()
 	if depth < aspirationDepth || abs(previous) >= mateBound {
 		return e.negamax(b, depth, -infinity, infinity, 0, inCheck)
@@ -573,6 +621,13 @@ const (
 	rfpMargin        = 100
 	futilityMaxDepth = 3
 	iirMinDepth      = 4
+)
+
+// Singular extensions apply from seMinDepth plies left; the other moves
+// must stay seMargin centipawns a ply of depth below the table's score.
+const (
+	seMinDepth = 8
+	seMargin   = 2
 )
 
 // noEval marks a ply whose side was in check, where no static evaluation is taken.

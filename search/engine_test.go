@@ -359,3 +359,34 @@ func TestRewardQuietMarksDownTriedMoves(t *testing.T) {
 		t.Errorf("killer %s, want %s", board.UCI(e.killers[1][0]), board.UCI(cut))
 	}
 }
+
+// TestExcludedMoveIsLeftOut checks the search a singular extension makes:
+// with the only winning move (the rook takes the queen) left out, the node
+// scores what the other moves are worth, never plays the move left out, and
+// neither reads the table's result for the position (stored by a full
+// search just before, with the move) nor stores its own.
+func TestExcludedMoveIsLeftOut(t *testing.T) {
+	fen := "4k3/8/8/3q4/8/8/3R4/4K3 w - - 0 1"
+	e := New(materialEval{}, Options{HashMB: 1})
+	b := mustFEN(t, fen)
+	win := board.NullMove
+	for _, m := range b.LegalMoves() {
+		if board.UCI(m) == "d2d5" {
+			win = m
+		}
+	}
+	full := e.negamax(b, 3, -infinity, infinity, 1, false)
+	if full < 300 || e.pv[1][1] != win {
+		t.Fatalf("full search: %d, line from %s; want the queen taken", full, board.UCI(e.pv[1][1]))
+	}
+	before, _ := e.tt.probe(b.Key())
+	e.excluded[1] = win
+	left := e.negamax(b, 3, -infinity, infinity, 1, false)
+	e.excluded[1] = board.NullMove
+	if left > -300 || e.pv[1][1] == win || e.pvLen[1] == 1 {
+		t.Errorf("without d2d5: %d, line from %s; want the queen kept by black", left, board.UCI(e.pv[1][1]))
+	}
+	if after, _ := e.tt.probe(b.Key()); after != before {
+		t.Errorf("the node without d2d5 changed the table's entry: %+v, was %+v", after, before)
+	}
+}
