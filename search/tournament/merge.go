@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 )
 
@@ -107,7 +106,7 @@ func MergeFiles(paths []string, anchors []Anchor) (*Merged, error) {
 	if len(anchors) == 0 {
 		return nil, fmt.Errorf("%s names no anchor: give the anchors (--anchor NAME=ELO)", paths[0])
 	}
-	fixed, err := resolveAnchors(anchors, names)
+	fixed, err := resolveAnchors(anchors, names, func(i int, name string) bool { return names[i] == name })
 	if err != nil {
 		return nil, err
 	}
@@ -138,24 +137,6 @@ func addPair(pairs []PairScore, p PairScore) []PairScore {
 		}
 	}
 	return append(pairs, p)
-}
-
-// resolveAnchors finds each anchor's player by name.
-func resolveAnchors(anchors []Anchor, names []string) ([]elo.Anchor, error) {
-	var fixed []elo.Anchor
-	anchoredBy := map[int]string{}
-	for _, a := range anchors {
-		player := slices.Index(names, a.Name)
-		if player < 0 {
-			return nil, &UnknownAnchorError{Name: a.Name, Players: names}
-		}
-		if other, ok := anchoredBy[player]; ok {
-			return nil, &DuplicateAnchorError{Name: other, Other: a.Name, Player: names[player]}
-		}
-		anchoredBy[player] = a.Name
-		fixed = append(fixed, elo.Anchor{Player: player, Elo: a.Elo})
-	}
-	return fixed, nil
 }
 
 // sameAnchors reports whether a and b fix the same players at the same

@@ -275,12 +275,26 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 	t := &Tournament{cfg: cfg, names: names}
 	if len(cfg.Anchors) == 0 {
 		t.anchors = []elo.Anchor{{Player: 0, Elo: 0}}
+		return t, nil
 	}
+	t.anchors, err = resolveAnchors(cfg.Anchors, names, func(i int, name string) bool {
+		return names[i] == name || specs[i].Raw == name || specs[i].Name == name
+	})
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// resolveAnchors finds each anchor's player among names: the last one
+// that is says the anchor names.
+func resolveAnchors(anchors []Anchor, names []string, is func(player int, name string) bool) ([]elo.Anchor, error) {
+	var fixed []elo.Anchor
 	anchoredBy := map[int]string{}
-	for _, a := range cfg.Anchors {
+	for _, a := range anchors {
 		player := -1
-		for i := range specs {
-			if names[i] == a.Name || specs[i].Raw == a.Name || specs[i].Name == a.Name {
+		for i := range names {
+			if is(i, a.Name) {
 				player = i
 			}
 		}
@@ -294,9 +308,9 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 			return nil, fmt.Errorf("tournament: anchor %s's Elo must be a finite number, got %v", a.Name, a.Elo)
 		}
 		anchoredBy[player] = a.Name
-		t.anchors = append(t.anchors, elo.Anchor{Player: player, Elo: a.Elo})
+		fixed = append(fixed, elo.Anchor{Player: player, Elo: a.Elo})
 	}
-	return t, nil
+	return fixed, nil
 }
 
 // Play plays every pairing in order, writing each game to pgn when it is
