@@ -454,6 +454,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			e.excluded[ply] = hashMove
 			s := e.negamax(b, (depth-1)/2, singularBeta-1, singularBeta, ply, inCheck)
 			e.excluded[ply] = board.NullMove
+			e.pvLen[ply] = ply // that search's line is not this node's
 			if e.stopped {
 				return 0
 			}

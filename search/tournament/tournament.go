@@ -286,8 +286,8 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 	return t, nil
 }
 
-// resolveAnchors finds each anchor's player among names: the last one
-// that is says the anchor names.
+// resolveAnchors finds each anchor's player: the last index of names for
+// which is(index, the anchor's name) holds.
 func resolveAnchors(anchors []Anchor, names []string, is func(player int, name string) bool) ([]elo.Anchor, error) {
 	var fixed []elo.Anchor
 	anchoredBy := map[int]string{}
