@@ -271,25 +271,44 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 	}
 }
 
-// TestTournamentMergeRefitsTheShippedAnchor runs the README's merge of the
-// gauntlets in docs/results and checks the pooled anchor that
-// docs/strength.md and the README give for the shipped network.
+// TestTournamentMergeRefitsTheShippedAnchor runs the README's merges of the
+// gauntlets in docs/results and checks the pooled anchors that
+// docs/strength.md and the README give for the shipped network, with the
+// search before singular extensions and with main's.
 func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
-	files, err := filepath.Glob("../../docs/results/nnue-anchor-seed4*.json")
-	if err != nil || len(files) != 3 {
-		t.Fatalf("docs/results holds %v (%v), want the three gauntlets", files, err)
-	}
-	s, out, _ := playStreams("")
-	if err := runTournamentMerge(&tournamentMergeOptions{Files: files, JSON: true}, s); err != nil {
-		t.Fatal(err)
-	}
-	var st tournament.Standings
-	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range st.Players {
-		if p.Name == "nnue" && (math.Abs(float64(p.Elo)-2296.2) > 0.05 || math.Abs(float64(p.Error)-23.3) > 0.05 || p.Games != 600) {
-			t.Errorf("nnue pooled %.2f ± %.2f over %d games; the docs say 2,296.2 ± 23.3 over 600", float64(p.Elo), float64(p.Error), p.Games)
+	for _, c := range []struct {
+		glob       string
+		files      int
+		elo, error float64
+		games      int
+	}{
+		{"nnue-anchor-seed4*.json", 3, 2296.2, 23.3, 600},
+		{"nnue-anchor-se-seed4*.json", 1, 2326.6, 42.1, 200},
+	} {
+		files, err := filepath.Glob("../../docs/results/" + c.glob)
+		if err != nil || len(files) != c.files {
+			t.Fatalf("docs/results holds %v (%v), want %d gauntlets", files, err, c.files)
+		}
+		s, out, _ := playStreams("")
+		if err := runTournamentMerge(&tournamentMergeOptions{Files: files, JSON: true}, s); err != nil {
+			t.Fatal(err)
+		}
+		var st tournament.Standings
+		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, p := range st.Players {
+			if p.Name != "nnue" {
+				continue
+			}
+			found = true
+			if math.Abs(float64(p.Elo)-c.elo) > 0.05 || math.Abs(float64(p.Error)-c.error) > 0.05 || p.Games != c.games {
+				t.Errorf("%s: nnue pooled %.2f ± %.2f over %d games; the docs say %.1f ± %.1f over %d", c.glob, float64(p.Elo), float64(p.Error), p.Games, c.elo, c.error, c.games)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no player nnue in the merge", c.glob)
 		}
 	}
 }
