@@ -152,7 +152,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	result, term, reason := "", "", ""
 	for result == "" {
 		if st := g.b.Status(); st != board.NotOver {
-			result, term, reason = gameEnd(g.b, st)
+			result, term, reason = match.RulesEnd(g.b, st)
 			break
 		}
 		if g.b.SideToMove() != human {
@@ -181,7 +181,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 			g.undo()
 			continue
 		case "resign":
-			result, term, reason = winnerResult(human.Other()), "resignation", fmt.Sprintf("%s resigns", colorWord(human))
+			result, term, reason = match.WinFor(human.Other()), match.TermResignation, match.ColorName(human)+" resigns"
 			continue
 		}
 		m, ok := g.parse(text)
@@ -316,7 +316,7 @@ func (g *playGame) sideLabel(c board.Color) string {
 	case c == board.Black:
 		look = "lower case"
 	}
-	return fmt.Sprintf("  %s (%s): %s\n", colorWord(c), look, who)
+	return fmt.Sprintf("  %s (%s): %s\n", match.ColorName(c), look, who)
 }
 
 // draw prints the board from the human's side, each side labelled, with
@@ -390,37 +390,6 @@ func terminalWidth(w io.Writer) int {
 		}
 	}
 	return 80
-}
-
-// gameEnd names the result of a game the rules ended.
-func gameEnd(b *board.Board, st board.Outcome) (result, term, reason string) {
-	switch st {
-	case board.Checkmate:
-		winner := b.SideToMove().Other()
-		return winnerResult(winner), match.TermCheckmate, colorWord(winner) + " mates"
-	case board.Stalemate:
-		return "1/2-1/2", match.TermStalemate, "Draw by stalemate"
-	case board.FiftyMoves:
-		return "1/2-1/2", match.TermFiftyMoves, "Draw by fifty moves rule"
-	case board.Repetition:
-		return "1/2-1/2", match.TermRepetition, "Draw by 3-fold repetition"
-	default:
-		return "1/2-1/2", match.TermInsufficient, "Draw by insufficient mating material"
-	}
-}
-
-func winnerResult(c board.Color) string {
-	if c == board.White {
-		return "1-0"
-	}
-	return "0-1"
-}
-
-func colorWord(c board.Color) string {
-	if c == board.White {
-		return "White"
-	}
-	return "Black"
 }
 
 // appendPGN adds the game to the end of path.

@@ -25,6 +25,8 @@ const (
 	TermCrash              = "crash"
 	TermStall              = "stall"
 	TermTimeForfeit        = "time_forfeit"
+	// TermResignation is a player's own resignation (dchess play's human).
+	TermResignation = "resignation"
 )
 
 // PlayedMove is one engine move of a game.
@@ -110,11 +112,38 @@ type game struct {
 	seed     uint64
 }
 
-func colorName(c board.Color) string {
+// ColorName is a side's name as a game's reason writes it.
+func ColorName(c board.Color) string {
 	if c == board.White {
 		return "White"
 	}
 	return "Black"
+}
+
+// WinFor is the PGN result of a win for c.
+func WinFor(c board.Color) string {
+	if c == board.White {
+		return "1-0"
+	}
+	return "0-1"
+}
+
+// RulesEnd names the result, termination and reason of a game the rules
+// ended in b; st is b.Status() and not board.NotOver.
+func RulesEnd(b *board.Board, st board.Outcome) (result, term, reason string) {
+	switch st {
+	case board.Checkmate:
+		winner := b.SideToMove().Other()
+		return WinFor(winner), TermCheckmate, ColorName(winner) + " mates"
+	case board.Stalemate:
+		return "1/2-1/2", TermStalemate, "Draw by stalemate"
+	case board.FiftyMoves:
+		return "1/2-1/2", TermFiftyMoves, "Draw by fifty moves rule"
+	case board.Repetition:
+		return "1/2-1/2", TermRepetition, "Draw by 3-fold repetition"
+	default:
+		return "1/2-1/2", TermInsufficient, "Draw by insufficient mating material"
+	}
 }
 
 func (g *game) play(ctx context.Context) (GameResult, error) {
@@ -124,19 +153,15 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 	if err != nil {
 		return res, err
 	}
+	const draw = -1
 	end := func(winner int, term, reason string) GameResult {
-		switch winner {
-		case int(board.White):
-			res.Result = "1-0"
-		case int(board.Black):
-			res.Result = "0-1"
-		default:
-			res.Result = "1/2-1/2"
+		res.Result = "1/2-1/2"
+		if winner != draw {
+			res.Result = WinFor(board.Color(winner))
 		}
 		res.Termination, res.Reason = term, reason
 		return res
 	}
-	const draw = -1
 	fault := func(c board.Color, term, reason string) GameResult {
 		res.FaultySide = g.seats[c].side
 		if term == TermCrash || term == TermStall {
@@ -157,7 +182,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 			if cancelledSoon(ctx) {
 				return res, errAborted
 			}
-			return fault(c, TermCrash, fmt.Sprintf("%s (%s) failed to start a game: %v", colorName(c), s.name, err)), nil
+			return fault(c, TermCrash, fmt.Sprintf("%s (%s) failed to start a game: %v", ColorName(c), s.name, err)), nil
 		}
 	}
 
@@ -190,7 +215,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 		}
 		if tc != nil {
 			if elapsed > clocks[side]+g.cfg.TimeMargin {
-				return fault(side, TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time", colorName(side), s.name)), nil
+				return fault(side, TermTimeForfeit, fmt.Sprintf("%s (%s) loses on time", ColorName(side), s.name)), nil
 			}
 			clocks[side] -= elapsed
 			movesMade[side]++
@@ -201,32 +226,24 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 		}
 		if err != nil {
 			if errors.Is(err, errStalled) {
-				return fault(side, TermStall, fmt.Sprintf("%s (%s) stalls: no move within %v", colorName(side), s.name, timeout.Round(time.Millisecond))), nil
+				return fault(side, TermStall, fmt.Sprintf("%s (%s) stalls: no move within %v", ColorName(side), s.name, timeout.Round(time.Millisecond))), nil
 			}
 			if cancelledSoon(ctx) {
 				return res, errAborted
 			}
-			return fault(side, TermCrash, fmt.Sprintf("%s (%s) failed: %v", colorName(side), s.name, err)), nil
+			return fault(side, TermCrash, fmt.Sprintf("%s (%s) failed: %v", ColorName(side), s.name, err)), nil
 		}
 		m, err := b.ParseUCI(info.Move)
 		if err != nil {
-			return fault(side, TermIllegalMove, fmt.Sprintf("%s (%s) makes an illegal move: %s", colorName(side), s.name, info.Move)), nil
+			return fault(side, TermIllegalMove, fmt.Sprintf("%s (%s) makes an illegal move: %s", ColorName(side), s.name, info.Move)), nil
 		}
 		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed, White: side == board.White})
 		b.Make(m)
 		pos.Moves = append(pos.Moves, info.Move)
 
-		switch b.Status() {
-		case board.Checkmate:
-			return end(int(side), TermCheckmate, colorName(side)+" mates"), nil
-		case board.Stalemate:
-			return end(draw, TermStalemate, "Draw by stalemate"), nil
-		case board.FiftyMoves:
-			return end(draw, TermFiftyMoves, "Draw by fifty moves rule"), nil
-		case board.Repetition:
-			return end(draw, TermRepetition, "Draw by 3-fold repetition"), nil
-		case board.InsufficientMaterial:
-			return end(draw, TermInsufficient, "Draw by insufficient mating material"), nil
+		if st := b.Status(); st != board.NotOver {
+			res.Result, res.Termination, res.Reason = RulesEnd(b, st)
+			return res, nil
 		}
 
 		// Adjudication reads the scores the engines report for their own
@@ -239,7 +256,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 			}
 			if resignCount[side] >= r.MoveCount {
 				return end(int(side.Other()), TermResignAdjudication,
-					fmt.Sprintf("%s resigns (adjudication: score <= -%d for %d moves)", colorName(side), r.Score, r.MoveCount)), nil
+					fmt.Sprintf("%s resigns (adjudication: score <= -%d for %d moves)", ColorName(side), r.Score, r.MoveCount)), nil
 			}
 		}
 		if d := g.cfg.Draw; d != nil {
