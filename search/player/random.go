@@ -43,6 +43,13 @@ func (r *Random) SeedGame(seed uint64) { r.rng = rand.New(rand.NewPCG(r.seed, se
 func (r *Random) NewGame(context.Context) error { return nil }
 
 func (r *Random) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, error) {
+	return randomMove(pos, r.rng)
+}
+
+// randomMove draws one of pos's legal moves with rng. Sorting them by UCI
+// text would cost time; the generator's order is fixed for a position,
+// which is all determinism needs.
+func randomMove(pos Position, rng *rand.Rand) (MoveInfo, error) {
 	b, err := Board(pos)
 	if err != nil {
 		return MoveInfo{}, err
@@ -51,9 +58,7 @@ func (r *Random) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, erro
 	if len(moves) == 0 {
 		return MoveInfo{}, errors.New("no legal move")
 	}
-	// Sorting by UCI text would cost time; the generator's order is fixed
-	// for a position, which is all determinism needs.
-	return MoveInfo{Move: moves[r.rng.IntN(len(moves))].String()}, nil
+	return MoveInfo{Move: moves[rng.IntN(len(moves))].String()}, nil
 }
 
 func (r *Random) Close() error { return nil }

@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 )
@@ -57,13 +56,5 @@ func (r *RandomMoves) Move(ctx context.Context, pos Position, lim Limits) (MoveI
 	if roll >= r.rate || (r.plies > 0 && len(pos.Moves) >= r.plies) {
 		return r.inner.Move(ctx, pos, lim)
 	}
-	b, err := Board(pos)
-	if err != nil {
-		return MoveInfo{}, err
-	}
-	moves := b.LegalMoves()
-	if len(moves) == 0 {
-		return MoveInfo{}, errors.New("no legal move")
-	}
-	return MoveInfo{Move: moves[r.rng.IntN(len(moves))].String()}, nil
+	return randomMove(pos, r.rng)
 }
