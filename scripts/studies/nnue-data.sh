@@ -19,7 +19,11 @@
 # (default 0, every position from ply 8) labels a seeded sample of each game
 # instead: more games for the same labelling time. MULTIPV (default 1)
 # labels that many lines a position (label --multipv), for training on the
-# positions after each line's first move (the nnue config's children). A rerun skips the
+# positions after each line's first move (the nnue config's children).
+# LABEL_HASH (default 16, Stockfish's own) is each Stockfish's table in MB;
+# it is cleared for every position, so at depth 8 a 1 MB table labels about
+# 22 % faster with 99.7 % of scores the same (docs/benchmarks.md, "The
+# table's size"); the data curve of session 33 on uses 1. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
 # 0/1) makes only the chunks k with (k - 1) mod n = i, so n machines make
@@ -54,7 +58,7 @@ for k in $(seq 1 "$chunks"); do
 	[ -f "$d/positions/manifest.json" ] || "$dchess" ingest "$d/games.pgn" -o "$d/positions" --min-ply 8 \
 		--positions-per-game "${POSITIONS_PER_GAME:-0}" --seed "$k" --json >"$d/ingest.json"
 	[ -f "$d/labelled/manifest.json" ] || "$dchess" label --stockfish "$sf" -i "$d/positions" -o "$d/labelled" \
-		--depth 8 --multipv "${MULTIPV:-1}" --workers "$workers" --json >"$d/label.json"
+		--depth 8 --hash "${LABEL_HASH:-16}" --multipv "${MULTIPV:-1}" --workers "$workers" --json >"$d/label.json"
 	[ -f "$d/split.json" ] || "$dchess" dataset split "$d/labelled" --val 0.05 --test 0.05 --seed 1 --json >"$d/split.json"
 	"$dchess" dataset info "$d/labelled" | sed -n 1,5p # sed reads to the end: head could leave dchess a broken pipe, which pipefail makes fatal
 done
