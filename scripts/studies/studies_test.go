@@ -1,0 +1,148 @@
+// Package studies tests the study scripts that the README offers as
+// recipes, on inputs small enough for the suite: each runs the real dchess
+// binary and a real Stockfish, as the hours-long studies do.
+package studies
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dchess/dchess/internal/testenv"
+)
+
+var dchessBin string // in a folder TestMain makes; dchessPath builds it there
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "dchess-studies")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	dchessBin = filepath.Join(dir, "dchess")
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// dchessPath builds the binary on first use.
+func dchessPath(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(dchessBin); err != nil {
+		build := exec.Command("go", "build", "-o", dchessBin, "./cmd/dchess")
+		build.Dir = testenv.RepoRoot()
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
+	}
+	return dchessBin
+}
+
+// script runs scripts/studies/NAME with args and the environment env
+// (added to the test's own), and returns its combined output and exit code.
+func script(t *testing.T, env []string, name string, args ...string) (string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(testenv.RepoRoot(), "scripts", "studies", name)}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s timed out:\n%s", name, out.String())
+	}
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out.String(), code
+}
+
+// TestNNUEDataMakesAChunkAndResumes runs the README's data recipe on one
+// chunk of four games: self-play, ingest (five positions a game), labelling
+// with the table size LABEL_HASH asks for, the split. A second run must find
+// every stage done and redo none of them.
+func TestNNUEDataMakesAChunkAndResumes(t *testing.T) {
+	env := []string{
+		"DCHESS=" + dchessPath(t),
+		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
+		"POSITIONS_PER_GAME=5",
+		"LABEL_HASH=1",
+	}
+	out := t.TempDir()
+	log, code := script(t, env, "nnue-data.sh", out, "1", "4", "1")
+	if code != 0 {
+		t.Fatalf("nnue-data.sh exited %d:\n%s", code, log)
+	}
+	chunk := filepath.Join(out, "chunk-1")
+	for _, want := range []string{"records    20 from 4 games", "labelled   20 (100.0%), failed 0"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the chunk's summary lacks %q:\n%s", want, log)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(chunk, "labelled", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var manifest struct {
+		Settings struct {
+			Label struct {
+				HashMB int `json:"hash_mb"`
+			} `json:"label"`
+		} `json:"settings"`
+	}
+	if err := json.Unmarshal(raw, &manifest); err != nil {
+		t.Fatalf("labelled/manifest.json: %v", err)
+	}
+	if got := manifest.Settings.Label.HashMB; got != 1 {
+		t.Errorf("labelled with %d MB tables, want 1 (LABEL_HASH=1)", got)
+	}
+	for _, f := range []string{"games.pgn", "split.json"} {
+		if _, err := os.Stat(filepath.Join(chunk, f)); err != nil {
+			t.Errorf("chunk-1/%s: %v", f, err)
+		}
+	}
+
+	stamps := map[string]time.Time{}
+	for _, f := range []string{"games.pgn", "positions/manifest.json", "labelled/manifest.json", "split.json"} {
+		st, err := os.Stat(filepath.Join(chunk, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stamps[f] = st.ModTime()
+	}
+	again, code := script(t, env, "nnue-data.sh", out, "1", "4", "1")
+	if code != 0 {
+		t.Fatalf("the second run exited %d:\n%s", code, again)
+	}
+	if strings.Contains(again, "Self-play") {
+		t.Errorf("the second run played the games again:\n%s", again)
+	}
+	for f, before := range stamps {
+		st, err := os.Stat(filepath.Join(chunk, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.ModTime().Equal(before) {
+			t.Errorf("the second run rewrote chunk-1/%s", f)
+		}
+	}
+}
+
+// TestNNUEDataRefusesABadShard checks the one-line error on CHUNK_SHARD.
+func TestNNUEDataRefusesABadShard(t *testing.T) {
+	log, code := script(t, []string{"CHUNK_SHARD=2/2", "DCHESS=/nonexistent"}, "nnue-data.sh", t.TempDir())
+	if code != 2 || !strings.Contains(log, "CHUNK_SHARD=2/2 must be i/n with 0 <= i < n") {
+		t.Fatalf("exit %d, output:\n%s", code, log)
+	}
+}
