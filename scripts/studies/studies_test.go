@@ -146,3 +146,80 @@ func TestNNUEDataRefusesABadShard(t *testing.T) {
 		t.Fatalf("exit %d, output:\n%s", code, log)
 	}
 }
+
+// TestNNUEStudyTrainsScoresAndPlays runs the study's second step on a chunk
+// of twenty games: nnue-small trained on it, the network and the heuristic
+// scored on its test split, two games at depth 6 against the shipped
+// network. A second run finds the run done and trains nothing again.
+func TestNNUEStudyTrainsScoresAndPlays(t *testing.T) {
+	root := testenv.RepoRoot()
+	env := []string{
+		"DCHESS=" + dchessPath(t),
+		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
+		"OPENINGS=" + testenv.SharedData(t, "openings/noob_2moves.epd"),
+		"POSITIONS_PER_GAME=10",
+		"LABEL_HASH=1",
+		"CONFIG=" + filepath.Join(root, "configs", "nnue-small.yaml"),
+		"RUN_NAME=small",
+		"SHIPPED_GAMES=2",
+	}
+	data := t.TempDir()
+	if log, code := script(t, env, "nnue-data.sh", data, "1", "20", "2"); code != 0 {
+		t.Fatalf("nnue-data.sh exited %d:\n%s", code, log)
+	}
+	log, code := script(t, env, "nnue-study.sh", data, "1", "0")
+	if code != 0 {
+		t.Fatalf("nnue-study.sh exited %d:\n%s", code, log)
+	}
+	run := filepath.Join(data, "runs", "small")
+	var match struct {
+		Report struct {
+			Wins   int `json:"wins"`
+			Losses int `json:"losses"`
+			Draws  int `json:"draws"`
+		} `json:"report"`
+	}
+	raw, err := os.ReadFile(run + "-vs-shipped-d6.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &match); err != nil {
+		t.Fatalf("%s-vs-shipped-d6.json: %v", run, err)
+	}
+	if n := match.Report.Wins + match.Report.Losses + match.Report.Draws; n != 2 {
+		t.Errorf("the depth-6 match played %d games, want 2:\n%s", n, raw)
+	}
+	for _, name := range []string{"nnue", "heuristic"} {
+		var eval struct {
+			Value struct {
+				Positions int     `json:"positions"`
+				MSE       float64 `json:"mse"`
+			} `json:"value"`
+		}
+		raw, err := os.ReadFile(run + ".eval-" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &eval); err != nil {
+			t.Fatalf("%s.eval-%s.json: %v", run, name, err)
+		}
+		if eval.Value.Positions == 0 || eval.Value.MSE <= 0 {
+			t.Errorf("%s scored %d positions with MSE %g:\n%s", name, eval.Value.Positions, eval.Value.MSE, raw)
+		}
+	}
+
+	model, err := os.Stat(filepath.Join(run, "model.dcw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log, code := script(t, env, "nnue-study.sh", data, "1", "0"); code != 0 {
+		t.Fatalf("the second run exited %d:\n%s", code, log)
+	}
+	again, err := os.Stat(filepath.Join(run, "model.dcw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.ModTime().Equal(model.ModTime()) {
+		t.Error("the second run trained the network again")
+	}
+}
