@@ -21,8 +21,8 @@
 # labels that many lines a position (label --multipv), for training on the
 # positions after each line's first move (the nnue config's children).
 # LABEL_HASH (default 16, Stockfish's own) is each Stockfish's table in MB;
-# it is cleared for every position, so at depth 8 a 1 MB table labels about
-# 22 % faster with 99.7 % of scores the same (docs/benchmarks.md, "The
+# it is cleared for every position, so at depth 8 a 1 MB table labels 7-22 %
+# faster with 99.7 % of scores the same (docs/benchmarks.md, "The
 # table's size"); the data curve of session 33 on uses 1. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
