@@ -23,39 +23,14 @@ import (
 	"github.com/dchess/dchess/internal/testenv"
 )
 
-var dchessBin string // in a folder TestMain makes; dchessPath builds it there
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "dchess-interop")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	dchessBin = filepath.Join(dir, "dchess")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// dchessPath builds the binary on first use.
-func dchessPath(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(dchessBin); err != nil {
-		build := exec.Command("go", "build", "-o", dchessBin, "./cmd/dchess")
-		build.Dir = testenv.RepoRoot()
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
-	return dchessBin
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunRemovingDchess(m)) }
 
 // dchess runs the binary with args and returns its standard output.
 func dchess(t *testing.T, args ...string) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, dchessPath(t), append([]string{"-q"}, args...)...)
+	cmd := exec.CommandContext(ctx, testenv.Dchess(t), append([]string{"-q"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -302,7 +277,7 @@ func TestNodeUCIDrivesDchess(t *testing.T) {
 	nodeBin := node(t)
 	// node-uci starts the engine without arguments.
 	wrapper := filepath.Join(t.TempDir(), "dchess-uci")
-	script := fmt.Sprintf("#!/bin/sh\nexec %q uci --player heuristic:depth=2\n", dchessPath(t))
+	script := fmt.Sprintf("#!/bin/sh\nexec %q uci --player heuristic:depth=2\n", testenv.Dchess(t))
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,32 +17,7 @@ import (
 	"github.com/dchess/dchess/internal/testenv"
 )
 
-var dchessBin string // in a folder TestMain makes; dchessPath builds it there
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "dchess-studies")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	dchessBin = filepath.Join(dir, "dchess")
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// dchessPath builds the binary on first use.
-func dchessPath(t *testing.T) string {
-	t.Helper()
-	if _, err := os.Stat(dchessBin); err != nil {
-		build := exec.Command("go", "build", "-o", dchessBin, "./cmd/dchess")
-		build.Dir = testenv.RepoRoot()
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build: %v\n%s", err, out)
-		}
-	}
-	return dchessBin
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunRemovingDchess(m)) }
 
 // script runs scripts/studies/NAME with args and the environment env
 // (added to the test's own), and returns its combined output and exit code.
@@ -74,7 +48,7 @@ func script(t *testing.T, env []string, name string, args ...string) (string, in
 // every stage done and redo none of them.
 func TestNNUEDataMakesAChunkAndResumes(t *testing.T) {
 	env := []string{
-		"DCHESS=" + dchessPath(t),
+		"DCHESS=" + testenv.Dchess(t),
 		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
 		"POSITIONS_PER_GAME=5",
 		"LABEL_HASH=1",
@@ -154,7 +128,7 @@ func TestNNUEDataRefusesABadShard(t *testing.T) {
 func TestNNUEStudyTrainsScoresAndPlays(t *testing.T) {
 	root := testenv.RepoRoot()
 	env := []string{
-		"DCHESS=" + dchessPath(t),
+		"DCHESS=" + testenv.Dchess(t),
 		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
 		"OPENINGS=" + testenv.SharedData(t, "openings/noob_2moves.epd"),
 		"POSITIONS_PER_GAME=10",
