@@ -197,3 +197,48 @@ func TestNNUEStudyTrainsScoresAndPlays(t *testing.T) {
 		t.Error("the second run trained the network again")
 	}
 }
+
+// TestNNUEProbe runs the quick probe on the shipped network: two games at
+// depth 2 against the heuristic, their positions labelled, both players
+// scored on them.
+func TestNNUEProbe(t *testing.T) {
+	env := []string{
+		"DCHESS=" + testenv.Dchess(t),
+		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
+		"OPENINGS=" + testenv.SharedData(t, "openings/noob_2moves.epd"),
+	}
+	out := filepath.Join(t.TempDir(), "probe")
+	model := filepath.Join(testenv.RepoRoot(), "models", "shipped", "nnue.dcw")
+	if log, code := script(t, env, "nnue-probe.sh", model, out, "2", "2"); code != 0 {
+		t.Fatalf("nnue-probe.sh exited %d:\n%s", code, log)
+	}
+	var match struct {
+		Games int `json:"games"`
+	}
+	raw, err := os.ReadFile(out + ".match.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &match); err != nil || match.Games != 2 {
+		t.Errorf("probe.match.json: %v, %d games, want 2:\n%s", err, match.Games, raw)
+	}
+	var scored [2]int
+	for i, name := range []string{"nnue", "heuristic"} {
+		var eval struct {
+			Value struct {
+				Positions int `json:"positions"`
+			} `json:"value"`
+		}
+		raw, err := os.ReadFile(out + ".eval-" + name + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(raw, &eval); err != nil {
+			t.Fatalf("probe.eval-%s.json: %v", name, err)
+		}
+		scored[i] = eval.Value.Positions
+	}
+	if scored[0] == 0 || scored[0] != scored[1] {
+		t.Errorf("scored %d positions for nnue and %d for heuristic, want the same, more than 0", scored[0], scored[1])
+	}
+}
