@@ -42,6 +42,26 @@ func script(t *testing.T, env []string, name string, args ...string) (string, in
 	return out.String(), code
 }
 
+// readJSON decodes the JSON file path into v, or fails the test.
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, raw)
+	}
+}
+
+// evalValue is what the scripts' eval files say of a player's scores.
+type evalValue struct {
+	Value struct {
+		Positions int     `json:"positions"`
+		MSE       float64 `json:"mse"`
+	} `json:"value"`
+}
+
 // TestNNUEDataMakesAChunkAndResumes runs the README's data recipe on one
 // chunk of four games: self-play, ingest (five positions a game), labelling
 // with the table size LABEL_HASH asks for, the split. A second run must find
@@ -64,10 +84,6 @@ func TestNNUEDataMakesAChunkAndResumes(t *testing.T) {
 			t.Errorf("the chunk's summary lacks %q:\n%s", want, log)
 		}
 	}
-	raw, err := os.ReadFile(filepath.Join(chunk, "labelled", "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var manifest struct {
 		Settings struct {
 			Label struct {
@@ -75,9 +91,7 @@ func TestNNUEDataMakesAChunkAndResumes(t *testing.T) {
 			} `json:"label"`
 		} `json:"settings"`
 	}
-	if err := json.Unmarshal(raw, &manifest); err != nil {
-		t.Fatalf("labelled/manifest.json: %v", err)
-	}
+	readJSON(t, filepath.Join(chunk, "labelled", "manifest.json"), &manifest)
 	if got := manifest.Settings.Label.HashMB; got != 1 {
 		t.Errorf("labelled with %d MB tables, want 1 (LABEL_HASH=1)", got)
 	}
@@ -153,32 +167,15 @@ func TestNNUEStudyTrainsScoresAndPlays(t *testing.T) {
 			Draws  int `json:"draws"`
 		} `json:"report"`
 	}
-	raw, err := os.ReadFile(run + "-vs-shipped-d6.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &match); err != nil {
-		t.Fatalf("%s-vs-shipped-d6.json: %v", run, err)
-	}
+	readJSON(t, run+"-vs-shipped-d6.json", &match)
 	if n := match.Report.Wins + match.Report.Losses + match.Report.Draws; n != 2 {
-		t.Errorf("the depth-6 match played %d games, want 2:\n%s", n, raw)
+		t.Errorf("the depth-6 match played %d games, want 2", n)
 	}
 	for _, name := range []string{"nnue", "heuristic"} {
-		var eval struct {
-			Value struct {
-				Positions int     `json:"positions"`
-				MSE       float64 `json:"mse"`
-			} `json:"value"`
-		}
-		raw, err := os.ReadFile(run + ".eval-" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &eval); err != nil {
-			t.Fatalf("%s.eval-%s.json: %v", run, name, err)
-		}
+		var eval evalValue
+		readJSON(t, run+".eval-"+name+".json", &eval)
 		if eval.Value.Positions == 0 || eval.Value.MSE <= 0 {
-			t.Errorf("%s scored %d positions with MSE %g:\n%s", name, eval.Value.Positions, eval.Value.MSE, raw)
+			t.Errorf("%s scored %d positions with MSE %g", name, eval.Value.Positions, eval.Value.MSE)
 		}
 	}
 
@@ -215,27 +212,14 @@ func TestNNUEProbe(t *testing.T) {
 	var match struct {
 		Games int `json:"games"`
 	}
-	raw, err := os.ReadFile(out + ".match.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &match); err != nil || match.Games != 2 {
-		t.Errorf("probe.match.json: %v, %d games, want 2:\n%s", err, match.Games, raw)
+	readJSON(t, out+".match.json", &match)
+	if match.Games != 2 {
+		t.Errorf("the probe played %d games, want 2", match.Games)
 	}
 	var scored [2]int
 	for i, name := range []string{"nnue", "heuristic"} {
-		var eval struct {
-			Value struct {
-				Positions int `json:"positions"`
-			} `json:"value"`
-		}
-		raw, err := os.ReadFile(out + ".eval-" + name + ".json")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(raw, &eval); err != nil {
-			t.Fatalf("probe.eval-%s.json: %v", name, err)
-		}
+		var eval evalValue
+		readJSON(t, out+".eval-"+name+".json", &eval)
 		scored[i] = eval.Value.Positions
 	}
 	if scored[0] == 0 || scored[0] != scored[1] {
