@@ -28,10 +28,12 @@ func init() {
 		Defaults: func(c *Config) {
 			// Many small steps over many positions, as nnue-pytorch trains,
 			// annealed: with a constant rate the validation loss jumped 10 %
-			// between epochs and settled 4 % higher (docs/strength.md).
+			// between epochs and settled 4 % higher (docs/strength.md). The
+			// length is the shipped network's: 1.8 passes over its 4.8
+			// million quiet train positions.
 			o := &c.Optimizer
-			o.Schedule, o.DecaySteps, o.MinLRRatio = ScheduleCosine, 26000, 0.01
-			c.BatchSize, c.Epochs, c.MaxSteps, c.Patience = 1024, 100, 26000, 6
+			o.Schedule, o.DecaySteps, o.MinLRRatio = ScheduleCosine, 65000, 0.01
+			c.BatchSize, c.Epochs, c.MaxSteps, c.Patience = 1024, 100, 65000, 6
 		},
 		Validate: func(c *Config) error {
 			if c.Loss != LossMSE {
