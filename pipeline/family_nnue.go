@@ -52,10 +52,10 @@ func init() {
 		Metrics: append([]MetricInfo{{"train_loss, val_loss",
 			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
 			evaluatorMetrics[1:]...),
-		Reference: "dchess's fourth-round network (2.2 million positions, with the positions after each label line's first move) " +
-			"beat the heuristic at 10+0.1, +111 ± 38 over 262 games (SPRT accepted H1), and rates about 2,115 ± 61 against " +
-			"strength-limited Stockfish (docs/strength.md); Stockfish's first NNUE was more than 80 Elo above its hand-tuned " +
-			"evaluation at 10+0.1 over 60,000 games",
+		Reference: "dchess's shipped network (the default recipe on 5.3 million quiet positions labelled by Stockfish at depth 8) " +
+			"rates about 2,361 ± 30 against strength-limited Stockfish at 10+0.1 over 400 games, and an earlier network " +
+			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/strength.md); Stockfish's first NNUE was " +
+			"more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games",
 		Evaluator:   func(path string) (search.Evaluator, error) { return nnue.Load(path) },
 		Evaluations: EvalStatic,
 	})

@@ -273,8 +273,9 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 
 // TestTournamentMergeRefitsTheShippedAnchor runs the README's merges of the
 // gauntlets in docs/results and checks the pooled anchors that
-// docs/strength.md and the README give for the shipped network, with the
-// search before singular extensions and with main's.
+// docs/strength.md and the README give for the network shipped in sessions
+// 26-36, with the search before singular extensions and with main's, and
+// for the one shipped since.
 func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
 	for _, c := range []struct {
 		glob       string
@@ -284,6 +285,7 @@ func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
 	}{
 		{"nnue-anchor-seed4*.json", 3, 2296.2, 23.3, 600},
 		{"nnue-anchor-se-seed4*.json", 3, 2319.8, 24.0, 600},
+		{"nnue-anchor-10chunk-seed4*.json", 2, 2361.1, 29.6, 400},
 	} {
 		files, err := filepath.Glob("../../docs/results/" + c.glob)
 		if err != nil || len(files) != c.files {
