@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/internal/jobarray"
 )
@@ -33,7 +34,12 @@ func TestKilledWriterHelper(t *testing.T) {
 	// temporary folder of a writer that still runs (a CI run under load).
 	killedWriter = w
 	os.Stdout.WriteString("writing\n")
-	select {}
+	// Asleep on a timer, not on select {}: once the writer's goroutines
+	// finish, a process with nothing left to wake it dies of "all
+	// goroutines are asleep", freeing the lock (a CI run under load).
+	for {
+		time.Sleep(time.Hour)
+	}
 }
 
 var killedWriter *Writer
@@ -48,6 +54,7 @@ func TestRerunClearsAKilledWritersTemp(t *testing.T) {
 	dir := filepath.Join(parent, "ds")
 	child := exec.Command(os.Args[0], "-test.run=^TestKilledWriterHelper$")
 	child.Env = append(os.Environ(), killedWriterEnv+"="+dir)
+	child.Stderr = os.Stderr // a helper that dies says why
 	out, err := child.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
