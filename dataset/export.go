@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // RecordJSON is one line of a jsonl export. Keys and game IDs are hex
@@ -149,7 +151,7 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	out := opts.Stdout
 	var file *os.File
 	if toFile {
-		if err := CheckOutputFile(opts.Output, opts.Force); err != nil {
+		if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 			return 0, err
 		}
 		// Write beside the target and rename at the end, so an interrupted

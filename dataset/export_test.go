@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 func TestDescribeCountsAnUnsplitDatasetAsTrain(t *testing.T) {
@@ -80,7 +82,7 @@ func TestExportWritesOneSplitToAFileOnlyWhenComplete(t *testing.T) {
 	if st, _ := os.Stat(out); st.Mode().Perm() != 0o644 {
 		t.Errorf("export file mode %v, want 0644", st.Mode().Perm())
 	}
-	if _, err := Export(ctx, d, ExportOptions{Format: ExportCSV, Output: out}); !errors.Is(err, ErrExists) {
+	if _, err := Export(ctx, d, ExportOptions{Format: ExportCSV, Output: out}); !errors.Is(err, safefile.ErrExists) {
 		t.Errorf("export over an existing file without Force: %v", err)
 	}
 

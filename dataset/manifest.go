@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // FormatVersion is the newest dataset format this code reads. It writes
@@ -257,18 +259,5 @@ func writeManifest(dir string, m *Manifest) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("dataset %s: writing manifest: %w", dir, err)
 	}
-	return syncDir(dir)
-}
-
-// syncDir makes a folder's entries (new or renamed files) durable.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
-		return err
-	}
-	return nil
+	return safefile.SyncDir(dir)
 }

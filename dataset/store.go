@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // DefaultShardRecords is the shard size when WriteOptions.Shard is 0: about
@@ -197,15 +199,15 @@ func checkReplaceable(dir string, replace bool) error {
 	if _, err := readManifest(dir); errors.Is(err, ErrNotDataset) {
 		return fmt.Errorf("dataset %s: refusing to replace a folder that is not a dchess dataset", dir)
 	}
-	foreign, err := foreignEntries(dir, datasetOwns)
+	foreign, err := safefile.ForeignEntries(dir, datasetOwns)
 	if err != nil {
 		return fmt.Errorf("dataset %s: %w", dir, err)
 	}
 	if len(foreign) > 0 {
-		return fmt.Errorf("dataset %s holds files dchess did not write (%s): move them elsewhere before replacing it", dir, listNames(foreign))
+		return fmt.Errorf("dataset %s holds files dchess did not write (%s): move them elsewhere before replacing it", dir, safefile.ListNames(foreign))
 	}
 	if !replace {
-		return fmt.Errorf("dataset %s %w: pass --force to replace it", dir, ErrExists)
+		return fmt.Errorf("dataset %s %w: pass --force to replace it", dir, safefile.ErrExists)
 	}
 	return nil
 }

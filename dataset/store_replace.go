@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // replaceDir moves the finished folder tmp to dir. A missing dir is a plain
@@ -19,11 +21,11 @@ func replaceDir(tmp, dir string) error {
 		if err := os.Rename(tmp, dir); err != nil {
 			return err
 		}
-		return syncDir(filepath.Dir(dir))
+		return safefile.SyncDir(filepath.Dir(dir))
 	}
 	if err := exchangeDirs(tmp, dir); err == nil {
 		// tmp now holds the old dataset.
-		if err := syncDir(filepath.Dir(dir)); err != nil {
+		if err := safefile.SyncDir(filepath.Dir(dir)); err != nil {
 			return err
 		}
 		return removeOld(tmp, dir)
@@ -37,7 +39,7 @@ func replaceDir(tmp, dir string) error {
 		os.Rename(old, dir)
 		return err
 	}
-	if err := syncDir(filepath.Dir(dir)); err != nil {
+	if err := safefile.SyncDir(filepath.Dir(dir)); err != nil {
 		return err
 	}
 	return removeOld(old, dir)

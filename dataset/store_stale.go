@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // A Writer's temporary folder parent/.NAME.tmp-XXXXXXXX has a lock file
@@ -23,8 +23,8 @@ const lockSuffix = ".lock"
 func makeLockedTempDir(parent, base string) (tmp string, unlock func(), err error) {
 	for range 100 {
 		tmp = filepath.Join(parent, fmt.Sprintf("%s%08x", tempPrefix(base), rand.Uint32()))
-		release, err := jobarray.Lock(tmp + lockSuffix)
-		if errors.Is(err, jobarray.ErrLocked) {
+		release, err := safefile.Lock(tmp + lockSuffix)
+		if errors.Is(err, safefile.ErrLocked) {
 			continue
 		}
 		if err != nil {
@@ -57,7 +57,7 @@ func tempPrefix(base string) string { return "." + base + ".tmp-" }
 // Where locks do not work nothing is removed: a running writer could not be
 // told from a dead one. It returns the names removed.
 func removeStaleTemps(parent, base string) ([]string, error) {
-	if !jobarray.LocksWork {
+	if !safefile.LocksWork {
 		return nil, nil
 	}
 	entries, err := os.ReadDir(parent)
@@ -74,8 +74,8 @@ func removeStaleTemps(parent, base string) ([]string, error) {
 		if strings.HasSuffix(name, ".old") && !exists(filepath.Join(parent, base)) {
 			continue
 		}
-		release, err := jobarray.Lock(tmp + lockSuffix)
-		if errors.Is(err, jobarray.ErrLocked) {
+		release, err := safefile.Lock(tmp + lockSuffix)
+		if errors.Is(err, safefile.ErrLocked) {
 			continue // a running writer's
 		}
 		if err != nil {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 const killedWriterEnv = "DCHESS_DATASET_KILLED_WRITER"
@@ -47,7 +47,7 @@ var killedWriter *Writer
 // The reported bug: a killed ingest left its temporary folder forever, and
 // reruns did not remove it.
 func TestRerunClearsAKilledWritersTemp(t *testing.T) {
-	if !jobarray.LocksWork {
+	if !safefile.LocksWork {
 		t.Skip("no file locks here")
 	}
 	parent := t.TempDir()
@@ -102,7 +102,7 @@ func TestRerunClearsAKilledWritersTemp(t *testing.T) {
 }
 
 func TestStaleTempsWithoutALockAreCleared(t *testing.T) {
-	if !jobarray.LocksWork {
+	if !safefile.LocksWork {
 		t.Skip("no file locks here")
 	}
 	parent := t.TempDir()

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // sampleRecords returns n records over games of gameLen positions; every
@@ -716,7 +718,7 @@ func TestVerifyRejectsIllegalLabelMoves(t *testing.T) {
 func TestReplacingADatasetNeedsReplaceAndKeepsForeignFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	writeDataset(t, dir, WriteOptions{}, sampleRecords(30, 10))
-	if _, err := Create(dir, WriteOptions{}); !errors.Is(err, ErrExists) || !strings.Contains(err.Error(), "--force") {
+	if _, err := Create(dir, WriteOptions{}); !errors.Is(err, safefile.ErrExists) || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("Create over a dataset without Replace: %v", err)
 	}
 	notes := filepath.Join(dir, "notes.txt")
@@ -739,43 +741,6 @@ func TestReplacingADatasetNeedsReplaceAndKeepsForeignFiles(t *testing.T) {
 	w.Abort()
 	if data, err := os.ReadFile(notes); err != nil || string(data) != "mine" {
 		t.Fatalf("the user's file: %q, %v", data, err)
-	}
-}
-
-func TestCheckOutputFolder(t *testing.T) {
-	own := func(name string) bool { return name == "mine" }
-	dir := t.TempDir()
-	if err := CheckOutputFolder(filepath.Join(dir, "new"), own); err != nil {
-		t.Fatalf("a new folder: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "mine"), nil, 0o644)
-	if err := CheckOutputFolder(dir, own); err != nil {
-		t.Fatalf("a folder of own files: %v", err)
-	}
-	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
-	if err := CheckOutputFolder(dir, own); err == nil || !strings.Contains(err.Error(), "notes.txt") {
-		t.Fatalf("a folder with a user's file: %v", err)
-	}
-	if err := CheckOutputFolder("/", own); err == nil || !strings.Contains(err.Error(), "root") {
-		t.Fatalf("the root: %v", err)
-	}
-	t.Setenv("HOME", dir)
-	if err := CheckOutputFolder(dir+"/.", func(string) bool { return true }); err == nil || !strings.Contains(err.Error(), "home") {
-		t.Fatalf("the home folder: %v", err)
-	}
-}
-
-func TestCheckOutputFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "out.csv")
-	if err := CheckOutputFile(path, false); err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(path, nil, 0o644)
-	if err := CheckOutputFile(path, false); !errors.Is(err, ErrExists) {
-		t.Fatalf("an existing file without force: %v", err)
-	}
-	if err := CheckOutputFile(path, true); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search/board"
@@ -183,11 +185,11 @@ func TestOldMetricsReadUnderNewNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	yml, _ := cfg.Marshal()
-	if err := writeFileAtomic(filepath.Join(dir, ConfigFile), yml); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, ConfigFile), yml); err != nil {
 		t.Fatal(err)
 	}
 	line := `{"kind":"epoch","epoch":1,"step":9,"lr":0.01,"train_loss":0.6,"train_sign_agreement":0.7,"val_loss":0.5,"val_sign_agreement":0.75,"val_within_0_1":0.1,"val_pair_accuracy":0.75}` + "\n"
-	if err := writeFileAtomic(filepath.Join(dir, MetricsFile), []byte(line)); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, MetricsFile), []byte(line)); err != nil {
 		t.Fatal(err)
 	}
 	ms, err := ReadMetrics(filepath.Join(dir, MetricsFile))

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // entries are the names a run writes directly under Out: the stages'
@@ -34,7 +34,7 @@ func (c *RunConfig) owns(name string) bool {
 // checkOut refuses an Out that is the root or home folder or holds files a
 // run did not write: a run fills it with its own files.
 func (c *RunConfig) checkOut() error {
-	if err := dataset.CheckOutputFolder(c.Out, c.owns); err != nil {
+	if err := safefile.CheckOutputFolder(c.Out, c.owns); err != nil {
 		return fmt.Errorf("out: %w", err)
 	}
 	return nil

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search/match"
 )
@@ -89,7 +90,7 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		return strings.HasPrefix(name, SelfPlayShardPGN) || strings.HasPrefix(name, SelfPlayShardManifest) ||
 			strings.HasPrefix(name, ".tmp-") || name == journal
 	}
-	if err := dataset.CheckOutputFolder(res.Dir, own); err != nil {
+	if err := safefile.CheckOutputFolder(res.Dir, own); err != nil {
 		return res, err
 	}
 	if err := os.MkdirAll(res.Dir, 0o755); err != nil {
@@ -99,7 +100,7 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 	sp.Output = filepath.Join(res.Dir, SelfPlayShardPGN)
 	if len(sp.Pairs) == 0 {
 		// More tasks than pairs: this task owns nothing, and says so.
-		if err := jobarray.WriteFileAtomic(sp.Output, nil); err != nil {
+		if err := safefile.WriteFile(sp.Output, nil); err != nil {
 			return res, err
 		}
 	} else {
@@ -115,5 +116,5 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		return res, err
 	}
 	// The manifest goes last: its presence marks the task finished.
-	return res, jobarray.WriteFileAtomic(manifest, append(data, '\n'))
+	return res, safefile.WriteFile(manifest, append(data, '\n'))
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/models/dcw"
@@ -220,7 +222,7 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	if err := os.MkdirAll(filepath.Join(opts.RunDir, CheckpointDir), 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(opts.RunDir, ConfigFile), t.cfgYAML); err != nil {
+	if err := safefile.WriteFile(filepath.Join(opts.RunDir, ConfigFile), t.cfgYAML); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 
@@ -822,13 +824,4 @@ func layerResults(metrics []Metric) []LayerResult {
 		}
 	}
 	return out
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -50,7 +51,7 @@ func runExport(_ context.Context, opts *exportOptions, s *IOStreams) error {
 		return usagef("a run folder is required")
 	}
 	if opts.Output != "" {
-		if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
+		if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 			return err
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -53,7 +54,7 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if len(opts.RunDirs) == 0 {
 		return usagef("at least one run folder is required")
 	}
-	if err := dataset.CheckOutputFile(opts.Output, opts.Force); err != nil {
+	if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 		return err
 	}
 	var curves []pipeline.Curve

@@ -9,9 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
@@ -123,7 +124,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
 			return usagef("--shard: %v", err)
 		}
-	} else if err := dataset.CheckOutputFile(opts.Out, opts.Force); err != nil {
+	} else if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
 		return err
 	}
 	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {

@@ -14,8 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/wire"
 )
 
@@ -284,8 +285,8 @@ func openJournal(dir string, want journalSettings) (*journal, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", dir, err)
 	}
-	unlock, err := jobarray.Lock(filepath.Join(dir, lockFile))
-	if errors.Is(err, jobarray.ErrLocked) {
+	unlock, err := safefile.Lock(filepath.Join(dir, lockFile))
+	if errors.Is(err, safefile.ErrLocked) {
 		return nil, fmt.Errorf("journal %s: another dchess label is writing this journal", dir)
 	}
 	if err != nil {
@@ -399,7 +400,7 @@ func writeFileAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return jobarray.WriteFileAtomic(path, append(data, '\n'))
+	return safefile.WriteFile(path, append(data, '\n'))
 }
 
 // labelLookup finds the label of input record i while the input is read in

@@ -1,12 +1,10 @@
 package jobarray
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -235,36 +233,4 @@ func TestConsistentNamesTheOddShard(t *testing.T) {
 	if _, err := InfoFrom(map[string]any{"nodes": 3}); err == nil {
 		t.Fatal("InfoFrom accepted settings without shard information")
 	}
-}
-
-func TestWriteFileAtomicAndLock(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.json")
-	for _, text := range []string{"one", "two"} {
-		if err := WriteFileAtomic(path, []byte(text)); err != nil {
-			t.Fatal(err)
-		}
-		if got, _ := os.ReadFile(path); string(got) != text {
-			t.Fatalf("file holds %q, want %q", got, text)
-		}
-	}
-	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-		t.Fatalf("temporary file left: %v", err)
-	}
-	if runtime.GOOS == "windows" {
-		return
-	}
-	lock := filepath.Join(t.TempDir(), "lock")
-	unlock, err := Lock(lock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Lock(lock); !errors.Is(err, ErrLocked) {
-		t.Fatalf("second lock: %v", err)
-	}
-	unlock()
-	again, err := Lock(lock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again()
 }

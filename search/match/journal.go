@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // A journal is how a run that writes its games at the end survives a kill:
@@ -75,10 +75,10 @@ type journalLine struct {
 // off; a journal of other settings is refused with ErrJournalSettings.
 // restart discards whatever the journal holds. The journal is locked while
 // open, so two runs never append to one: another run's open fails with
-// jobarray.ErrLocked.
+// safefile.ErrLocked.
 func OpenJournal(path, hash string, restart bool) (*Journal, error) {
-	unlock, err := jobarray.Lock(path)
-	if errors.Is(err, jobarray.ErrLocked) {
+	unlock, err := safefile.Lock(path)
+	if errors.Is(err, safefile.ErrLocked) {
 		return nil, fmt.Errorf("%s is being written by another dchess: %w", path, err)
 	}
 	if err != nil {

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/match"
 )
@@ -82,8 +83,8 @@ func TestJournalContinuesAndRefuses(t *testing.T) {
 	if _, err := j.PGN(4); err == nil {
 		t.Error("PGN of a game the journal lacks")
 	}
-	if jobarray.LocksWork {
-		if _, err := match.OpenJournal(path, "h1", false); !errors.Is(err, jobarray.ErrLocked) {
+	if safefile.LocksWork {
+		if _, err := match.OpenJournal(path, "h1", false); !errors.Is(err, safefile.ErrLocked) {
 			t.Errorf("a second open of a journal in use: %v", err)
 		}
 	}

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dchess/dchess/internal/safefile"
+
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/elo"
@@ -179,8 +181,8 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if err := os.MkdirAll(opts.Output, 0o755); err != nil {
 		return sum, err
 	}
-	unlock, err := jobarray.Lock(filepath.Join(opts.Output, shardLockFile))
-	if errors.Is(err, jobarray.ErrLocked) {
+	unlock, err := safefile.Lock(filepath.Join(opts.Output, shardLockFile))
+	if errors.Is(err, safefile.ErrLocked) {
 		return sum, fmt.Errorf("%s: another dchess is playing this shard", opts.Output)
 	}
 	if err != nil {
@@ -280,11 +282,11 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if err != nil {
 		return sum, err
 	}
-	if err := jobarray.WriteFileAtomic(filepath.Join(opts.Output, ShardPGNFile), pgn.Bytes()); err != nil {
+	if err := safefile.WriteFile(filepath.Join(opts.Output, ShardPGNFile), pgn.Bytes()); err != nil {
 		return sum, err
 	}
 	// The manifest marks the shard finished, so it goes last.
-	if err := jobarray.WriteFileAtomic(manifestPath, append(data, '\n')); err != nil {
+	if err := safefile.WriteFile(manifestPath, append(data, '\n')); err != nil {
 		return sum, err
 	}
 	j.Remove()
