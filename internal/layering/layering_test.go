@@ -1,0 +1,65 @@
+// Package layering holds the test that keeps the imports between dchess's
+// folders pointing one way, as the README's layout table states:
+// cmd -> pipeline -> {models, search, dataset} -> internal, with search
+// seeing models only through its interfaces. A change that adds an import
+// against that direction fails here, naming the package and the import.
+package layering
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/dchess/dchess/"
+
+// forbidden maps a package prefix (relative to the module) to the prefixes
+// none of its packages may depend on, directly or through others.
+var forbidden = []struct {
+	from string
+	not  []string
+}{
+	{"search", []string{"cmd", "pipeline", "models", "dataset"}},
+	{"dataset", []string{"cmd", "pipeline", "models"}},
+	{"models", []string{"cmd", "pipeline"}},
+	{"pipeline", []string{"cmd"}},
+	{"internal", []string{"cmd", "pipeline", "models", "search", "dataset"}},
+	{"scripts", []string{"cmd"}},
+}
+
+// under says whether rel is the package prefix or inside it.
+func under(rel, prefix string) bool {
+	return rel == prefix || strings.HasPrefix(rel, prefix+"/")
+}
+
+func TestImportsPointOneWay(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		for _, rule := range forbidden {
+			if !under(pkg, rule.from) {
+				continue
+			}
+			checked++
+			for _, dep := range fields[1:] {
+				rel, ok := strings.CutPrefix(dep, module)
+				if !ok {
+					continue
+				}
+				for _, no := range rule.not {
+					if under(rel, no) {
+						t.Errorf("%s depends on %s: %s may not depend on %s/", pkg, rel, rule.from, no)
+					}
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d packages checked: go list printed\n%s", checked, out)
+	}
+}
