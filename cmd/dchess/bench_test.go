@@ -18,7 +18,7 @@ func TestBenchReportsNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got benchJSON
-	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
 	if got.Positions != len(search.BenchPositions) || got.Depth != 2 || got.Nodes <= int64(got.Positions) || got.Signature != "" {
@@ -47,7 +47,7 @@ func TestBenchCompareSearch(t *testing.T) {
 	var got struct {
 		Compare []search.BenchCompareRow `json:"compare"`
 	}
-	if err := json.Unmarshal([]byte(out.String()), &got); err != nil {
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
 	if len(got.Compare) != 2 {

@@ -159,6 +159,9 @@ func TestPlyFilters(t *testing.T) {
 	if !reflect.DeepEqual(plies, []uint16{2, 3, 4, 2, 3}) {
 		t.Errorf("plies kept %v", plies)
 	}
+	if sum.GamesKept != 2 || sum.Positions != int64(len(recs)) {
+		t.Errorf("MinPly 2, MaxPly 4 summary %+v", sum)
+	}
 	opts.MinPly, opts.MaxPly = 8, 0
 	_, sum = ingestText(t, twoGames, opts)
 	if sum.GamesKept != 0 || sum.SkippedFiltered != 2 || sum.Positions != 0 {
