@@ -121,9 +121,10 @@ func WriteFile(path string, data []byte) error {
 
 // File is a file being written under a temporary name beside its final
 // path. Commit puts it in place; Discard removes it. The writer holds a
-// lock on the temporary for as long as it is open, so a second writer of the
-// same path is refused, and a temporary whose lock can be taken was left by
-// a killed writer and is removed by the next Create of that path.
+// lock on the temporary for as long as it is open, so a temporary whose lock
+// can be taken was left by a killed writer and is removed by the next Create
+// of that path. Two live writers of one path each write their own
+// temporary, and the last Commit wins, as with any rename.
 type File struct {
 	*os.File
 	path string
@@ -152,8 +153,7 @@ func IsTemp(name string) bool {
 }
 
 // Create starts writing path. It first removes the temporaries of path that
-// killed writers left, and refuses with ErrLocked when a live writer of
-// path holds one.
+// killed writers left.
 func Create(path string) (*File, error) {
 	if err := RemoveStale(path); err != nil {
 		return nil, err
@@ -214,10 +214,9 @@ func (f *File) Discard() {
 	os.Remove(f.Name())
 }
 
-// RemoveStale deletes the temporaries of path whose writer is gone, and
-// returns ErrLocked when one belongs to a live writer. Where file locks do
-// not work nothing is removed: a live writer could not be told from a dead
-// one.
+// RemoveStale deletes the temporaries of path whose writer is gone and
+// keeps those of live writers. Where file locks do not work nothing is
+// removed: a live writer could not be told from a dead one.
 func RemoveStale(path string) error {
 	if !LocksWork {
 		return nil
@@ -241,7 +240,7 @@ func RemoveStale(path string) error {
 		if err == nil {
 			err = os.Remove(name)
 		} else if errors.Is(err, ErrLocked) {
-			err = fmt.Errorf("%s: %w", path, ErrLocked)
+			err = nil
 		}
 		f.Close()
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {

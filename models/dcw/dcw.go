@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // Magic opens every .dcw file.
@@ -298,34 +300,17 @@ func (r *reader) blob(limit int) []byte {
 	return r.take(int(n))
 }
 
-// Write stores f at path atomically: it writes a temporary file in the same
-// folder, syncs it and renames it over path.
+// Write stores f at path atomically (safefile.WriteFile), making its
+// folder when missing.
 func Write(path string, f *File) error {
 	data, err := Marshal(f)
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("weights %s: %w", path, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("weights %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("weights %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("weights %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("weights %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.WriteFile(path, data); err != nil {
 		return fmt.Errorf("weights %s: %w", path, err)
 	}
 	return nil

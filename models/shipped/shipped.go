@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 //go:embed *.dcw *.md
@@ -62,19 +64,7 @@ func Path(family string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("shipped %s weights: %w", family, err)
 	}
-	tmp, err := os.CreateTemp(dir, ".tmp-"+family+"-*")
-	if err != nil {
-		return "", fmt.Errorf("shipped %s weights: %w", family, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("shipped %s weights: %w", family, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("shipped %s weights: %w", family, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.WriteFile(path, data); err != nil {
 		return "", fmt.Errorf("shipped %s weights: %w", family, err)
 	}
 	return path, nil

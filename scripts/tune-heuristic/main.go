@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 )
@@ -119,12 +120,7 @@ func run(dirs, out string, iters int, lr, ridge float64, clip int) error {
 		_, err = os.Stdout.Write(src)
 		return err
 	}
-	// Written aside and renamed, so an interrupted run never leaves half a file.
-	tmp := out + ".tmp"
-	if err := os.WriteFile(tmp, src, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, out)
+	return safefile.WriteFile(out, src)
 }
 
 // quiet returns the position and Stockfish's score from White's view when
