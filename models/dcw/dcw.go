@@ -5,7 +5,7 @@
 // the layout byte by byte.
 //
 // Players load weights with Read and run them in plain Go; training writes
-// them with Write, which replaces the file atomically (temp file + rename),
+// them with Write, which replaces the file atomically (internal/safefile),
 // so a reader never sees half a file.
 package dcw
 
@@ -212,7 +212,13 @@ func parseBody(p []byte) (f *File, rest int, err error) {
 	if count > maxTensors {
 		return nil, 0, fmt.Errorf("weights: %d tensors declared, more than %d: the file is damaged", count, maxTensors)
 	}
+	if len(family) == 0 {
+		return nil, 0, errors.New("weights: the family name is empty: the file is damaged")
+	}
 	f.Family, f.Arch = string(family), append([]byte(nil), arch...)
+	// What Marshal refuses to write is refused here too, so every file that
+	// reads writes back the same.
+	seen := make(map[string]bool, count)
 	for i := 0; i < int(count); i++ {
 		name := string(r.blob(maxNameLen))
 		dtype := r.byte()
@@ -220,6 +226,10 @@ func parseBody(p []byte) (f *File, rest int, err error) {
 		if r.err != nil {
 			return nil, 0, r.err
 		}
+		if name == "" || seen[name] {
+			return nil, 0, fmt.Errorf("weights: tensor name %q is empty or repeated: the file is damaged", name)
+		}
+		seen[name] = true
 		if dtype != dtypeFloat32 {
 			return nil, 0, fmt.Errorf("weights: tensor %q has unknown element type %d", name, dtype)
 		}
