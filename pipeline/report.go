@@ -11,6 +11,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/experience"
+	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -190,7 +191,7 @@ func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
 
 func writeData(ctx context.Context, b *strings.Builder, cfg *RunConfig) {
 	b.WriteString("## Data\n\n")
-	var sp SelfPlayResult
+	var sp selfplay.Result
 	if readJSONFile(cfg.path("selfplay.json"), &sp) == nil {
 		fmt.Fprintf(b, "- Self-play: %d games of %s against %s (1-0 %d, 0-1 %d, draws %d; %.0f plies a game).\n",
 			sp.Games, cfg.SelfPlay.A, orSame(cfg.SelfPlay.B, cfg.SelfPlay.A), sp.WhiteWins, sp.BlackWins, sp.Draws, float64(sp.Plies)/float64(max(sp.Games, 1)))

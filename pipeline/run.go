@@ -21,6 +21,7 @@ import (
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/models/experience"
+	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -375,10 +376,10 @@ func (c *RunConfig) concurrency() int { return max(c.Concurrency, 1) }
 func (c *RunConfig) selfPlay(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		sp := c.SelfPlay
-		res, err := SelfPlay(ctx, SelfPlayOptions{
+		res, err := selfplay.Run(ctx, selfplay.Options{
 			Match: match.Config{Concurrency: c.concurrency(), Depth: tournamentDepth(sp.Depth), MaxMoves: sp.MaxMoves, Seed: sp.Seed},
 			A:     sp.A, B: sp.B, Games: sp.Games, OpeningPlies: sp.OpeningPlies, BalanceCP: sp.BalanceCP,
-			BalanceDepth: DefaultBalanceDepth, RandomRate: sp.RandomRate, RandomPlies: sp.RandomRatePlies, Output: c.path(RunGames),
+			BalanceDepth: selfplay.DefaultBalanceDepth, RandomRate: sp.RandomRate, RandomPlies: sp.RandomRatePlies, Output: c.path(RunGames),
 		})
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -134,7 +135,7 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
 	}
 	if f.Openings != "" {
-		list, err := pipeline.LoadOpenings(f.Openings)
+		list, err := selfplay.LoadOpenings(f.Openings)
 		if err != nil {
 			return cfg, err
 		}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/match"
 )
 
@@ -80,8 +80,8 @@ them all with a glob.`,
 	f.StringVar(&opts.B, "b", "", "opponent SPEC (default: the same as --a)")
 	f.IntVar(&opts.Games, "games", 100, "number of games")
 	f.StringVarP(&opts.Out, "out", "o", "", "PGN file to write (required)")
-	f.IntVar(&opts.BalanceCP, "balance", pipeline.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
-	f.IntVar(&opts.BalanceDepth, "balance-depth", pipeline.DefaultBalanceDepth, "search depth of the --balance check")
+	f.IntVar(&opts.BalanceCP, "balance", selfplay.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
+	f.IntVar(&opts.BalanceDepth, "balance-depth", selfplay.DefaultBalanceDepth, "search depth of the --balance check")
 	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
 	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
@@ -90,7 +90,7 @@ them all with a glob.`,
 	opts.gameFlags.add(cmd)
 	// Self-play openings are longer than a match's by default: more variety.
 	if fl := f.Lookup("random-plies"); fl != nil {
-		fl.DefValue = fmt.Sprint(pipeline.DefaultOpeningPlies)
+		fl.DefValue = fmt.Sprint(selfplay.DefaultOpeningPlies)
 		_ = fl.Value.Set(fl.DefValue)
 	}
 	// The games go to -o; --pgn belongs to match and tournament.
@@ -104,7 +104,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	}
 	switch {
 	case opts.Shard != "" && opts.Out == "":
-		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", pipeline.SelfPlayShardPGN)
+		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfplay.ShardPGN)
 	case opts.A == "":
 		return usagef("--a is required (a player SPEC such as heuristic:depth=2)")
 	case opts.Out == "":
@@ -151,7 +151,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		}
 		bar = s.Progress("selfplay", int64(games-resumed), "games")
 	}
-	play := pipeline.SelfPlayOptions{
+	play := selfplay.Options{
 		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
 		OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
 		RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Output: opts.Out,
@@ -162,20 +162,20 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 			}
 		},
 	}
-	var res *pipeline.SelfPlayResult
+	var res *selfplay.Result
 	output := opts.Out
 	if opts.Shard != "" {
-		var task pipeline.SelfPlayShardResult
-		task, err = pipeline.SelfPlayShard(ctx, pipeline.SelfPlayShardOptions{SelfPlay: play,
+		var task selfplay.ShardResult
+		task, err = selfplay.RunShard(ctx, selfplay.ShardOptions{Play: play,
 			Run: opts.gameFlags.shardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
 			Base: opts.Out, OnStart: start})
-		res, output = task.Played, filepath.Join(task.Dir, pipeline.SelfPlayShardPGN)
+		res, output = task.Played, filepath.Join(task.Dir, selfplay.ShardPGN)
 		if err == nil && task.Skipped {
 			fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, task.Dir)
 			return nil
 		}
 	} else {
-		res, err = pipeline.SelfPlay(ctx, play)
+		res, err = selfplay.Run(ctx, play)
 	}
 	if bar != nil {
 		bar.Finish()
@@ -183,7 +183,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
 			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Games, pipeline.SelfPlayJournal(output), output)
+				res.Games, selfplay.Journal(output), output)
 		}
 		return err
 	}
@@ -193,7 +193,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, struct {
-			*pipeline.SelfPlayResult
+			*selfplay.Result
 			GamesPerSecond float64 `json:"games_per_second"`
 		}{res, res.GamesPerSecond()})
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/selfplay"
 )
 
 // clockDecided matches what the wall clock, not the seed, decides in a
@@ -48,10 +48,10 @@ func TestSelfPlayShardsTogetherEqualOneRun(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"games-0000-of-0003", "games-0001-of-0003", "games-0002-of-0003"} {
-		if _, err := os.Stat(filepath.Join(dir, name, pipeline.SelfPlayShardManifest)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, name, selfplay.ShardManifest)); err != nil {
 			t.Fatalf("task output %s has no manifest: %v", name, err)
 		}
-		sharded = append(sharded, pgnGames(t, filepath.Join(dir, name, pipeline.SelfPlayShardPGN))...)
+		sharded = append(sharded, pgnGames(t, filepath.Join(dir, name, selfplay.ShardPGN))...)
 	}
 	want := pgnGames(t, whole)
 	slices.Sort(want)

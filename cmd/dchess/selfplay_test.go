@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/selfplay"
 )
 
 // runCLI runs the dchess command line with args, as main does.
@@ -89,7 +89,7 @@ func TestSelfPlayCommandLineContinuesAJournal(t *testing.T) {
 	}
 
 	out := filepath.Join(dir, "games.pgn")
-	journal := pipeline.SelfPlayJournal(out)
+	journal := selfplay.Journal(out)
 	// A folder where the file is written first makes the run fail after
 	// its last game.
 	blocker := filepath.Join(dir, ".tmp-games.pgn")

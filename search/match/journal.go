@@ -19,7 +19,7 @@ import (
 // every finished game is appended as one JSON line (with the hash of the
 // settings it was played with and its PGN text) and synced, so a rerun with
 // the same settings plays only the games it lacks. A sharded match's task
-// (RunShard) and self-play (pipeline.SelfPlay) keep one.
+// (RunShard) and self-play (pipeline/selfplay's Run) keep one.
 
 // ErrJournalSettings says a journal holds games of other settings than the
 // run that opened it; the caller says how to start over.

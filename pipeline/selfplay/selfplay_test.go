@@ -1,4 +1,4 @@
-package pipeline
+package selfplay
 
 import (
 	"context"
@@ -47,7 +47,7 @@ func TestSelfPlayWritesPGNThatIngestReads(t *testing.T) {
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "games.pgn")
 	moves := map[int]string{}
-	res, err := SelfPlay(ctx, SelfPlayOptions{
+	res, err := Run(ctx, Options{
 		Match: match.Config{Depth: 1, Concurrency: 2, MaxMoves: 40, Seed: 5},
 		A:     "heuristic:depth=1", Games: 6, OpeningPlies: 4, BalanceCP: 100, RandomRate: 0.2, Output: out,
 		OnGame: func(g match.GameResult, _ *match.Report) {
@@ -94,7 +94,7 @@ func TestSelfPlayPairsKeepTheirGames(t *testing.T) {
 	dir := t.TempDir()
 	play := func(pairs []int, name string) map[int]string {
 		games := map[int]string{}
-		_, err := SelfPlay(ctx, SelfPlayOptions{
+		_, err := Run(ctx, Options{
 			Match: match.Config{Depth: 1, MaxMoves: 20, Seed: 9}, A: "heuristic:depth=1", Games: 6, Pairs: pairs,
 			OpeningPlies: 4, BalanceCP: 200, RandomRate: 0.2, Output: filepath.Join(dir, name),
 			OnGame: func(g match.GameResult, _ *match.Report) {
@@ -133,14 +133,14 @@ func withoutClock(pgn []byte) string {
 
 // resumableSelfPlay is a small run whose games repeat exactly: 8 games of
 // the heuristic at depth 1 against random moves, two at a time.
-func resumableSelfPlay(out string, seed uint64) SelfPlayOptions {
-	return SelfPlayOptions{Match: match.Config{Depth: 1, Concurrency: 2, MaxMoves: 30, Seed: seed},
+func resumableSelfPlay(out string, seed uint64) Options {
+	return Options{Match: match.Config{Depth: 1, Concurrency: 2, MaxMoves: 30, Seed: seed},
 		A: "heuristic:depth=1", B: "random", Games: 8, OpeningPlies: 4, BalanceCP: 200, RandomRate: 0.1, Output: out}
 }
 
 // interruptSelfPlay runs opts until after games games are played and
 // cancels it, as Ctrl-C does; it returns the journal's path.
-func interruptSelfPlay(t *testing.T, opts SelfPlayOptions, games int) string {
+func interruptSelfPlay(t *testing.T, opts Options, games int) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -149,14 +149,14 @@ func interruptSelfPlay(t *testing.T, opts SelfPlayOptions, games int) string {
 			cancel()
 		}
 	}
-	res, err := SelfPlay(ctx, opts)
+	res, err := Run(ctx, opts)
 	if !errors.Is(err, context.Canceled) || res == nil || res.Games != games {
 		t.Fatalf("interrupted run: %+v, %v; want %d games and context.Canceled", res, err, games)
 	}
 	if _, err := os.Stat(opts.Output); !os.IsNotExist(err) {
 		t.Fatalf("an interrupted run wrote %s: %v", opts.Output, err)
 	}
-	return SelfPlayJournal(opts.Output)
+	return Journal(opts.Output)
 }
 
 // TestSelfPlayInterruptedRunContinues stops a run after three games, tears
@@ -168,14 +168,14 @@ func TestSelfPlayInterruptedRunContinues(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	ref := resumableSelfPlay(filepath.Join(dir, "ref.pgn"), 5)
-	whole, err := SelfPlay(ctx, ref)
+	whole, err := Run(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if whole.Games != 8 || whole.Resumed != 0 {
 		t.Fatalf("uninterrupted run: %+v", whole)
 	}
-	if _, err := os.Stat(SelfPlayJournal(ref.Output)); !os.IsNotExist(err) {
+	if _, err := os.Stat(Journal(ref.Output)); !os.IsNotExist(err) {
 		t.Fatalf("journal left after a finished run: %v", err)
 	}
 
@@ -193,7 +193,7 @@ func TestSelfPlayInterruptedRunContinues(t *testing.T) {
 	played := 0
 	opts.OnStart = func(games, resumed int) { told = [2]int{games, resumed} }
 	opts.OnGame = func(match.GameResult, *match.Report) { played++ }
-	res, err := SelfPlay(ctx, opts)
+	res, err := Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestSelfPlayJournalDropsATornGame(t *testing.T) {
 	if err := os.WriteFile(journal, []byte(lines[0]+lines[1][:len(lines[1])/2]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := SelfPlay(context.Background(), opts)
+	res, err := Run(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,16 +258,16 @@ func TestSelfPlayJournalOfOtherSettingsIsRefused(t *testing.T) {
 	journal := interruptSelfPlay(t, opts, 2)
 	before, _ := os.ReadFile(journal)
 
-	for name, change := range map[string]func(*SelfPlayOptions){
-		"seed":        func(o *SelfPlayOptions) { o.Match.Seed = 8 },
-		"games":       func(o *SelfPlayOptions) { o.Games = 6 },
-		"player":      func(o *SelfPlayOptions) { o.B = "heuristic:depth=1" },
-		"random rate": func(o *SelfPlayOptions) { o.RandomRate = 0.2 },
-		"depth":       func(o *SelfPlayOptions) { o.Match.Depth = 2 },
+	for name, change := range map[string]func(*Options){
+		"seed":        func(o *Options) { o.Match.Seed = 8 },
+		"games":       func(o *Options) { o.Games = 6 },
+		"player":      func(o *Options) { o.B = "heuristic:depth=1" },
+		"random rate": func(o *Options) { o.RandomRate = 0.2 },
+		"depth":       func(o *Options) { o.Match.Depth = 2 },
 	} {
 		other := opts
 		change(&other)
-		_, err := SelfPlay(ctx, other)
+		_, err := Run(ctx, other)
 		if err == nil || !strings.Contains(err.Error(), journal) || !strings.Contains(err.Error(), "--force") || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s changed: %v; want a one-line refusal naming %s and --force", name, err, journal)
 		}
@@ -278,7 +278,7 @@ func TestSelfPlayJournalOfOtherSettingsIsRefused(t *testing.T) {
 
 	other := opts
 	other.Match.Seed, other.Restart = 8, true
-	res, err := SelfPlay(ctx, other)
+	res, err := Run(ctx, other)
 	if err != nil || res.Resumed != 0 || res.Games != 4 {
 		t.Fatalf("restart over another run's journal: %+v, %v", res, err)
 	}

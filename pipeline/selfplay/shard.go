@@ -1,4 +1,4 @@
-package pipeline
+package selfplay
 
 import (
 	"context"
@@ -17,16 +17,16 @@ import (
 // A self-play task's folder holds its games and, once they are all
 // played, its manifest.
 const (
-	SelfPlayShardPGN      = "games.pgn"
-	SelfPlayShardManifest = "manifest.json"
+	ShardPGN      = "games.pgn"
+	ShardManifest = "manifest.json"
 )
 
-// SelfPlayShardOptions describe one task of a sharded self-play run.
-type SelfPlayShardOptions struct {
-	// SelfPlay is the whole run; the task sets its Pairs and Output.
-	SelfPlay SelfPlayOptions
+// ShardOptions describe one task of a sharded self-play run.
+type ShardOptions struct {
+	// Play is the whole run; the task sets its Pairs and Output.
+	Play Options
 	// Run is what the whole run's games depend on, as it was asked for;
-	// the self-play settings of SelfPlay are added to it.
+	// the self-play settings of Play are added to it.
 	Run     match.ShardRun
 	Shard   jobarray.Spec
 	Command []string
@@ -38,31 +38,31 @@ type SelfPlayShardOptions struct {
 	OnStart func(games, resumed int)
 }
 
-// SelfPlayShardResult is what a task did.
-type SelfPlayShardResult struct {
+// ShardResult is what a task did.
+type ShardResult struct {
 	// Dir is the task's folder.
 	Dir string
 	// Skipped: the task was finished before with the same settings.
 	Skipped bool
 	// Played is the task's run: nil when skipped or when the task owns
 	// no pairs (more tasks than pairs), and then its games.pgn is empty.
-	Played *SelfPlayResult
+	Played *Result
 }
 
-// SelfPlayShard plays one task of a sharded self-play run: the game pairs
+// RunShard plays one task of a sharded self-play run: the game pairs
 // jobarray.Spec.Indices assigns it, seeded by the settings hash (the same
 // settings as a sharded match's, with the self-play ones added), so every
 // task of a job agrees on its share without talking, and each game keeps
 // the opening, colours and seed it has in the whole run. The games go to
 // Base-000i-of-000n/games.pgn and the manifest, last, marks the task
 // finished: a rerun with the same settings does nothing, one with other
-// settings is refused. A killed task continues from its journal, as
-// SelfPlay does.
-func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShardResult, error) {
-	sp := opts.SelfPlay
+// settings is refused. A killed task continues from its journal, as Run
+// does.
+func RunShard(ctx context.Context, opts ShardOptions) (ShardResult, error) {
+	sp := opts.Play
 	settings, inputs, err := match.ShardSettings(ctx, opts.Run, sp.Match, opts.Shard.Count)
 	if err != nil {
-		return SelfPlayShardResult{}, err
+		return ShardResult{}, err
 	}
 	settings["kind"] = "selfplay"
 	settings["balance"], settings["balance_depth"] = sp.BalanceCP, sp.BalanceDepth
@@ -70,8 +70,8 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 	info := jobarray.NewInfo(opts.Shard, opts.Command, settings)
 	info.Inputs = append(info.Inputs, inputs...)
 
-	res := SelfPlayShardResult{Dir: jobarray.Name(opts.Base, opts.Shard)}
-	manifest := filepath.Join(res.Dir, SelfPlayShardManifest)
+	res := ShardResult{Dir: jobarray.Name(opts.Base, opts.Shard)}
+	manifest := filepath.Join(res.Dir, ShardManifest)
 	if data, err := os.ReadFile(manifest); err == nil {
 		var done jobarray.Info
 		if err := json.Unmarshal(data, &done); err != nil {
@@ -85,9 +85,9 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 	}
 	// The task folder is the run's own; a finished task returned above.
 	// A killed task leaves its journal there.
-	journal := filepath.Base(SelfPlayJournal(SelfPlayShardPGN))
+	journal := filepath.Base(Journal(ShardPGN))
 	own := func(name string) bool {
-		return strings.HasPrefix(name, SelfPlayShardPGN) || strings.HasPrefix(name, SelfPlayShardManifest) ||
+		return strings.HasPrefix(name, ShardPGN) || strings.HasPrefix(name, ShardManifest) ||
 			strings.HasPrefix(name, ".tmp-") || name == journal
 	}
 	if err := safefile.CheckOutputFolder(res.Dir, own); err != nil {
@@ -97,7 +97,7 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		return res, err
 	}
 	sp.Pairs = opts.Shard.Indices((sp.Games+1)/2, jobarray.Seed(info.SettingsHash))
-	sp.Output = filepath.Join(res.Dir, SelfPlayShardPGN)
+	sp.Output = filepath.Join(res.Dir, ShardPGN)
 	if len(sp.Pairs) == 0 {
 		// More tasks than pairs: this task owns nothing, and says so.
 		if err := safefile.WriteFile(sp.Output, nil); err != nil {
@@ -107,7 +107,7 @@ func SelfPlayShard(ctx context.Context, opts SelfPlayShardOptions) (SelfPlayShar
 		if opts.OnStart != nil {
 			sp.OnStart = opts.OnStart
 		}
-		if res.Played, err = SelfPlay(ctx, sp); err != nil {
+		if res.Played, err = Run(ctx, sp); err != nil {
 			return res, err
 		}
 	}

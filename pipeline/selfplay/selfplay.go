@@ -1,4 +1,12 @@
-package pipeline
+// Package selfplay plays a player against itself (or another) through the
+// match runner and writes the games as PGN for `dchess ingest` and
+// `dchess experience build`: Run plays a whole run, RunShard one task of a
+// sharded one; a killed run continues from its journal. Its openings are
+// generated (BalancedOpening) or read from a book (LoadOpenings, which
+// reads the --openings of `dchess selfplay`, `match` and `tournament`).
+// `dchess selfplay` and `pipeline run` call it; it imports nothing of
+// package pipeline, which imports it.
+package selfplay
 
 import (
 	"bufio"
@@ -22,12 +30,12 @@ import (
 
 // Defaults of generated self-play openings.
 const (
-	DefaultOpeningPlies   = 6
-	DefaultBalanceCP      = 80
-	DefaultBalanceDepth   = 2
-	maxOpeningAttempts    = 10000
-	selfPlayEvent         = "dchess selfplay"
-	selfPlayOpeningSource = "balanced random %d plies #%d"
+	DefaultOpeningPlies = 6
+	DefaultBalanceCP    = 80
+	DefaultBalanceDepth = 2
+	maxOpeningAttempts  = 10000
+	defaultEvent        = "dchess selfplay"
+	openingSource       = "balanced random %d plies #%d"
 )
 
 // BalancedOpening makes opening number index: plies random legal moves from
@@ -60,15 +68,15 @@ func BalancedOpening(ctx context.Context, index, plies, balanceCP, balanceDepth 
 				continue
 			}
 		}
-		return match.Opening{FEN: b.FEN(), Source: fmt.Sprintf(selfPlayOpeningSource, plies, index+1)}, nil
+		return match.Opening{FEN: b.FEN(), Source: fmt.Sprintf(openingSource, plies, index+1)}, nil
 	}
 	return match.Opening{}, fmt.Errorf("selfplay: no opening of %d random plies within ±%d cp in %d tries", plies, balanceCP, maxOpeningAttempts)
 }
 
-// SelfPlayOptions describe a self-play run.
-type SelfPlayOptions struct {
+// Options describe a self-play run.
+type Options struct {
 	// Match holds the limits, adjudication, concurrency and seed. Its
-	// players, Games, PGN and Event are set by SelfPlay; when its Openings
+	// players, Games, PGN and Event are set by Run; when its Openings
 	// are nil, balanced openings are generated.
 	Match match.Config
 	// A plays B; B "" is A against itself.
@@ -91,7 +99,7 @@ type SelfPlayOptions struct {
 	RandomRate  float64
 	RandomPlies int
 	// Output is the PGN file; it appears only when every game is played.
-	// Until then the finished games are kept in SelfPlayJournal(Output), so
+	// Until then the finished games are kept in Journal(Output), so
 	// a run killed or interrupted continues where it stopped when run again
 	// with the same settings.
 	Output string
@@ -105,8 +113,8 @@ type SelfPlayOptions struct {
 	OnGame func(match.GameResult, *match.Report)
 }
 
-// SelfPlayResult summarises a run.
-type SelfPlayResult struct {
+// Result summarises a run.
+type Result struct {
 	Output string `json:"output"`
 	// Games are the games in Output (or, when interrupted, journalled so
 	// far), the Resumed ones an interrupted run had played included.
@@ -121,15 +129,15 @@ type SelfPlayResult struct {
 }
 
 // GamesPerSecond is the run's rate over the games it played itself.
-func (r *SelfPlayResult) GamesPerSecond() float64 {
+func (r *Result) GamesPerSecond() float64 {
 	return float64(r.Games-r.Resumed) / max(r.Seconds, 1e-9)
 }
 
-// SelfPlayJournal is where a self-play run writing output keeps its
+// Journal is where a self-play run writing output keeps its
 // finished games until the last one is in: a hidden file beside output.
-func SelfPlayJournal(output string) string { return match.JournalBeside(output) }
+func Journal(output string) string { return match.JournalBeside(output) }
 
-// SelfPlay plays the games through the match runner and writes them as
+// Run plays the games through the match runner and writes them as
 // PGN (with SetUp/FEN tags and results, which `dchess ingest` and
 // `dchess experience build` read), in game order whatever the concurrency.
 // Every finished game goes to a journal (match.Journal) first, so a run
@@ -139,7 +147,7 @@ func SelfPlayJournal(output string) string { return match.JournalBeside(output) 
 // under a temporary name and renamed when the last game is in, so an
 // existing Output is always a complete run, the same as an uninterrupted
 // run's; then the journal is removed.
-func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error) {
+func Run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
 	if opts.Output == "" {
 		return nil, errors.New("selfplay: no output file")
@@ -195,14 +203,14 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		}
 	}
 	if cfg.Event == "" {
-		cfg.Event = selfPlayEvent
+		cfg.Event = defaultEvent
 	}
 
-	hash, err := selfPlaySettingsHash(ctx, opts, cfg, numbers)
+	hash, err := settingsHash(ctx, opts, cfg, numbers)
 	if err != nil {
 		return nil, err
 	}
-	j, err := match.OpenJournal(SelfPlayJournal(opts.Output), hash, opts.Restart)
+	j, err := match.OpenJournal(Journal(opts.Output), hash, opts.Restart)
 	if errors.Is(err, match.ErrJournalSettings) {
 		return nil, fmt.Errorf("selfplay: cannot continue: %w, from an interrupted run; rerun with its settings to continue, or delete it or use --force to start over", err)
 	}
@@ -210,7 +218,7 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 		return nil, fmt.Errorf("selfplay: %w", err)
 	}
 	defer j.Close()
-	res := &SelfPlayResult{Output: opts.Output}
+	res := &Result{Output: opts.Output}
 	remaining := j.Remaining(numbers)
 	if opts.OnStart != nil {
 		opts.OnStart(len(numbers), len(numbers)-len(remaining))
@@ -244,7 +252,7 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 	}
 	res.tally(j, numbers, len(numbers)-len(remaining))
 	if runErr == nil {
-		runErr = writeSelfPlayPGN(opts.Output, j, numbers)
+		runErr = writePGN(opts.Output, j, numbers)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	if runErr != nil {
@@ -257,7 +265,7 @@ func SelfPlay(ctx context.Context, opts SelfPlayOptions) (*SelfPlayResult, error
 }
 
 // tally counts the journalled games of numbers into r.
-func (r *SelfPlayResult) tally(j *match.Journal, numbers []int, resumed int) {
+func (r *Result) tally(j *match.Journal, numbers []int, resumed int) {
 	r.Games, r.Resumed, r.Plies, r.WhiteWins, r.BlackWins, r.Draws = 0, resumed, 0, 0, 0, 0
 	r.Terminated = map[string]int{}
 	for _, n := range numbers {
@@ -279,10 +287,10 @@ func (r *SelfPlayResult) tally(j *match.Journal, numbers []int, resumed int) {
 	}
 }
 
-// writeSelfPlayPGN writes the games of numbers from the journal to output,
+// writePGN writes the games of numbers from the journal to output,
 // in game order, under a temporary name renamed at the end; it is synced
 // before the rename, as the journal goes next.
-func writeSelfPlayPGN(output string, j *match.Journal, numbers []int) error {
+func writePGN(output string, j *match.Journal, numbers []int) error {
 	tmp := filepath.Join(filepath.Dir(output), ".tmp-"+filepath.Base(output))
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -314,11 +322,11 @@ func writeSelfPlayPGN(output string, j *match.Journal, numbers []int) error {
 	return os.Rename(tmp, output)
 }
 
-// selfPlaySettingsHash keys a run's journal: everything its games depend
+// settingsHash keys a run's journal: everything its games depend
 // on (players with their files' hashes, the openings played, limits,
 // adjudication, seeds, random moves), so a rerun continues only the same
 // games. The concurrency is left out: it does not change the games.
-func selfPlaySettingsHash(ctx context.Context, opts SelfPlayOptions, cfg match.Config, numbers []int) (string, error) {
+func settingsHash(ctx context.Context, opts Options, cfg match.Config, numbers []int) (string, error) {
 	files, _, err := match.SettingsFiles(ctx, "", opts.A, opts.B)
 	if err != nil {
 		return "", fmt.Errorf("selfplay: %w", err)
