@@ -15,12 +15,11 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
@@ -287,39 +286,29 @@ func (r *Result) tally(j *match.Journal, numbers []int, resumed int) {
 	}
 }
 
-// writePGN writes the games of numbers from the journal to output,
-// in game order, under a temporary name renamed at the end; it is synced
-// before the rename, as the journal goes next.
+// writePGN writes the games of numbers from the journal to output, in game
+// order, through safefile: synced and renamed whole, as the journal goes
+// next.
 func writePGN(output string, j *match.Journal, numbers []int) error {
-	tmp := filepath.Join(filepath.Dir(output), ".tmp-"+filepath.Base(output))
-	f, err := os.Create(tmp)
+	f, err := safefile.Create(output)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp) // after a successful rename there is nothing to remove
+	defer f.Discard()
 	w := bufio.NewWriter(f)
 	for _, n := range numbers {
 		pgn, err := j.PGN(n)
 		if err != nil {
-			f.Close()
 			return err
 		}
 		if _, err := w.WriteString(pgn); err != nil {
-			f.Close()
 			return err
 		}
 	}
-	err = w.Flush()
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := w.Flush(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, output)
+	return f.Commit()
 }
 
 // settingsHash keys a run's journal: everything its games depend

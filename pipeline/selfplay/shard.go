@@ -88,7 +88,7 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardResult, error) {
 	journal := filepath.Base(Journal(ShardPGN))
 	own := func(name string) bool {
 		return strings.HasPrefix(name, ShardPGN) || strings.HasPrefix(name, ShardManifest) ||
-			strings.HasPrefix(name, ".tmp-") || name == journal
+			strings.HasPrefix(name, ".tmp-") || safefile.IsTemp(name) || name == journal
 	}
 	if err := safefile.CheckOutputFolder(res.Dir, own); err != nil {
 		return res, err
