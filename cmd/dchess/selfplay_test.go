@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline/selfplay"
 )
 
@@ -90,9 +91,9 @@ func TestSelfPlayCommandLineContinuesAJournal(t *testing.T) {
 
 	out := filepath.Join(dir, "games.pgn")
 	journal := selfplay.Journal(out)
-	// A folder where the file is written first makes the run fail after
-	// its last game.
-	blocker := filepath.Join(dir, ".tmp-games.pgn")
+	// A folder named like the file's temporary makes the run fail after
+	// its last game, when it writes the file.
+	blocker := safefile.TempPrefix(out) + "0badf00d"
 	if err := os.Mkdir(blocker, 0o755); err != nil {
 		t.Fatal(err)
 	}
