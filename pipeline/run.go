@@ -431,6 +431,7 @@ func FindStockfish(configured string) (string, error) {
 	if exists("/usr/games/stockfish") {
 		return "/usr/games/stockfish", nil
 	}
+	//lint:ignore ST1005 the message starts with a name
 	return "", errors.New("Stockfish not found: install it (apt-get install stockfish), set DCHESS_STOCKFISH, or set label.stockfish in the config")
 }
 
