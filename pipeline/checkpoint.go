@@ -62,12 +62,11 @@ type checkpointMeta struct {
 }
 
 type checkpoint struct {
-	meta    checkpointMeta
-	params  []dcw.Tensor
-	m, v    []dcw.Tensor // Adam's moments, named like params
-	best    []dcw.Tensor // the best validated weights (an epoch's or a partial epoch's), nil when none
-	path    string
-	modTime int64
+	meta   checkpointMeta
+	params []dcw.Tensor
+	m, v   []dcw.Tensor // Adam's moments, named like params
+	best   []dcw.Tensor // the best validated weights (an epoch's or a partial epoch's), nil when none
+	path   string
 	// skipped says why each newer checkpoint could not be read, newest
 	// first, and newestStep is the newest one's step: a resume from this
 	// one repeats the steps between.

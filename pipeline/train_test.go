@@ -370,7 +370,7 @@ func TestNewestWeights(t *testing.T) {
 // run (--max-steps) and the lines its data must have (--pv).
 func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
 	runs := t.TempDir()
-	configName := regexp.MustCompile("--config configs/(\\S+)\\.yaml")
+	configName := regexp.MustCompile(`--config configs/(\S+)\.yaml`)
 	for _, name := range TrainableFamilies() {
 		f, _ := LookupFamily(name)
 		_, err := NewestWeights(runs, name)
