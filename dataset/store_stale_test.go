@@ -130,3 +130,46 @@ func TestStaleTempsWithoutALockAreCleared(t *testing.T) {
 		t.Errorf("left %v", entries)
 	}
 }
+
+// startHelper runs the test named helper in a child process with env set to
+// value, waits until it says "ready" and returns the child for the caller
+// to kill: a run killed with SIGKILL, which cannot clean up after itself.
+func startHelper(t *testing.T, helper, env, value string) *exec.Cmd {
+	t.Helper()
+	child := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
+	child.Env = append(os.Environ(), env+"="+value)
+	child.Stderr = os.Stderr // a helper that dies says why
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		child.Process.Kill()
+		child.Wait()
+	})
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("helper %s said %q", helper, line)
+	}
+	return child
+}
+
+// sayReadyAndSleep tells startHelper the helper is where it is to be
+// killed, and waits for it. Asleep on a timer, not on select {}: a
+// process whose goroutines all block dies of "all goroutines are asleep".
+func sayReadyAndSleep() {
+	os.Stdout.WriteString("ready\n")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func kill(t *testing.T, child *exec.Cmd) {
+	t.Helper()
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+}
