@@ -234,30 +234,15 @@ func readManifest(dir string) (*Manifest, error) {
 }
 
 // writeManifest replaces dir/manifest.json atomically: a crash leaves either
-// the old manifest or the new one.
+// the old manifest or the new one, and the temporary of a writer killed
+// mid-write is removed by the next write.
 func writeManifest(dir string, m *Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("dataset %s: encoding manifest: %w", dir, err)
 	}
-	data = append(data, '\n')
-	tmp, err := createTempFile(dir, "."+ManifestFile+".tmp-")
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, ManifestFile))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := safefile.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("dataset %s: writing manifest: %w", dir, err)
 	}
-	return safefile.SyncDir(dir)
+	return nil
 }

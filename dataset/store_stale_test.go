@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,4 +173,24 @@ func kill(t *testing.T, child *exec.Cmd) {
 		t.Fatal(err)
 	}
 	child.Wait()
+}
+
+// A split killed while it wrote the manifest left the temporary copy in the
+// dataset; the next manifest write removes it.
+func TestManifestRewriteClearsAKilledWritersTemp(t *testing.T) {
+	if !safefile.LocksWork {
+		t.Skip("no file locks here")
+	}
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(30, 10))
+	stale := filepath.Join(dir, "."+ManifestFile+".tmp-0badf00d")
+	if err := os.WriteFile(stale, []byte(`{"format": "dchess-da`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteSplit(dir, 0.2, 0.2, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed manifest write's temporary is still there: %v", err)
+	}
 }
