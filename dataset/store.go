@@ -131,7 +131,7 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if _, err := removeStaleTemps(parent, base); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	tmp, unlock, err := makeLockedTempDir(parent, base)
+	tmp, unlock, err := makeLockedTempDir(parent, tempPrefix(base))
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
