@@ -137,6 +137,30 @@ func TestDatasetInfoCountQuiet(t *testing.T) {
 	}
 }
 
+// The reported bug: dataset info showed 3,493,790 duplicates dropped where
+// ingest had reported 36,030,757; here ingest's 2 repeats showed as none.
+func TestDatasetInfoCountsTheDuplicatesIngestReported(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ := ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var ingested struct {
+		Duplicates int64 `json:"duplicates_dropped"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &ingested); err != nil || ingested.Duplicates != 2 {
+		t.Fatalf("ingest reported %d duplicates (%v), want the 2 repeats of its games", ingested.Duplicates, err)
+	}
+	s, out, _ = testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var info dataset.Info
+	if err := json.Unmarshal(out.Bytes(), &info); err != nil || info.Duplicates != ingested.Duplicates {
+		t.Errorf("info counts %d duplicates dropped (%v), ingest reported %d", info.Duplicates, err, ingested.Duplicates)
+	}
+}
+
 func TestDatasetSplitThenInfo(t *testing.T) {
 	dir, _ := makeTestDataset(t)
 	s, out, _ := testDatasetStreams()

@@ -364,6 +364,36 @@ func TestDedupeAcrossGames(t *testing.T) {
 	}
 }
 
+// The reported bug: dataset info showed far fewer dropped duplicates than
+// ingest reported, because the manifest left out the repeats that the
+// early dedupe (Options.Dedupe) dropped before they reached the writer.
+func TestManifestCountsTheRepeatsDroppedBeforeTheWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	w, err := dataset.Create(dir, dataset.WriteOptions{Dedupe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Dedupe = true
+	sum, err := Run(context.Background(), []string{Stdin}, strings.NewReader(twoGames+twoGames), opts, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reported := sum.Duplicates + w.Stats().Duplicates
+	d, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As in TestDedupeAcrossGames: 24 written, 11 stored, 13 repeats.
+	if c := d.Manifest().Counts; reported != 13 || c.Duplicates != reported || c.Records != 11 {
+		t.Errorf("the run reported %d repeats (%d dropped early), the manifest counts %d of %d records",
+			reported, sum.Duplicates, c.Duplicates, c.Records)
+	}
+}
+
 // kasparovHead returns the first n games of the shared Kasparov file.
 func kasparovHead(t testing.TB, n int) string {
 	t.Helper()

@@ -124,6 +124,16 @@ type Sink interface {
 	Write(*dataset.Record) error
 }
 
+// DuplicateCounter is a Sink that records how many repeats were dropped,
+// as *dataset.Writer does in its manifest. Run tells it the repeats that
+// Options.Dedupe dropped before they reached it, so its count covers every
+// repeat and agrees with the Summary.
+type DuplicateCounter interface {
+	CountDroppedDuplicates(n int64)
+}
+
+var _ DuplicateCounter = (*dataset.Writer)(nil)
+
 // MaxReportedErrors is how many error messages a Summary keeps.
 const MaxReportedErrors = 10
 
@@ -148,7 +158,8 @@ type Summary struct {
 	// Positions counts the records made, duplicates included.
 	Positions int64 `json:"positions_written"`
 	// Duplicates counts records dropped as repeats: by Options.Dedupe here,
-	// plus what the caller adds from its dataset writer.
+	// plus what the caller adds from its dataset writer (whose manifest
+	// counts both, see DuplicateCounter).
 	Duplicates int64 `json:"duplicates_dropped"`
 	// Errors counts every problem reported; FirstErrors holds the first ten.
 	Errors      int64    `json:"errors"`

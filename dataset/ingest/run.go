@@ -88,6 +88,9 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 	}
 	sum.Bytes += r.read.Load()
 	sum.Seconds = time.Since(began).Seconds()
+	if dc, ok := sink.(DuplicateCounter); ok && sum.Duplicates > 0 {
+		dc.CountDroppedDuplicates(sum.Duplicates)
+	}
 	return sum, err
 }
 
