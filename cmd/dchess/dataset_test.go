@@ -161,6 +161,41 @@ func TestDatasetInfoCountsTheDuplicatesIngestReported(t *testing.T) {
 	}
 }
 
+// The reported bug: info printed impossible manifest counts ("records -5")
+// as if they were true. info now refuses them and verify names them.
+func TestDatasetInfoAndVerifyRefuseImpossibleCounts(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	path := filepath.Join(dir, dataset.ManifestFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["counts"].(map[string]any)["records"] = -5
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "damaged manifest.json: counts.records is -5: a count cannot be negative"
+	for _, asJSON := range []bool{false, true} {
+		s, out, _ := testDatasetStreams()
+		err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: asJSON}, s)
+		if err == nil || !strings.Contains(err.Error(), want) || out.Len() != 0 {
+			t.Errorf("info (json %v) of a manifest counting -5 records: %v, printed %q", asJSON, err, out)
+		}
+	}
+	s, out, _ := testDatasetStreams()
+	err = runDatasetVerify(context.Background(), &datasetVerifyOptions{Dir: dir}, s)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(out.String(), "PROBLEM dataset "+dir+": "+want) {
+		t.Errorf("verify of a manifest counting -5 records: %v, printed %q", err, out)
+	}
+}
+
 func TestDatasetSplitThenInfo(t *testing.T) {
 	dir, _ := makeTestDataset(t)
 	s, out, _ := testDatasetStreams()
