@@ -282,6 +282,26 @@ func TestMalformedGamesAreCountedAndReported(t *testing.T) {
 	}
 }
 
+// The reported bug: a Crazyhouse game was ingested as standard chess. Games
+// of other variants are skipped, counted apart and reported with their line.
+func TestOtherVariantsAreSkippedAndCounted(t *testing.T) {
+	text := "[Event \"Z\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n" +
+		"[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. d4 d5 0-1\n\n" +
+		"[Event \"Setup\"]\n[Variant \"From Position\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 40\"]\n\n40. e4 Kd7 *\n\n" +
+		"[Event \"Plain\"]\n[Variant \"Standard\"]\n\n1. c4 e5 1/2-1/2\n"
+	recs, sum := ingestText(t, text, DefaultOptions())
+	if sum.GamesRead != 4 || sum.GamesKept != 2 || sum.GamesSkipped != 2 || sum.SkippedVariant != 2 || sum.SkippedMalformed != 0 || len(recs) != 4 {
+		t.Errorf("%d records, summary %+v", len(recs), sum)
+	}
+	want := []string{
+		`game 1 (line 2): variant "Crazyhouse" is not standard chess`,
+		`game 2 (line 7): variant "Chess960" is not standard chess: Chess960 castling differs`,
+	}
+	if !reflect.DeepEqual(sum.FirstErrors, want) {
+		t.Errorf("errors %q, want %q", sum.FirstErrors, want)
+	}
+}
+
 func TestOnlyFirstTenErrorsKept(t *testing.T) {
 	text := strings.Repeat("[Event \"x\"]\n\n1. e4 Ke9 1-0\n\n", 15)
 	_, sum := ingestText(t, text, DefaultOptions())

@@ -147,10 +147,13 @@ type Summary struct {
 	GamesKept    int64 `json:"games_kept"`
 	GamesSkipped int64 `json:"games_skipped"`
 	// Why games were skipped: malformed text (or a bad FEN tag), a move
-	// that is not legal, or the filters (Elo, ply, captures) left nothing.
+	// that is not legal, the filters (Elo, ply, captures) left nothing, or
+	// a Variant tag of another game than standard chess (Crazyhouse,
+	// Chess960...).
 	SkippedMalformed int64 `json:"skipped_malformed"`
 	SkippedIllegal   int64 `json:"skipped_illegal"`
 	SkippedFiltered  int64 `json:"skipped_filtered"`
+	SkippedVariant   int64 `json:"skipped_variant"`
 	// Lines: labelled formats.
 	LinesRead int64 `json:"lines_read"`
 	LinesKept int64 `json:"lines_kept"`
