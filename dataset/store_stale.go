@@ -15,15 +15,13 @@ import (
 // beside it, the same name plus lockSuffix, that the writer holds from
 // before the folder exists until it is gone or renamed into place. The lock
 // goes with the process, even after kill -9, so a folder whose lock can be
-// taken belongs to no running writer and is stale.
+// taken belongs to no running writer and is stale. A command's scratch
+// folder inside a dataset (dataset split's, splitScratchPrefix) is locked
+// the same way.
 const lockSuffix = ".lock"
 
-// The scratch folder a command keeps inside a dataset (dataset split's,
-// splitScratchPrefix) is locked the same way, with its lock file beside it
-// in the dataset.
-
-// makeLockedTempDir creates the folder parent/PREFIXXXXXXXXX (eight hex
-// digits) with its lock held; unlock releases and removes the lock file.
+// makeLockedTempDir creates a folder in parent named prefix and eight hex
+// digits, with its lock held; unlock releases and removes the lock file.
 func makeLockedTempDir(parent, prefix string) (tmp string, unlock func(), err error) {
 	for range 100 {
 		tmp = filepath.Join(parent, fmt.Sprintf("%s%08x", prefix, rand.Uint32()))
