@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -149,28 +147,20 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	}
 	toFile := opts.Output != "-" && opts.Output != ""
 	out := opts.Stdout
-	var file *os.File
+	var file *safefile.File
 	if toFile {
 		if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 			return 0, err
 		}
-		// Write beside the target and rename at the end, so an interrupted
-		// export never leaves a file that looks complete.
+		// Written under a temporary beside the target and renamed at the
+		// end, so an interrupted export never leaves a file that looks
+		// complete; the temporary of a killed export is removed by the next
+		// export to the same file.
 		var err error
-		file, err = os.CreateTemp(filepath.Dir(opts.Output), "."+filepath.Base(opts.Output)+".tmp-")
-		if err != nil {
+		if file, err = safefile.Create(opts.Output); err != nil {
 			return 0, fmt.Errorf("export: %w", err)
 		}
-		defer func() {
-			if file != nil {
-				file.Close()
-				os.Remove(file.Name())
-			}
-		}()
-		// CreateTemp makes the file 0600; the export is an ordinary file.
-		if err := file.Chmod(0o644); err != nil {
-			return 0, fmt.Errorf("export: %w", err)
-		}
+		defer file.Discard()
 		out = file
 	}
 	bw := bufio.NewWriterSize(out, 1<<20)
@@ -224,13 +214,9 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 		return count, fmt.Errorf("export: %w", err)
 	}
 	if file != nil {
-		if err := file.Close(); err != nil {
+		if err := file.Commit(); err != nil {
 			return count, fmt.Errorf("export: %w", err)
 		}
-		if err := os.Rename(file.Name(), opts.Output); err != nil {
-			return count, fmt.Errorf("export: %w", err)
-		}
-		file = nil
 	}
 	return count, nil
 }

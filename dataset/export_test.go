@@ -147,3 +147,66 @@ func mustOpen(t *testing.T, path string) *os.File {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+const killedExportEnv = "DCHESS_DATASET_KILLED_EXPORT"
+
+// TestKilledExportHelper is the child of TestRerunClearsAKilledExportsTemp:
+// it exports the dataset PARENT/ds to PARENT/out.csv and waits to be killed
+// once the export has started writing.
+func TestKilledExportHelper(t *testing.T) {
+	parent := os.Getenv(killedExportEnv)
+	if parent == "" {
+		t.Skip("helper process only")
+	}
+	d, err := Open(filepath.Join(parent, "ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	Export(context.Background(), d, ExportOptions{Format: ExportCSV, Output: filepath.Join(parent, "out.csv"),
+		Progress: func(int64, int64) { sayReadyAndSleep() }})
+}
+
+// The reported bug: after kill -9 an export's temporary file (76 MB) stayed
+// beside the output for good, since later exports did not remove it.
+func TestRerunClearsAKilledExportsTemp(t *testing.T) {
+	if !safefile.LocksWork {
+		t.Skip("no file locks here")
+	}
+	ctx := context.Background()
+	parent := t.TempDir()
+	dir, out := filepath.Join(parent, "ds"), filepath.Join(parent, "out.csv")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(50, 10))
+	d, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := startHelper(t, "TestKilledExportHelper", killedExportEnv, parent)
+	temps := func() []string {
+		names, _ := filepath.Glob(safefile.TempPrefix(out) + "*")
+		return names
+	}
+	running := temps()
+	if len(running) != 1 {
+		t.Fatalf("the running export's temporaries: %v", running)
+	}
+	// A running export's temporary is left alone, and a second export of
+	// the same file is refused rather than raced.
+	if _, err := Export(ctx, d, ExportOptions{Format: ExportCSV, Output: out}); !errors.Is(err, safefile.ErrLocked) {
+		t.Fatalf("an export while another writes the same file: %v", err)
+	}
+	if got := temps(); len(got) != 1 || got[0] != running[0] {
+		t.Fatalf("while the first export runs, the temporaries are %v, want %v", got, running)
+	}
+	kill(t, child)
+	if n, err := Export(ctx, d, ExportOptions{Format: ExportCSV, Output: out}); err != nil || n != 50 {
+		t.Fatalf("the rerun exported %d records: %v", n, err)
+	}
+	entries, _ := os.ReadDir(parent)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "ds out.csv" {
+		t.Fatalf("after the killed export's rerun the folder holds %v", names)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -118,6 +119,73 @@ type ShardInfo struct {
 	Records int64  `json:"records"`
 	Bytes   int64  `json:"bytes"`
 	SHA256  string `json:"sha256"`
+}
+
+// CountsProblem says what in the manifest's counts cannot be true, or ""
+// when nothing: a negative count, labelled and failed records or games
+// outnumbering the records, split counts that do not add up to the
+// totals, or a score histogram of more scores than labelled records. No
+// dchess writes such a manifest; it has been damaged or edited.
+func (m *Manifest) CountsProblem() string {
+	type namedCount struct {
+		name string
+		n    int64
+	}
+	c, h := m.Counts, m.Histogram
+	counts := []namedCount{{"counts.records", c.Records}, {"counts.games", c.Games}, {"counts.labelled", c.Labelled},
+		{"counts.failed", c.Failed}, {"counts.duplicates_dropped", c.Duplicates},
+		{"score_histogram.mate_for", h.MateFor}, {"score_histogram.mate_against", h.MateAgainst}}
+	for i, n := range h.Counts {
+		counts = append(counts, namedCount{fmt.Sprintf("score_histogram.counts[%d]", i), n})
+	}
+	if s := m.Split; s != nil {
+		for _, sp := range []Split{Train, Val, Test} {
+			counts = append(counts, namedCount{"split.records." + sp.String(), s.Records.Of(sp)},
+				namedCount{"split.games." + sp.String(), s.Games.Of(sp)})
+		}
+	}
+	for _, sh := range m.Shards {
+		counts = append(counts, namedCount{"the record count of " + sh.File, sh.Records}, namedCount{"the size of " + sh.File, sh.Bytes})
+	}
+	for _, k := range counts {
+		if k.n < 0 {
+			return fmt.Sprintf("%s is %d: a count cannot be negative", k.name, k.n)
+		}
+	}
+	switch {
+	case sumCounts(c.Labelled, c.Failed) > c.Records:
+		return fmt.Sprintf("it counts %d labelled and %d failed records of only %d records", c.Labelled, c.Failed, c.Records)
+	case c.Games > c.Records:
+		return fmt.Sprintf("it counts %d games of only %d records", c.Games, c.Records)
+	case c.Records > 0 && c.Games == 0:
+		return fmt.Sprintf("it counts %d records of no game", c.Records)
+	}
+	if s := m.Split; s != nil {
+		r, g := s.Records, s.Games
+		if n := sumCounts(r.Train, r.Val, r.Test); n != c.Records {
+			return fmt.Sprintf("its split counts %d records (train %d, val %d, test %d) of the %d records", n, r.Train, r.Val, r.Test, c.Records)
+		}
+		if n := sumCounts(g.Train, g.Val, g.Test); n != c.Games {
+			return fmt.Sprintf("its split counts %d games (train %d, val %d, test %d) of the %d games", n, g.Train, g.Val, g.Test, c.Games)
+		}
+	}
+	if scored := sumCounts(append([]int64{h.MateFor, h.MateAgainst}, h.Counts...)...); scored > c.Labelled {
+		return fmt.Sprintf("its score histogram counts %d scores of only %d labelled records", scored, c.Labelled)
+	}
+	return ""
+}
+
+// sumCounts adds non-negative counts, stopping at the largest int64 rather
+// than wrapping around, so that huge counts cannot add up to a small one.
+func sumCounts(counts ...int64) int64 {
+	var sum int64
+	for _, n := range counts {
+		if n > math.MaxInt64-sum {
+			return math.MaxInt64
+		}
+		sum += n
+	}
+	return sum
 }
 
 // DefaultHistogramEdges are the centipawn bucket boundaries of a dataset's
@@ -234,30 +302,15 @@ func readManifest(dir string) (*Manifest, error) {
 }
 
 // writeManifest replaces dir/manifest.json atomically: a crash leaves either
-// the old manifest or the new one.
+// the old manifest or the new one, and the temporary of a writer killed
+// mid-write is removed by the next write.
 func writeManifest(dir string, m *Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("dataset %s: encoding manifest: %w", dir, err)
 	}
-	data = append(data, '\n')
-	tmp, err := createTempFile(dir, "."+ManifestFile+".tmp-")
-	if err != nil {
-		return fmt.Errorf("dataset %s: %w", dir, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(dir, ManifestFile))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := safefile.WriteFile(filepath.Join(dir, ManifestFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("dataset %s: writing manifest: %w", dir, err)
 	}
-	return safefile.SyncDir(dir)
+	return nil
 }

@@ -40,7 +40,7 @@ type WriteOptions struct {
 type WriteStats struct {
 	Written    int64 // records passed to Write
 	Records    int64 // records stored
-	Duplicates int64 // records dropped by Dedupe
+	Duplicates int64 // records Dedupe dropped here; the manifest adds CountDroppedDuplicates' to them
 	Games      int64 // distinct GameIDs stored
 	Labelled   int64
 	Failed     int64
@@ -83,6 +83,9 @@ type Writer struct {
 	done      bool // Close or Abort has run
 	aborted   bool
 	stickyErr error
+
+	// droppedBefore counts the repeats the caller dropped before Write.
+	droppedBefore int64
 }
 
 // shardFile is the shard being written.
@@ -131,7 +134,7 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 	if _, err := removeStaleTemps(parent, base); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	tmp, unlock, err := makeLockedTempDir(parent, base)
+	tmp, unlock, err := makeLockedTempDir(parent, tempPrefix(base))
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
@@ -327,6 +330,12 @@ func (w *Writer) closeShard() error {
 	return nil
 }
 
+// CountDroppedDuplicates adds n records that the caller dropped as repeats
+// before they reached Write (ingest's early dedupe), so that the
+// manifest's duplicates_dropped counts every repeat of the run and agrees
+// with what the run reported, not only the repeats the writer dropped.
+func (w *Writer) CountDroppedDuplicates(n int64) { w.droppedBefore += n }
+
 // Stats returns the writer's counts so far.
 func (w *Writer) Stats() WriteStats {
 	w.statsMu.Lock()
@@ -386,7 +395,7 @@ func (w *Writer) finish() error {
 		return err
 	}
 	w.manifest.Counts.Games = games
-	w.manifest.Counts.Duplicates = w.written.Load() - w.manifest.Counts.Records
+	w.manifest.Counts.Duplicates = w.written.Load() - w.manifest.Counts.Records + w.droppedBefore
 	if err := os.RemoveAll(w.scratch); err != nil {
 		return err
 	}
@@ -403,7 +412,7 @@ func (w *Writer) finish() error {
 	}
 	w.statsMu.Lock()
 	c := w.manifest.Counts
-	w.stats = WriteStats{Records: c.Records, Duplicates: c.Duplicates, Games: c.Games, Labelled: c.Labelled,
+	w.stats = WriteStats{Records: c.Records, Duplicates: c.Duplicates - w.droppedBefore, Games: c.Games, Labelled: c.Labelled,
 		Failed: c.Failed, Shards: len(w.manifest.Shards)}
 	for _, sh := range w.manifest.Shards {
 		w.stats.Bytes += sh.Bytes

@@ -108,17 +108,21 @@ func drawOf(gameID, seed uint64) float64 {
 	return float64(mix64(gameID^mix64(seed))>>11) / (1 << 53)
 }
 
-// CheckCounts compares the manifest's record count with the counts of its
-// shards, which reading checks each shard against: a reader that trusted
+// CheckCounts checks that the manifest's counts can be true (see
+// Manifest.CountsProblem) and that its record count is the sum of its
+// shards', which reading checks each shard against: a reader that trusted
 // one and read the other would work on a dataset the manifest misdescribes.
 func (d *Dataset) CheckCounts() error {
-	var total int64
-	for _, sh := range d.manifest.Shards {
-		total += sh.Records
+	if problem := d.manifest.CountsProblem(); problem != "" {
+		return fmt.Errorf("dataset %s: damaged %s: %s", d.dir, ManifestFile, problem)
 	}
-	if total != d.manifest.Counts.Records {
+	var listed int64
+	for _, sh := range d.manifest.Shards {
+		listed = sumCounts(listed, sh.Records)
+	}
+	if listed != d.manifest.Counts.Records {
 		return fmt.Errorf("dataset %s: the shards list %d records but the manifest counts %d (run dchess dataset verify %s)",
-			d.dir, total, d.manifest.Counts.Records, d.dir)
+			d.dir, listed, d.manifest.Counts.Records, d.dir)
 	}
 	return nil
 }

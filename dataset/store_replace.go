@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 
@@ -52,17 +51,4 @@ func removeOld(old, dir string) error {
 		return fmt.Errorf("the new dataset is in place, but the old copy at %s could not be removed: %w", old, err)
 	}
 	return nil
-}
-
-// createTempFile is os.CreateTemp with mode 0666 minus the umask instead of
-// 0600, for files that are renamed into place.
-func createTempFile(dir, prefix string) (*os.File, error) {
-	for range 100 {
-		path := filepath.Join(dir, fmt.Sprintf("%s%08x", prefix, rand.Uint32()))
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if !errors.Is(err, fs.ErrExist) {
-			return f, err
-		}
-	}
-	return nil, fmt.Errorf("cannot create a temporary file in %s", dir)
 }

@@ -9,7 +9,8 @@ import (
 	"sort"
 )
 
-// splitScratchPrefix names WriteSplit's scratch folder inside the dataset.
+// splitScratchPrefix names WriteSplit's scratch folder inside the dataset
+// and, with lockSuffix, the lock file beside it.
 const splitScratchPrefix = ".split-"
 
 // WriteSplit divides the dataset at dir by game into train, val and test
@@ -32,12 +33,20 @@ func WriteSplitContext(ctx context.Context, dir string, val, test float64, seed 
 	m := *d.manifest
 	split := &SplitInfo{Seed: seed, Val: val, Test: test}
 	m.Split = split
-	// The game spill is scratch space beside the manifest; records are only read.
-	scratch, err := os.MkdirTemp(dir, splitScratchPrefix)
+	// The game spill is scratch space beside the manifest; records are only
+	// read. A split killed earlier left its scratch: it goes now, while a
+	// running split's is locked and stays.
+	if _, err := removeStaleScratch(dir, splitScratchPrefix); err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", dir, err)
+	}
+	scratch, unlock, err := makeLockedTempDir(dir, splitScratchPrefix)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)
 	}
-	defer os.RemoveAll(scratch)
+	defer func() {
+		os.RemoveAll(scratch)
+		unlock()
+	}()
 	games, err := newKeySpill(filepath.Join(scratch, "games"), gamePartitions, 4<<10)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", dir, err)

@@ -15,14 +15,16 @@ import (
 // beside it, the same name plus lockSuffix, that the writer holds from
 // before the folder exists until it is gone or renamed into place. The lock
 // goes with the process, even after kill -9, so a folder whose lock can be
-// taken belongs to no running writer and is stale.
+// taken belongs to no running writer and is stale. A command's scratch
+// folder inside a dataset (dataset split's, splitScratchPrefix) is locked
+// the same way.
 const lockSuffix = ".lock"
 
-// makeLockedTempDir creates the temporary folder for dataset dir with its
-// lock held; unlock releases and removes the lock file.
-func makeLockedTempDir(parent, base string) (tmp string, unlock func(), err error) {
+// makeLockedTempDir creates a folder in parent named prefix and eight hex
+// digits, with its lock held; unlock releases and removes the lock file.
+func makeLockedTempDir(parent, prefix string) (tmp string, unlock func(), err error) {
 	for range 100 {
-		tmp = filepath.Join(parent, fmt.Sprintf("%s%08x", tempPrefix(base), rand.Uint32()))
+		tmp = filepath.Join(parent, fmt.Sprintf("%s%08x", prefix, rand.Uint32()))
 		release, err := safefile.Lock(tmp + lockSuffix)
 		if errors.Is(err, safefile.ErrLocked) {
 			continue
@@ -57,26 +59,41 @@ func tempPrefix(base string) string { return "." + base + ".tmp-" }
 // Where locks do not work nothing is removed: a running writer could not be
 // told from a dead one. It returns the names removed.
 func removeStaleTemps(parent, base string) ([]string, error) {
+	return removeUnlocked(parent, tempPrefix(base), func() bool { return exists(filepath.Join(parent, base)) })
+}
+
+// removeStaleScratch deletes the scratch folders that killed commands left
+// inside dataset dir (those named prefix*, whose lock nobody holds), never
+// a running command's. It returns the names removed.
+func removeStaleScratch(dir, prefix string) ([]string, error) {
+	return removeUnlocked(dir, prefix, func() bool { return true })
+}
+
+// removeUnlocked deletes the entries of parent named prefix* whose lock
+// (see makeLockedTempDir) nobody holds: folders, moved-aside copies
+// (".old", only when oldIsSpare says so) and lock files. A folder without a
+// lock file, left by a dchess from before the locks, is stale too.
+func removeUnlocked(parent, prefix string, oldIsSpare func() bool) ([]string, error) {
 	if !safefile.LocksWork {
 		return nil, nil
 	}
 	entries, err := os.ReadDir(parent)
 	if err != nil {
-		return nil, nil // nothing to clear; Create reports real problems
+		return nil, nil // nothing to clear; the caller reports real problems
 	}
 	var removed []string
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasPrefix(name, tempPrefix(base)) {
+		if !strings.HasPrefix(name, prefix) {
 			continue
 		}
 		tmp := filepath.Join(parent, strings.TrimSuffix(strings.TrimSuffix(name, lockSuffix), ".old"))
-		if strings.HasSuffix(name, ".old") && !exists(filepath.Join(parent, base)) {
+		if strings.HasSuffix(name, ".old") && !oldIsSpare() {
 			continue
 		}
 		release, err := safefile.Lock(tmp + lockSuffix)
 		if errors.Is(err, safefile.ErrLocked) {
-			continue // a running writer's
+			continue // a running command's
 		}
 		if err != nil {
 			return removed, err

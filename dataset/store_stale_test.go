@@ -2,9 +2,11 @@ package dataset
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,5 +130,137 @@ func TestStaleTempsWithoutALockAreCleared(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(parent); len(entries) != 2 {
 		t.Errorf("left %v", entries)
+	}
+}
+
+// startHelper runs the test named helper in a child process with env set to
+// value, waits until it says "ready" and returns the child for the caller
+// to kill: a run killed with SIGKILL, which cannot clean up after itself.
+func startHelper(t *testing.T, helper, env, value string) *exec.Cmd {
+	t.Helper()
+	child := exec.Command(os.Args[0], "-test.run=^"+helper+"$")
+	child.Env = append(os.Environ(), env+"="+value)
+	child.Stderr = os.Stderr // a helper that dies says why
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		child.Process.Kill()
+		child.Wait()
+	})
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("helper %s said %q", helper, line)
+	}
+	return child
+}
+
+// sayReadyAndSleep tells startHelper the helper is where it is to be
+// killed, and waits for it. Asleep on a timer, not on select {}: a
+// process whose goroutines all block dies of "all goroutines are asleep".
+func sayReadyAndSleep() {
+	os.Stdout.WriteString("ready\n")
+	for {
+		time.Sleep(time.Hour)
+	}
+}
+
+func kill(t *testing.T, child *exec.Cmd) {
+	t.Helper()
+	if err := child.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	child.Wait()
+}
+
+// A split killed while it wrote the manifest left the temporary copy in the
+// dataset; the next manifest write removes it.
+func TestManifestRewriteClearsAKilledWritersTemp(t *testing.T) {
+	if !safefile.LocksWork {
+		t.Skip("no file locks here")
+	}
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{}, sampleRecords(30, 10))
+	stale := filepath.Join(dir, "."+ManifestFile+".tmp-0badf00d")
+	if err := os.WriteFile(stale, []byte(`{"format": "dchess-da`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteSplit(dir, 0.2, 0.2, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the killed manifest write's temporary is still there: %v", err)
+	}
+}
+
+const killedSplitEnv = "DCHESS_DATASET_KILLED_SPLIT"
+
+// killedSplitUnlock keeps the helper's lock reachable: a collected lock
+// file is closed by its finalizer, which frees the lock.
+var killedSplitUnlock func()
+
+// TestKilledSplitHelper is the child of TestSplitClearsAKilledSplitsScratch:
+// it makes a split's scratch folder in the dataset named by the
+// environment, as WriteSplit does, fills it and waits to be killed.
+func TestKilledSplitHelper(t *testing.T) {
+	dir := os.Getenv(killedSplitEnv)
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	scratch, unlock, err := makeLockedTempDir(dir, splitScratchPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	killedSplitUnlock = unlock
+	if _, err := newKeySpill(filepath.Join(scratch, "games"), gamePartitions, 4<<10); err != nil {
+		t.Fatal(err)
+	}
+	sayReadyAndSleep()
+}
+
+// The reported bug: a split killed with kill -9 left its .split-* folder
+// inside the dataset, and later splits never removed it.
+func TestSplitClearsAKilledSplitsScratch(t *testing.T) {
+	if !safefile.LocksWork {
+		t.Skip("no file locks here")
+	}
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{Shard: 20}, sampleRecords(40, 10))
+	// Left by a dchess from before the locks (os.MkdirTemp's name, no lock file).
+	older := filepath.Join(dir, splitScratchPrefix+"123456789")
+	if err := os.MkdirAll(filepath.Join(older, "games"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	scratch := func() []string {
+		names, _ := filepath.Glob(filepath.Join(dir, splitScratchPrefix+"*"))
+		return names
+	}
+	child := startHelper(t, "TestKilledSplitHelper", killedSplitEnv, dir)
+	running := scratch()
+	if len(running) != 3 {
+		t.Fatalf("the dataset holds %v: want the older scratch and the running split's folder and lock", running)
+	}
+	if _, err := WriteSplit(dir, 0.2, 0.2, 1); err != nil {
+		t.Fatal(err)
+	}
+	// The running split's folder and lock stay; the dead one's folder goes.
+	if got := scratch(); len(got) != 2 || slices.Contains(got, older) || !strings.HasSuffix(got[1], lockSuffix) {
+		t.Fatalf("while a split runs, a second split left %v", got)
+	}
+	kill(t, child)
+	if _, err := WriteSplit(dir, 0.2, 0.2, 2); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), "shard-") && e.Name() != ManifestFile {
+			t.Errorf("after the killed split's rerun the dataset holds %s", e.Name())
+		}
+	}
+	if d, err := Open(dir); err != nil || d.Manifest().Split.Seed != 2 {
+		t.Fatalf("the rerun's split: %v", err)
 	}
 }

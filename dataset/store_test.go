@@ -778,6 +778,70 @@ func TestReadersRefuseAManifestThatMiscounts(t *testing.T) {
 	}
 }
 
+// The reported bug: dataset info printed "records -5" without a word. A
+// manifest whose counts cannot be true is refused by every reader and
+// reported by Verify, saying which count is wrong.
+func TestReadersRefuseImpossibleManifestCounts(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	writeDataset(t, dir, WriteOptions{Shard: 10}, sampleRecords(60, 10))
+	sound, err := WriteSplit(dir, 0.2, 0.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := sound.CountsProblem(); p != "" || sound.Counts.Labelled == 0 || sound.Counts.Games != 6 {
+		t.Fatalf("a dataset as written: %q, counts %+v", p, sound.Counts)
+	}
+	for _, c := range []struct {
+		damage func(m *Manifest)
+		want   string
+	}{
+		{func(m *Manifest) { m.Counts.Records = -5 }, "counts.records is -5: a count cannot be negative"},
+		{func(m *Manifest) { m.Counts.Duplicates = -1 }, "counts.duplicates_dropped is -1"},
+		{func(m *Manifest) { m.Split.Games.Val = -2 }, "split.games.val is -2"},
+		{func(m *Manifest) { m.Shards[1].Records = -10; m.Shards[2].Records += 10 }, "the record count of shard-00001.rec is -10"},
+		{func(m *Manifest) { m.Histogram.Counts[3] = -1 }, "score_histogram.counts[3] is -1"},
+		{func(m *Manifest) { m.Counts.Failed = m.Counts.Records }, fmt.Sprintf("labelled and %d failed records of only 60 records", sound.Counts.Records)},
+		{func(m *Manifest) { m.Counts.Games = 61 }, "61 games of only 60 records"},
+		{func(m *Manifest) { m.Counts.Games = 0 }, "60 records of no game"},
+		{func(m *Manifest) { m.Split.Records.Train++ }, "of the 60 records"},
+		{func(m *Manifest) { m.Split.Games.Test++ }, "of the 6 games"},
+		{func(m *Manifest) { m.Histogram.MateFor += m.Counts.Labelled }, "labelled records"},
+	} {
+		m := *sound
+		split := *sound.Split
+		m.Split = &split
+		m.Shards = append([]ShardInfo(nil), sound.Shards...)
+		m.Histogram.Counts = append([]int64(nil), sound.Histogram.Counts...)
+		c.damage(&m)
+		if err := writeManifest(dir, &m); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := 0
+		count := func(*Record) error { read++; return nil }
+		report, err := Verify(context.Background(), d, nil)
+		if err != nil || report.OK {
+			t.Errorf("Verify of a manifest with %q: %+v, %v", c.want, report, err)
+		}
+		for name, err := range map[string]error{
+			"Scan":           d.Scan(context.Background(), AllSplits, count),
+			"Shuffled":       d.Shuffled(context.Background(), Train, 1, 0, 8, count),
+			"Dataset.Verify": d.Verify(context.Background()),
+			"Verify":         errors.New(strings.Join(report.Problems, "; ")),
+		} {
+			if err == nil || !strings.Contains(err.Error(), "damaged manifest.json: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s of a manifest with %q: %v", name, c.want, err)
+			}
+		}
+		if read != 0 {
+			t.Errorf("%q: %d records were handed out", c.want, read)
+		}
+	}
+}
+
 func TestSplitOfAFewGamesLeavesNoRequestedSplitEmpty(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	writeDataset(t, dir, WriteOptions{}, sampleRecords(40, 10)) // 4 games

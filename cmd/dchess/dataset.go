@@ -76,6 +76,10 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 	if err != nil {
 		return err
 	}
+	// Counts that cannot be true are refused, not printed as if they were.
+	if err := d.CheckCounts(); err != nil {
+		return err
+	}
 	info := dataset.Describe(d)
 	if opts.CountQuiet {
 		if info.Quiet, err = dataset.CountQuiet(ctx, d); err != nil {

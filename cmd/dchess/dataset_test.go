@@ -137,6 +137,65 @@ func TestDatasetInfoCountQuiet(t *testing.T) {
 	}
 }
 
+// The reported bug: dataset info showed 3,493,790 duplicates dropped where
+// ingest had reported 36,030,757; here ingest's 2 repeats showed as none.
+func TestDatasetInfoCountsTheDuplicatesIngestReported(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ := ingestStreams(ingestTestGames)
+	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var ingested struct {
+		Duplicates int64 `json:"duplicates_dropped"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &ingested); err != nil || ingested.Duplicates != 2 {
+		t.Fatalf("ingest reported %d duplicates (%v), want the 2 repeats of its games", ingested.Duplicates, err)
+	}
+	s, out, _ = testDatasetStreams()
+	if err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var info dataset.Info
+	if err := json.Unmarshal(out.Bytes(), &info); err != nil || info.Duplicates != ingested.Duplicates {
+		t.Errorf("info counts %d duplicates dropped (%v), ingest reported %d", info.Duplicates, err, ingested.Duplicates)
+	}
+}
+
+// The reported bug: info printed impossible manifest counts ("records -5")
+// as if they were true. info now refuses them and verify names them.
+func TestDatasetInfoAndVerifyRefuseImpossibleCounts(t *testing.T) {
+	dir, _ := makeTestDataset(t)
+	path := filepath.Join(dir, dataset.ManifestFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["counts"].(map[string]any)["records"] = -5
+	if data, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const want = "damaged manifest.json: counts.records is -5: a count cannot be negative"
+	for _, asJSON := range []bool{false, true} {
+		s, out, _ := testDatasetStreams()
+		err := runDatasetInfo(context.Background(), &datasetInfoOptions{Dir: dir, JSON: asJSON}, s)
+		if err == nil || !strings.Contains(err.Error(), want) || out.Len() != 0 {
+			t.Errorf("info (json %v) of a manifest counting -5 records: %v, printed %q", asJSON, err, out)
+		}
+	}
+	s, out, _ := testDatasetStreams()
+	err = runDatasetVerify(context.Background(), &datasetVerifyOptions{Dir: dir}, s)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(out.String(), "PROBLEM dataset "+dir+": "+want) {
+		t.Errorf("verify of a manifest counting -5 records: %v, printed %q", err, out)
+	}
+}
+
 func TestDatasetSplitThenInfo(t *testing.T) {
 	dir, _ := makeTestDataset(t)
 	s, out, _ := testDatasetStreams()

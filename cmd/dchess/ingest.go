@@ -168,7 +168,11 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	}
 	fmt.Fprintf(s.Out, "read %d %s in %.1fs (%.0f/s): %d kept, %d skipped", read, unit, sum.Seconds, float64(read)/max(sum.Seconds, 1e-9), kept, skipped)
 	if format == ingest.FormatPGN && skipped > 0 {
-		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out)", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
+		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
+		if sum.SkippedVariant > 0 {
+			fmt.Fprintf(s.Out, ", %d not standard chess", sum.SkippedVariant)
+		}
+		fmt.Fprint(s.Out, ")")
 	}
 	fmt.Fprintf(s.Out, "\n%d positions taken from the kept %s, %d dropped as repeats of an earlier one, %d unique positions stored in %s\n", sum.Positions, unit, sum.Duplicates, st.Records, opts.Out)
 	if sum.StoppedAtMaxGames {

@@ -232,3 +232,20 @@ func TestIngestOverADatasetNeedsForceAndKeepsForeignFiles(t *testing.T) {
 		t.Fatalf("left beside the dataset: %v", entries)
 	}
 }
+
+// Games of other variants are skipped and said to be, not counted as
+// malformed; the line of a run without them is as it was.
+func TestIngestSaysWhichGamesAreNotStandardChess(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, errOut := ingestStreams("[Event \"Z\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n" + ingestTestGames)
+	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}, s); err != nil {
+		t.Fatal(err)
+	}
+	if want := "read 4 games"; !strings.Contains(out.String(), want) ||
+		!strings.Contains(out.String(), "2 kept, 2 skipped (0 malformed, 1 illegal moves, 0 filtered out, 1 not standard chess)\n") {
+		t.Errorf("summary %q", out.String())
+	}
+	if !strings.Contains(errOut.String(), `game 1 (line 2): variant "Crazyhouse" is not standard chess`) {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}

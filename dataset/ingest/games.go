@@ -19,6 +19,7 @@ const (
 	skipMalformed
 	skipIllegal
 	skipFiltered
+	skipVariant
 )
 
 // gameConverter turns parsed games into records. Each worker owns one, so

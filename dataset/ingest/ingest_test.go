@@ -285,6 +285,26 @@ func TestMalformedGamesAreCountedAndReported(t *testing.T) {
 	}
 }
 
+// The reported bug: a Crazyhouse game was ingested as standard chess. Games
+// of other variants are skipped, counted apart and reported with their line.
+func TestOtherVariantsAreSkippedAndCounted(t *testing.T) {
+	text := "[Event \"Z\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n" +
+		"[Event \"960\"]\n[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. d4 d5 0-1\n\n" +
+		"[Event \"Setup\"]\n[Variant \"From Position\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 w - - 0 40\"]\n\n40. e4 Kd7 *\n\n" +
+		"[Event \"Plain\"]\n[Variant \"Standard\"]\n\n1. c4 e5 1/2-1/2\n"
+	recs, sum := ingestText(t, text, DefaultOptions())
+	if sum.GamesRead != 4 || sum.GamesKept != 2 || sum.GamesSkipped != 2 || sum.SkippedVariant != 2 || sum.SkippedMalformed != 0 || len(recs) != 4 {
+		t.Errorf("%d records, summary %+v", len(recs), sum)
+	}
+	want := []string{
+		`game 1 (line 2): variant "Crazyhouse" is not standard chess`,
+		`game 2 (line 7): variant "Chess960" is not standard chess: Chess960 castling differs`,
+	}
+	if !reflect.DeepEqual(sum.FirstErrors, want) {
+		t.Errorf("errors %q, want %q", sum.FirstErrors, want)
+	}
+}
+
 func TestOnlyFirstTenErrorsKept(t *testing.T) {
 	text := strings.Repeat("[Event \"x\"]\n\n1. e4 Ke9 1-0\n\n", 15)
 	_, sum := ingestText(t, text, DefaultOptions())
@@ -364,6 +384,36 @@ func TestDedupeAcrossGames(t *testing.T) {
 	// position, already seen in game one (1), are dropped.
 	if sum.Positions != 24 || st.Records != 11 || st.Duplicates != 13 {
 		t.Errorf("written %d, stored %d, duplicates %d", sum.Positions, st.Records, st.Duplicates)
+	}
+}
+
+// The reported bug: dataset info showed far fewer dropped duplicates than
+// ingest reported, because the manifest left out the repeats that the
+// early dedupe (Options.Dedupe) dropped before they reached the writer.
+func TestManifestCountsTheRepeatsDroppedBeforeTheWriter(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ds")
+	w, err := dataset.Create(dir, dataset.WriteOptions{Dedupe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultOptions()
+	opts.Dedupe = true
+	sum, err := Run(context.Background(), []string{Stdin}, strings.NewReader(twoGames+twoGames), opts, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reported := sum.Duplicates + w.Stats().Duplicates
+	d, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// As in TestDedupeAcrossGames: 24 written, 11 stored, 13 repeats.
+	if c := d.Manifest().Counts; reported != 13 || c.Duplicates != reported || c.Records != 11 {
+		t.Errorf("the run reported %d repeats (%d dropped early), the manifest counts %d of %d records",
+			reported, sum.Duplicates, c.Duplicates, c.Records)
 	}
 }
 

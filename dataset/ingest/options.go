@@ -124,6 +124,16 @@ type Sink interface {
 	Write(*dataset.Record) error
 }
 
+// DuplicateCounter is a Sink that records how many repeats were dropped,
+// as *dataset.Writer does in its manifest. Run tells it the repeats that
+// Options.Dedupe dropped before they reached it, so its count covers every
+// repeat and agrees with the Summary.
+type DuplicateCounter interface {
+	CountDroppedDuplicates(n int64)
+}
+
+var _ DuplicateCounter = (*dataset.Writer)(nil)
+
 // MaxReportedErrors is how many error messages a Summary keeps.
 const MaxReportedErrors = 10
 
@@ -137,10 +147,13 @@ type Summary struct {
 	GamesKept    int64 `json:"games_kept"`
 	GamesSkipped int64 `json:"games_skipped"`
 	// Why games were skipped: malformed text (or a bad FEN tag), a move
-	// that is not legal, or the filters (Elo, ply, captures) left nothing.
+	// that is not legal, the filters (Elo, ply, captures) left nothing, or
+	// a Variant tag of another game than standard chess (Crazyhouse,
+	// Chess960...).
 	SkippedMalformed int64 `json:"skipped_malformed"`
 	SkippedIllegal   int64 `json:"skipped_illegal"`
 	SkippedFiltered  int64 `json:"skipped_filtered"`
+	SkippedVariant   int64 `json:"skipped_variant"`
 	// Lines: labelled formats.
 	LinesRead int64 `json:"lines_read"`
 	LinesKept int64 `json:"lines_kept"`
@@ -148,7 +161,8 @@ type Summary struct {
 	// Positions counts the records made, duplicates included.
 	Positions int64 `json:"positions_written"`
 	// Duplicates counts records dropped as repeats: by Options.Dedupe here,
-	// plus what the caller adds from its dataset writer.
+	// plus what the caller adds from its dataset writer (whose manifest
+	// counts both, see DuplicateCounter).
 	Duplicates int64 `json:"duplicates_dropped"`
 	// Errors counts every problem reported; FirstErrors holds the first ten.
 	Errors      int64    `json:"errors"`

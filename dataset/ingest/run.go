@@ -88,6 +88,9 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 	}
 	sum.Bytes += r.read.Load()
 	sum.Seconds = time.Since(began).Seconds()
+	if dc, ok := sink.(DuplicateCounter); ok && sum.Duplicates > 0 {
+		dc.CountDroppedDuplicates(sum.Duplicates)
+	}
 	return sum, err
 }
 
@@ -256,6 +259,8 @@ func (r *runner) take(name string, o *outcome) error {
 				s.SkippedMalformed++
 			case skipIllegal:
 				s.SkippedIllegal++
+			case skipVariant:
+				s.SkippedVariant++
 			default:
 				s.SkippedFiltered++
 			}
@@ -319,7 +324,11 @@ func (d *gameDecoder) decode(b *batch, u *unit) outcome {
 	}
 	g, err := pgn.Parse(b.text[u.start:u.end], u.number, u.line)
 	if g == nil {
-		return outcome{counted: true, skip: skipMalformed, err: err}
+		skip := skipMalformed
+		if errors.Is(err, pgn.ErrNotStandardChess) {
+			skip = skipVariant
+		}
+		return outcome{counted: true, skip: skip, err: err}
 	}
 	recs, skip, cerr := d.conv.convert(g)
 	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: err}

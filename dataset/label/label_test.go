@@ -357,3 +357,26 @@ func TestTooManyFailuresWriteNoOutput(t *testing.T) {
 		t.Fatal("a bad --max-failures was accepted")
 	}
 }
+
+// docs/dataset-format.md said `label -i D -o D` was safe, but label refuses
+// it: the doc must quote the refusal label really gives.
+func TestDatasetFormatDocSaysWhatLabelDoesWithItsOwnInput(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "dataset-format.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(doc)), " ") // lines unwrapped
+	const claim = "`label -i D -o D`"
+	i := strings.Index(text, claim)
+	if i < 0 {
+		t.Fatalf("docs/dataset-format.md no longer mentions %s", claim)
+	}
+	sentence, _, _ := strings.Cut(text[i:], ". ")
+	_, quoted, _ := strings.Cut(sentence, `"`)
+	quoted, _, found := strings.Cut(quoted, `"`)
+	in := writeInput(t, filepath.Join(t.TempDir(), "D"), []string{board.StartFEN})
+	_, err = Run(context.Background(), Options{Stockfish: fakeEngine(t, "normal"), Input: in, Output: in}, nil)
+	if !found || quoted == "" || err == nil || !strings.Contains(err.Error(), quoted) {
+		t.Errorf("the doc says of %s: %q\nlabel says: %v", claim, sentence, err)
+	}
+}

@@ -1,9 +1,11 @@
 package pgn
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dchess/dchess/dataset"
 )
@@ -48,25 +50,71 @@ func (g *Game) StartFEN() string {
 	return strings.TrimSpace(g.Tag("FEN"))
 }
 
-// Error reports a malformed game (or, in files of labelled positions, a bad
-// line): the game number, the line and the reason.
+// Error reports a game that cannot be read as chess (or, in files of
+// labelled positions, a bad line): the game number, the line and the
+// reason.
 type Error struct {
 	Game   int
 	Line   int
 	Reason string
+	// Err is ErrNotStandardChess for a game of another variant, nil for a
+	// malformed one.
+	Err error
 }
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("game %d (line %d): %s", e.Game, e.Line, e.Reason)
 }
 
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotStandardChess is wrapped by the *Error of a game whose Variant tag
+// names another game than standard chess (Crazyhouse, Chess960...): its
+// moves would be misread as chess, so the game is skipped.
+var ErrNotStandardChess = errors.New("not standard chess")
+
+// checkVariant refuses a game whose Variant tag is not standard chess.
+// Standard chess is the tag's absence, "Standard", "Chess", "From
+// Position" (a standard game from a set-up position) and the other names
+// python-chess reads as standard ("Classical", "Normal"), in any case and
+// spacing ("fromposition", "from_position").
+func (p *parser) checkVariant() *Error {
+	if p.variantLine == 0 {
+		return nil
+	}
+	variant := p.g.Tag("Variant")
+	name := strings.Map(func(r rune) rune {
+		if r == ' ' || r == '-' || r == '_' || r == '\t' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, variant)
+	switch name {
+	case "", "standard", "chess", "fromposition", "classical", "normal":
+		return nil
+	case "chess960", "960", "frc", "fischerandom", "fischerrandom", "fischerrandomchess", "freestyle":
+		// Its castling puts king and rook on squares standard chess does
+		// not, even when the game starts from a FEN.
+		return &Error{Game: p.g.Number, Line: p.variantLine, Err: ErrNotStandardChess,
+			Reason: fmt.Sprintf("variant %s is not standard chess: Chess960 castling differs", quoteShort(variant))}
+	}
+	return &Error{Game: p.g.Number, Line: p.variantLine, Err: ErrNotStandardChess,
+		Reason: fmt.Sprintf("variant %s is not standard chess", quoteShort(variant))}
+}
+
 // Parse reads one game's text as cut by a Splitter. It returns the game, or
-// an *Error when the game is malformed and must be skipped. When the game
+// an *Error when the game is malformed or of another variant than standard
+// chess (wrapping ErrNotStandardChess) and must be skipped. When the game
 // is sound but text follows its result, it returns the game together with
 // an *Error describing that text.
 func Parse(text []byte, number, line int) (*Game, error) {
 	p := parser{s: string(text), line: line, g: &Game{Number: number, Line: line}}
 	if err := p.tags(); err != nil {
+		return nil, err
+	}
+	// Before the moves: another variant's moves (Crazyhouse drops) would
+	// only be reported as malformed.
+	if err := p.checkVariant(); err != nil {
 		return nil, err
 	}
 	// About one SAN move per 7 bytes of movetext in typical files: sizing
@@ -91,7 +139,9 @@ type parser struct {
 	// lastLine is the line of the last tag or token read; a missing result
 	// is reported there rather than after trailing blank lines.
 	lastLine int
-	g        *Game
+	// variantLine is the line of the Variant tag, 0 without one.
+	variantLine int
+	g           *Game
 }
 
 func (p *parser) fail(line int, format string, args ...any) *Error {
@@ -169,6 +219,9 @@ func (p *parser) tagLine(line string) (int, *Error) {
 			return 0, p.fail(p.line, "bad tag line %s", quoteShort(orig))
 		}
 		p.g.Tags = append(p.g.Tags, Tag{Name: name, Value: value})
+		if name == "Variant" && p.variantLine == 0 {
+			p.variantLine = p.line
+		}
 		line = strings.TrimLeft(line[i+1:], " \t")
 	}
 	return len(orig), nil

@@ -114,6 +114,45 @@ func TestFENStart(t *testing.T) {
 	}
 }
 
+// The reported bug: a [Variant "Crazyhouse"] game was read as chess. Any
+// Variant but standard chess's names gives no game and an *Error at the
+// tag's line that wraps ErrNotStandardChess; the next game reads normally.
+func TestOtherVariantsAreNotReadAsChess(t *testing.T) {
+	for _, tc := range []struct {
+		variant string
+		want    string // "" for standard chess
+	}{
+		{"Standard", ""}, {"Chess", ""}, {"", ""}, {"From Position", ""}, {"fromPosition", ""},
+		{"from_position", ""}, {"STANDARD", ""}, {"Normal", ""},
+		{"Crazyhouse", `variant "Crazyhouse" is not standard chess`},
+		{"Atomic", `variant "Atomic" is not standard chess`},
+		{"Three-check", `variant "Three-check" is not standard chess`},
+		{"Chess960", `variant "Chess960" is not standard chess: Chess960 castling differs`},
+		{"chess960", `variant "chess960" is not standard chess: Chess960 castling differs`},
+		{"Fischer Random", `variant "Fischer Random" is not standard chess: Chess960 castling differs`},
+	} {
+		// A set-up position, as Chess960 and From Position games have, and
+		// a Crazyhouse drop, which would read as malformed movetext.
+		text := "[Event \"Odd\"]\n[Variant \"" + tc.variant + "\"]\n[SetUp \"1\"]\n" +
+			"[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n1. e4 N@f6 1-0\n\n" +
+			"[Event \"Next\"]\n\n1. d4 d5 1-0\n"
+		games, errs := readAll(t, text)
+		if tc.want == "" {
+			if len(games) != 2 || len(errs) != 0 || games[0].Tag("Variant") != tc.variant {
+				t.Errorf("variant %q: %d games, errors %v", tc.variant, len(games), errs)
+			}
+			continue
+		}
+		if len(games) != 1 || games[0].Tag("Event") != "Next" || len(errs) != 1 {
+			t.Errorf("variant %q: %d games, errors %v", tc.variant, len(games), errs)
+			continue
+		}
+		if e := errs[0]; e.Game != 1 || e.Line != 2 || e.Reason != tc.want || !errors.Is(e, ErrNotStandardChess) {
+			t.Errorf("variant %q: %+v (%v), want game 1, line 2: %s", tc.variant, e, e, tc.want)
+		}
+	}
+}
+
 // Each malformed game is reported with its number and the line of the
 // fault, is skipped, and the game after it is read normally.
 func TestMalformedGamesResync(t *testing.T) {

@@ -16,8 +16,9 @@ func NewReader(r io.Reader) *Reader {
 }
 
 // Next returns the next game. At the end of the stream it returns io.EOF.
-// A malformed game gives a nil game and an *Error; the next call goes on
-// with the following game. A sound game followed by stray text gives the
+// A malformed game, or one of another variant than standard chess (its
+// *Error wraps ErrNotStandardChess), gives a nil game and an *Error; the
+// next call goes on with the following game. A sound game followed by stray text gives the
 // game and an *Error. Any other error comes from the underlying reader.
 func (r *Reader) Next() (*Game, error) {
 	var raw RawGame
