@@ -14,6 +14,7 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/suggest"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -201,7 +202,7 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	// A misspelt family fails here, before any header or game.
 	if families := player.Families(); !slices.Contains(families, s.Family) {
 		msg := fmt.Sprintf("--%s: unknown player %q (known: %s)", flag, s.Family, strings.Join(families, ", "))
-		if best := closest(s.Family, families); best != "" {
+		if best := suggest.Closest(s.Family, families); best != "" {
 			msg += "; did you mean " + best + "?"
 		}
 		return match.Entrant{}, usagef("%s", msg)

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dchess/dchess/internal/suggest"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -104,7 +105,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		visit := func(f *pflag.Flag) { names = append(names, f.Name) }
 		cmd.Flags().VisitAll(visit)
 		cmd.InheritedFlags().VisitAll(visit)
-		if best := closest(name, names); best != "" {
+		if best := suggest.Closest(name, names); best != "" {
 			msg += "\n\nDid you mean this?\n\t--" + best
 		}
 	}
@@ -125,41 +126,6 @@ func markArgErrorsAsUsage(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		markArgErrorsAsUsage(sub)
 	}
-}
-
-// closest is the candidate nearest to word, as cobra chooses commands: at
-// most two edits away, or starting with word; "" when none is.
-func closest(word string, candidates []string) string {
-	best, bestDistance := "", 3
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(word), strings.ToLower(c))
-		if d < bestDistance || (best == "" && len(word) > 1 && strings.HasPrefix(c, word)) {
-			best, bestDistance = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	previous := make([]int, len(rb)+1)
-	for j := range previous {
-		previous[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		current := make([]int, len(rb)+1)
-		current[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
-		}
-		previous = current
-	}
-	return previous[len(rb)]
 }
 
 // commandRegistry lets each command file register itself in init, so adding
