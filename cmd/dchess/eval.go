@@ -139,9 +139,9 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 			return usagef("--steps lists %d twice", steps)
 		}
 	}
-	spec, err := player.ParseSpec(opts.Player)
+	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
-		return usagef("--player: %v", err)
+		return err
 	}
 	eo := pipeline.EvalOptions{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
 		Limits: player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}

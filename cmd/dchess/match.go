@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/dchess/dchess/internal/suggest"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -195,17 +193,9 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if spec == "" {
 		return match.Entrant{}, usagef("--%s is required (a player SPEC such as heuristic, random or uci:/usr/games/stockfish)", flag)
 	}
-	s, err := player.ParseSpec(spec)
+	s, err := playerFlag(flag, spec)
 	if err != nil {
-		return match.Entrant{}, usagef("--%s: %v", flag, err)
-	}
-	// A misspelt family fails here, before any header or game.
-	if families := player.Families(); !slices.Contains(families, s.Family) {
-		msg := fmt.Sprintf("--%s: unknown player %q (known: %s)", flag, s.Family, strings.Join(families, ", "))
-		if best := suggest.Closest(s.Family, families); best != "" {
-			msg += "; did you mean " + best + "?"
-		}
-		return match.Entrant{}, usagef("%s", msg)
+		return match.Entrant{}, err
 	}
 	// Missing weights too: a bare model name is resolved now.
 	if s, err = player.ResolveWeights(context.Background(), s); err != nil {

@@ -18,8 +18,8 @@ var version = "dev"
 
 // Exit codes, one rule for every command (README, "Exit codes"): 0 when
 // the command did its work, 2 when it was called wrongly (an unknown
-// command or flag, a missing or malformed argument: nothing was done), 1
-// when it failed while working.
+// command or flag, a missing or malformed argument, a player SPEC that is
+// wrong: nothing was done), 1 when it failed while working.
 const (
 	exitFailure = 1
 	exitUsage   = 2
@@ -34,12 +34,28 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// isUsageError reports whether err is about how dchess was called. Cobra
-// reports an unknown command at the root as a plain error, recognised here
-// by its wording.
+// isUsageError reports whether err is about how dchess was called: a
+// usageError, or a *player.SpecError from any command that takes a player
+// SPEC. Cobra reports an unknown command at the root as a plain error,
+// recognised here by its wording.
 func isUsageError(err error) bool {
 	var usage *usageError
-	return errors.As(err, &usage) || strings.HasPrefix(err.Error(), "unknown command ")
+	var spec *player.SpecError
+	return errors.As(err, &usage) || errors.As(err, &spec) || strings.HasPrefix(err.Error(), "unknown command ")
+}
+
+// playerFlag reads the player SPEC given to --flag and checks what can be
+// checked without making the player (player.Check), so a misspelt family
+// or a missing file fails before the command prints or plays anything.
+func playerFlag(flag, raw string) (player.Spec, error) {
+	s, err := player.ParseSpec(raw)
+	if err == nil {
+		err = player.Check(s)
+	}
+	if err != nil {
+		return s, usagef("--%s: %v", flag, err)
+	}
+	return s, nil
 }
 
 // reportError prints err for the command that was run and returns the exit

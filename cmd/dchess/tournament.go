@@ -137,9 +137,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	var specs []player.Spec
 	for _, list := range opts.Players {
 		for _, raw := range player.SplitList(list) {
-			spec, err := player.ParseSpec(raw)
+			spec, err := playerFlag("players", raw)
 			if err != nil {
-				return usagef("--players: %v", err)
+				return err
 			}
 			specs = append(specs, spec)
 		}
