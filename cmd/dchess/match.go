@@ -71,6 +71,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.Concurrency, "concurrency", 1, "games played at once, each with its own player instances")
 	fl.StringVar(&f.Openings, "openings", "", "EPD or PGN file of openings (default: generated, see --random-plies)")
+	inputFlags(cmd, inputFile, "openings")
 	fl.StringVar(&f.OpeningsOrder, "openings-order", "sequential", "order of --openings: sequential or random")
 	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
@@ -440,6 +441,7 @@ says how many tasks are finished, running and not started. It only reads.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
+	inputArgs(cmd, inputShards)
 	return cmd
 }
 

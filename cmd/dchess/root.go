@@ -109,6 +109,7 @@ flag, bad argument; nothing was done).`,
 		root.AddCommand(add(s))
 	}
 	markArgErrorsAsUsage(root)
+	checkInputsFirst(root)
 	return root
 }
 

@@ -99,6 +99,7 @@ copied to another folder, say) merge says so.`,
 	}
 	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: the files' anchors)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	inputArgs(cmd, inputFile)
 	return cmd
 }
 
