@@ -131,7 +131,7 @@ func decodingOrder(spec player.Spec) (bool, error) {
 	case OrderActionFirst:
 		return true, nil
 	default:
-		return false, fmt.Errorf("player %s: order=%s must be %s or %s", spec.Family, order, OrderJoint, OrderActionFirst)
+		return false, player.SpecErrorf("player %s: order=%s must be %s or %s", spec.Family, order, OrderJoint, OrderActionFirst)
 	}
 }
 
@@ -142,7 +142,7 @@ func decodingSteps(spec player.Spec, def int) (int, error) {
 		return 0, err
 	}
 	if steps < 1 || steps > MaxDecodingSteps {
-		return 0, fmt.Errorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
+		return 0, player.SpecErrorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
 	}
 	return int(steps), nil
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,7 +63,8 @@ func TestSequencePlayerSettings(t *testing.T) {
 				t.Errorf("%s%s: decoded %v (%v), want e2e4", family, order, board.UCI(r.Best), err)
 			}
 		}
-		if _, err := decoder(family + ":/nonexistent.dcw?order=backwards"); err == nil || !strings.Contains(err.Error(), "joint or action-first") {
+		if _, err := decoder(family + ":/nonexistent.dcw?order=backwards"); err == nil || !strings.Contains(err.Error(), "joint or action-first") ||
+			!errors.As(err, new(*player.SpecError)) {
 			t.Errorf("%s with order=backwards: %v", family, err)
 		}
 	}
@@ -80,6 +82,8 @@ func TestSequencePlayerSettings(t *testing.T) {
 	for _, bad := range []string{"steps=0", "sampler=euler", "seed=x"} {
 		if _, err := decoder("flow:" + paths["flow"] + "?" + bad); err == nil {
 			t.Errorf("flow accepted %s", bad)
+		} else if !errors.As(err, new(*player.SpecError)) {
+			t.Errorf("flow with %s: %v is not a *player.SpecError (a usage error)", bad, err)
 		}
 	}
 	if _, err := decoder("policy:" + paths["diffusion"] + "?order=action-first"); err == nil || !strings.Contains(err.Error(), "order") {

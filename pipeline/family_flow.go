@@ -69,7 +69,7 @@ func flowDecoder(spec player.Spec) (*Decoding, error) {
 		return nil, err
 	}
 	if err := dec.SetSampler(spec.Get("sampler", dec.Sampler)); err != nil {
-		return nil, fmt.Errorf("player flow: %w", err)
+		return nil, player.SpecErrorf("player flow: %w", err) // the only error: a sampler= it does not know
 	}
 	seed, err := spec.Int("seed", 0)
 	if err != nil {

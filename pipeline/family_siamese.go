@@ -99,7 +99,7 @@ func newSiamesePlayer(_ context.Context, spec player.Spec) (player.Player, error
 		return nil, err
 	}
 	if opts.Algorithm != search.AlphaBeta {
-		return nil, fmt.Errorf("player siamese: search=minimax is not available (it compares positions by alpha-beta)")
+		return nil, player.SpecErrorf("player siamese: search=minimax is not available (it compares positions by alpha-beta)")
 	}
 	qdepth, err := spec.Int("qdepth", search.DefaultQuiesceDepth)
 	if err != nil {
@@ -110,7 +110,7 @@ func newSiamesePlayer(_ context.Context, spec player.Spec) (player.Player, error
 		return nil, err
 	}
 	if qdepth >= search.MaxPly || cacheMB > 1<<16 {
-		return nil, fmt.Errorf("player siamese: qdepth=%d or cache=%d MB is too large", qdepth, cacheMB)
+		return nil, player.SpecErrorf("player siamese: qdepth=%d or cache=%d MB is too large", qdepth, cacheMB)
 	}
 	cmp, err := deepchess.Load(spec.Path)
 	if err != nil {

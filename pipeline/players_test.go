@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,6 +69,8 @@ func TestSiamesePlayerSettings(t *testing.T) {
 	} {
 		if _, err := player.New(ctx, spec); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error containing %q", spec, err, want)
+		} else if !errors.As(err, new(*player.SpecError)) {
+			t.Errorf("%s: %v is not a *player.SpecError (a usage error)", spec, err)
 		}
 	}
 	p, err := player.New(ctx, "siamese:"+path+"?depth=2,qdepth=0,cache=1")

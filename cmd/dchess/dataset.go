@@ -68,6 +68,7 @@ func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object")
 	cmd.Flags().BoolVar(&opts.CountQuiet, "count-quiet", false, "read every record and count the quiet labelled positions (not in check, the best move not a capture), by split")
+	inputArgs(cmd, inputDataset)
 	return cmd
 }
 
@@ -205,6 +206,7 @@ Records are not moved, so splitting again with other fractions or another seed i
 	cmd.Flags().Float64Var(&opts.Test, "test", 0.05, "fraction of games for test")
 	cmd.Flags().Uint64Var(&opts.Seed, "seed", 1, "seed of the game hash that assigns splits")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the split counts as JSON")
+	inputArgs(cmd, inputDataset)
 	return cmd
 }
 
@@ -271,6 +273,7 @@ label columns empty when unlabelled). With -o the file appears only when complet
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "-", "output file (- for standard output)")
 	cmd.Flags().StringVar(&opts.Split, "split", "all", "records of one split only: train, val, test or all")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
+	inputArgs(cmd, inputDataset)
 	return cmd
 }
 
@@ -322,6 +325,7 @@ non-zero naming each damaged shard file.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON (the exit status still says damaged)")
+	inputArgs(cmd, inputDataset)
 	return cmd
 }
 
@@ -394,6 +398,8 @@ so the result is what one unsharded run writes; --input gives it if it has moved
 	cmd.Flags().StringVar(&opts.Input, "input", "", "the dataset the shards were labelled from (default: the path they recorded)")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the output dataset if it exists")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	inputArgs(cmd, inputShards)
+	inputFlags(cmd, inputDataset, "input")
 	return cmd
 }
 

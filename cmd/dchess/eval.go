@@ -104,6 +104,8 @@ first ten are reported with their line numbers; --strict stops at the first one 
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion or flow player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	inputFlags(cmd, inputFile, "epd", "puzzles")
+	inputFlags(cmd, inputDataset, "data")
 	return cmd
 }
 
@@ -139,9 +141,9 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 			return usagef("--steps lists %d twice", steps)
 		}
 	}
-	spec, err := player.ParseSpec(opts.Player)
+	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
-		return usagef("--player: %v", err)
+		return err
 	}
 	eo := pipeline.EvalOptions{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
 		Limits: player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}

@@ -140,6 +140,7 @@ their games, results and score for the side that played them.`,
 	cmd.Flags().StringVar(&opts.DB, "db", "", "experience database file (required)")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "start moves to list (0: all)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	inputFlags(cmd, inputFile, "db")
 	return cmd
 }
 

@@ -43,6 +43,7 @@ max_steps stopped the run), or with --last the latest weights. Useful after an i
 	cmd.Flags().BoolVar(&opts.Last, "last", false, "export the latest weights instead of the best validated ones")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists (RUNDIR/model.dcw, the run's own, is always replaced)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the written path as JSON")
+	inputArgs(cmd, inputRun)
 	return cmd
 }
 

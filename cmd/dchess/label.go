@@ -87,6 +87,7 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f.StringVar(&opts.Shard, "shard", "", "label task i of n of a job array (i/n, or auto/n from the batch system's task index) into -o NAME-000i-of-000n")
 	f.StringVar(&opts.MaxFailures, "max-failures", label.DefaultMaxFailures, "fail without output when more positions fail than this count, or percentage (5%)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	inputFlags(cmd, inputDataset, "input")
 	return cmd
 }
 

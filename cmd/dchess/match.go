@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -73,6 +72,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.IntVar(&f.Concurrency, "concurrency", 1, "games played at once, each with its own player instances")
 	fl.StringVar(&f.Openings, "openings", "", "EPD or PGN file of openings (default: generated, see --random-plies)")
+	inputFlags(cmd, inputFile, "openings")
 	fl.StringVar(&f.OpeningsOrder, "openings-order", "sequential", "order of --openings: sequential or random")
 	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
@@ -195,17 +195,9 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if spec == "" {
 		return match.Entrant{}, usagef("--%s is required (a player SPEC such as heuristic, random or uci:/usr/games/stockfish)", flag)
 	}
-	s, err := player.ParseSpec(spec)
+	s, err := playerFlag(flag, spec)
 	if err != nil {
-		return match.Entrant{}, usagef("--%s: %v", flag, err)
-	}
-	// A misspelt family fails here, before any header or game.
-	if families := player.Families(); !slices.Contains(families, s.Family) {
-		msg := fmt.Sprintf("--%s: unknown player %q (known: %s)", flag, s.Family, strings.Join(families, ", "))
-		if best := closest(s.Family, families); best != "" {
-			msg += "; did you mean " + best + "?"
-		}
-		return match.Entrant{}, usagef("%s", msg)
+		return match.Entrant{}, err
 	}
 	// Missing weights too: a bare model name is resolved now.
 	if s, err = player.ResolveWeights(context.Background(), s); err != nil {
@@ -450,6 +442,7 @@ says how many tasks are finished, running and not started. It only reads.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
+	inputArgs(cmd, inputShards)
 	return cmd
 }
 

@@ -47,6 +47,7 @@ count differs. Positions whose every listed count exceeds the limits are skipped
 	f.IntVar(&opts.MaxDepth, "max-depth", 0, "with --suite: deepest depth to check (0: no limit)")
 	f.Int64Var(&opts.MaxNodes, "max-nodes", 1_000_000, "with --suite: largest expected count to check (0: no limit)")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	inputFlags(cmd, inputFile, "suite")
 	return cmd
 }
 

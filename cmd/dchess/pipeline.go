@@ -56,6 +56,7 @@ config, then $DCHESS_STOCKFISH, PATH and /usr/games/stockfish.`,
 	}
 	cmd.Flags().StringVar(&opts.Out, "out", "", "folder for everything the run makes (default: the config's out)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the stages and the report's path as one JSON object")
+	inputArgs(cmd, inputFile)
 	return cmd
 }
 
@@ -65,9 +66,6 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	}
 	if opts.Config == "" {
 		return usagef("pipeline run needs a config file, e.g. configs/quickstart.yaml")
-	}
-	if _, err := os.Stat(opts.Config); err != nil {
-		return usagef("pipeline run: %v", err)
 	}
 	cfg, err := pipeline.LoadRunConfig(opts.Config)
 	if err != nil {

@@ -113,9 +113,9 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if width == 0 {
 		width = terminalWidth(s.Out)
 	}
-	spec, err := player.ParseSpec(opts.Player)
+	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
-		return usagef("--player: %v", err)
+		return err
 	}
 	start := opts.FEN
 	if start == "" {

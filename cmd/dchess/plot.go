@@ -47,6 +47,7 @@ measured once an epoch; loss and grad_norm are the step lines' (docs/training.md
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "curves.png", "the PNG to write")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "also print every run's points as JSON")
+	inputArgs(cmd, inputRun)
 	return cmd
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dchess/dchess/internal/suggest"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -17,8 +18,8 @@ var version = "dev"
 
 // Exit codes, one rule for every command (README, "Exit codes"): 0 when
 // the command did its work, 2 when it was called wrongly (an unknown
-// command or flag, a missing or malformed argument: nothing was done), 1
-// when it failed while working.
+// command or flag, a missing or malformed argument, a player SPEC that is
+// wrong: nothing was done), 1 when it failed while working.
 const (
 	exitFailure = 1
 	exitUsage   = 2
@@ -33,12 +34,28 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// isUsageError reports whether err is about how dchess was called. Cobra
-// reports an unknown command at the root as a plain error, recognised here
-// by its wording.
+// isUsageError reports whether err is about how dchess was called: a
+// usageError, or a *player.SpecError from any command that takes a player
+// SPEC. Cobra reports an unknown command at the root as a plain error,
+// recognised here by its wording.
 func isUsageError(err error) bool {
 	var usage *usageError
-	return errors.As(err, &usage) || strings.HasPrefix(err.Error(), "unknown command ")
+	var spec *player.SpecError
+	return errors.As(err, &usage) || errors.As(err, &spec) || strings.HasPrefix(err.Error(), "unknown command ")
+}
+
+// playerFlag reads the player SPEC given to --flag and checks what can be
+// checked without making the player (player.Check), so a misspelt family
+// or a missing file fails before the command prints or plays anything.
+func playerFlag(flag, raw string) (player.Spec, error) {
+	s, err := player.ParseSpec(raw)
+	if err == nil {
+		err = player.Check(s)
+	}
+	if err != nil {
+		return s, usagef("--%s: %v", flag, err)
+	}
+	return s, nil
 }
 
 // reportError prints err for the command that was run and returns the exit
@@ -92,6 +109,7 @@ flag, bad argument; nothing was done).`,
 		root.AddCommand(add(s))
 	}
 	markArgErrorsAsUsage(root)
+	checkInputsFirst(root)
 	return root
 }
 
@@ -104,7 +122,7 @@ func flagError(cmd *cobra.Command, err error) error {
 		visit := func(f *pflag.Flag) { names = append(names, f.Name) }
 		cmd.Flags().VisitAll(visit)
 		cmd.InheritedFlags().VisitAll(visit)
-		if best := closest(name, names); best != "" {
+		if best := suggest.Closest(name, names); best != "" {
 			msg += "\n\nDid you mean this?\n\t--" + best
 		}
 	}
@@ -125,41 +143,6 @@ func markArgErrorsAsUsage(cmd *cobra.Command) {
 	for _, sub := range cmd.Commands() {
 		markArgErrorsAsUsage(sub)
 	}
-}
-
-// closest is the candidate nearest to word, as cobra chooses commands: at
-// most two edits away, or starting with word; "" when none is.
-func closest(word string, candidates []string) string {
-	best, bestDistance := "", 3
-	for _, c := range candidates {
-		d := editDistance(strings.ToLower(word), strings.ToLower(c))
-		if d < bestDistance || (best == "" && len(word) > 1 && strings.HasPrefix(c, word)) {
-			best, bestDistance = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	previous := make([]int, len(rb)+1)
-	for j := range previous {
-		previous[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		current := make([]int, len(rb)+1)
-		current[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			current[j] = min(previous[j]+1, current[j-1]+1, previous[j-1]+cost)
-		}
-		previous = current
-	}
-	return previous[len(rb)]
 }
 
 // commandRegistry lets each command file register itself in init, so adding

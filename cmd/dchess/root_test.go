@@ -31,6 +31,7 @@ func TestExitCodesAndUsageMessages(t *testing.T) {
 		{[]string{"match", "--qiuet"}, 2, []string{"Did you mean this?\n\t--quiet\n"}},
 		{[]string{"match", "--games", "x"}, 2, []string{`invalid argument "x" for "--games"`, "Usage: dchess match"}},
 		{[]string{"match", "--a", "heurstic", "--b", "random"}, 2, []string{"did you mean heuristic?", "Usage: dchess match"}},
+		{[]string{"match", "--a", "heur", "--b", "random"}, 2, []string{"did you mean heuristic?"}}, // a prefix, not nnue
 		{[]string{"perft", "a", "b", "c", "d"}, 2, []string{"Usage: dchess perft"}},
 		{[]string{"version", "extra"}, 2, []string{`unknown command "extra" for "dchess version"`}},
 		{[]string{"match", "--a", "random", "--b", "random", "--games", "2", "--pgn", "/nonexistent/dir/games.pgn"}, 1, []string{"--pgn: "}},
@@ -59,17 +60,5 @@ func TestReportErrorWithoutCommand(t *testing.T) {
 	out.Reset()
 	if code := reportError(&out, nil, errors.New("disk full")); code != 1 || out.String() != "dchess: disk full\n" {
 		t.Errorf("failure: %d %q", code, out.String())
-	}
-}
-
-func TestClosest(t *testing.T) {
-	names := []string{"games", "game-seed", "quiet", "report-every", "concurrency"}
-	for word, want := range map[string]string{
-		"gmaes": "games", "game": "games", "quite": "quiet", "report": "report-every",
-		"concurency": "concurrency", "xyzzy": "", "Games": "games",
-	} {
-		if got := closest(word, names); got != want {
-			t.Errorf("closest(%q) = %q, want %q", word, got, want)
-		}
 	}
 }

@@ -99,6 +99,7 @@ copied to another folder, say) merge says so.`,
 	}
 	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: the files' anchors)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	inputArgs(cmd, inputFile)
 	return cmd
 }
 
@@ -137,9 +138,9 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	var specs []player.Spec
 	for _, list := range opts.Players {
 		for _, raw := range player.SplitList(list) {
-			spec, err := player.ParseSpec(raw)
+			spec, err := playerFlag("players", raw)
 			if err != nil {
-				return usagef("--players: %v", err)
+				return err
 			}
 			specs = append(specs, spec)
 		}

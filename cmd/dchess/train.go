@@ -74,6 +74,8 @@ it stopped.`,
 	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
 	f.DurationVar(&opts.CheckpointEvery, "checkpoint-every", pipeline.DefaultCheckpointEvery, "also save a checkpoint inside an epoch this often (0: only at epoch ends and on Ctrl-C)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object")
+	inputFlags(cmd, inputDatasets, "data")
+	inputFlags(cmd, inputAny, "config", "init")
 	return cmd
 }
 

@@ -38,9 +38,9 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	spec, err := player.ParseSpec(opts.Player)
+	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
-		return usagef("--player: %v", err)
+		return err
 	}
 	// Make the player once now, so a bad spec fails at start with a clear
 	// error rather than as an "info string" a GUI may hide.

@@ -2,6 +2,9 @@ package experience
 
 import (
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -268,6 +271,67 @@ func TestPlayerChoosesKnownMoveAndFallsBack(t *testing.T) {
 	if _, err := player.New(ctx, "experience"); err == nil || !strings.Contains(err.Error(), "needs a database") {
 		t.Errorf("no path: %v", err)
 	}
+}
+
+// A tree file that is not there is a mistake in the spec, unless the
+// player learns: then it starts the tree.
+func TestMissingTreeIsRefusedUnlessLearning(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	typo := filepath.Join(dir, "TYPO.db")
+	for _, spec := range []string{
+		"experience:" + typo,
+		"experience:" + typo + "?fallback=heuristic%3Adepth%3D1",
+		"experience:" + typo + "?learn=false",
+	} {
+		s, err := player.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkErr := player.Check(s)
+		_, newErr := player.New(ctx, spec)
+		for _, err := range []error{checkErr, newErr} {
+			want := "player experience: " + typo + ": no such file (make a tree with `dchess experience build`, or start one with learn=true)"
+			if err == nil || err.Error() != want {
+				t.Errorf("%s: error %v, want %q", spec, err, want)
+			} else if !errors.As(err, new(*player.SpecError)) {
+				t.Errorf("%s: %v is not a *player.SpecError", spec, err)
+			}
+		}
+		if _, err := os.Stat(typo); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%s made the file: %v", spec, err)
+		}
+	}
+	// The fallback's own mistakes are found by the same check.
+	if err := player.Check(mustParse(t, "experience:"+typo+"?learn=true&fallback=heur")); err == nil ||
+		!strings.Contains(err.Error(), "did you mean heuristic?") || !errors.As(err, new(*player.SpecError)) {
+		t.Errorf("bad fallback: %v", err)
+	}
+	p, err := player.New(ctx, "experience:"+typo+"?learn=true")
+	if err != nil {
+		t.Fatalf("learn=true on a new file: %v", err)
+	}
+	p.Close()
+	if _, err := os.Stat(typo); err != nil {
+		t.Errorf("learn=true did not start the tree: %v", err)
+	}
+	p, err = player.New(ctx, "experience:"+typo)
+	if err != nil {
+		t.Fatalf("the started tree: %v", err)
+	}
+	p.Close()
+	if _, err := NewPlayer(ctx, filepath.Join(dir, "other.db"), Options{}); err == nil || !errors.As(err, new(*player.SpecError)) {
+		t.Errorf("NewPlayer on a missing file without learning: %v", err)
+	}
+}
+
+func mustParse(t *testing.T, spec string) player.Spec {
+	t.Helper()
+	s, err := player.ParseSpec(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 func TestLearningRecordsEachGame(t *testing.T) {

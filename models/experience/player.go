@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 
@@ -12,7 +14,7 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() { player.Register("experience", newPlayerFromSpec) }
+func init() { player.RegisterChecked("experience", newPlayerFromSpec, checkSpec) }
 
 // Settings of the experience player (experience:DB?SETTINGS).
 const (
@@ -96,16 +98,23 @@ type Options struct {
 	Name     string
 	Rule     Rule
 	Fallback player.Player // nil: random
-	Learn    bool
-	Explore  float64
-	Seed     uint64
+	// Learn records every finished game in the tree, and makes the tree
+	// file when it does not exist.
+	Learn   bool
+	Explore float64
+	Seed    uint64
 }
 
-// NewPlayer returns an experience player over the database at path (made
-// when missing). Players of one process share the open database.
+// NewPlayer returns an experience player over the database at path.
+// Players of one process share the open database. A learning player
+// starts the tree when the file does not exist yet; any other player
+// refuses a missing file, since it would only play its fallback.
 func NewPlayer(ctx context.Context, path string, opts Options) (*Player, error) {
 	if !(opts.Explore >= 0 && opts.Explore <= 1) {
-		return nil, fmt.Errorf("player experience: explore=%v is not between 0 and 1", opts.Explore)
+		return nil, player.SpecErrorf("player experience: explore=%v is not between 0 and 1", opts.Explore)
+	}
+	if err := checkTree(path, opts.Learn); err != nil {
+		return nil, err
 	}
 	db, err := acquire(ctx, path)
 	if err != nil {
@@ -128,15 +137,70 @@ func NewPlayer(ctx context.Context, path string, opts Options) (*Player, error) 
 	return p, nil
 }
 
+// checkTree refuses a tree file that does not exist unless the player
+// learns: a misspelt name would otherwise become a new empty tree, and the
+// player would play only its fallback without a word.
+func checkTree(path string, learn bool) error {
+	if _, err := os.Stat(path); learn || !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return player.SpecErrorf("player experience: %s: no such file (make a tree with `dchess experience build`, or start one with learn=true)", path)
+}
+
+// checkSpec finds what is wrong in an experience spec without opening the
+// tree: no path, a tree file missing when not learning, a bad fallback.
+// player.NewFromSpec runs it before newPlayerFromSpec.
+func checkSpec(spec player.Spec) error {
+	if spec.Path == "" {
+		return player.SpecErrorf("player experience needs a database: experience:FILE.db (made by `dchess experience build` or by learn=true)")
+	}
+	learn, err := learnSetting(spec)
+	if err != nil {
+		return err
+	}
+	if err := checkTree(spec.Path, learn); err != nil {
+		return err
+	}
+	if fb := spec.Get("fallback", ""); fb != "" {
+		fbSpec, err := fallbackSpec(fb)
+		if err != nil {
+			return err
+		}
+		if err := player.Check(fbSpec); err != nil {
+			return fmt.Errorf("player experience: fallback: %w", err)
+		}
+	}
+	return nil
+}
+
+func learnSetting(spec player.Spec) (bool, error) {
+	switch v := strings.ToLower(spec.Get("learn", "false")); v {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	default:
+		return false, player.SpecErrorf("player experience: learn=%q is not true or false", v)
+	}
+}
+
+func fallbackSpec(fb string) (player.Spec, error) {
+	s, err := player.ParseSpec(fb)
+	if err != nil {
+		return s, fmt.Errorf("player experience: fallback: %w", err)
+	}
+	if s.Family == "experience" {
+		return s, player.SpecErrorf("player experience: the fallback cannot be another experience player")
+	}
+	return s, nil
+}
+
 // newPlayerFromSpec reads experience:DB?minvisits=N,minscore=X,fallback=SPEC,
 // learn=true,explore=P,seed=N. A fallback SPEC with settings of its own has
 // its "," "&" ":" and "=" %-escaped: fallback=heuristic%3Adepth%3D1.
 func newPlayerFromSpec(ctx context.Context, spec player.Spec) (player.Player, error) {
 	if err := spec.CheckSettings("minvisits", "minscore", "fallback", "learn", "explore", "seed"); err != nil {
 		return nil, err
-	}
-	if spec.Path == "" {
-		return nil, errors.New("player experience needs a database: experience:FILE.db (made by `dchess experience build` or by learn=true)")
 	}
 	minVisits, err := spec.Int("minvisits", DefaultMinVisits)
 	if err != nil {
@@ -154,24 +218,17 @@ func newPlayerFromSpec(ctx context.Context, spec player.Spec) (player.Player, er
 	if err != nil {
 		return nil, err
 	}
-	var learn bool
-	switch v := strings.ToLower(spec.Get("learn", "false")); v {
-	case "true", "1", "yes":
-		learn = true
-	case "false", "0", "no":
-	default:
-		return nil, fmt.Errorf("player experience: learn=%q is not true or false", v)
+	learn, err := learnSetting(spec)
+	if err != nil {
+		return nil, err
 	}
 	var fallback player.Player
 	if fb := spec.Get("fallback", ""); fb != "" {
-		fs, err := player.ParseSpec(fb)
+		fbSpec, err := fallbackSpec(fb)
 		if err != nil {
-			return nil, fmt.Errorf("player experience: fallback: %w", err)
+			return nil, err
 		}
-		if fs.Family == "experience" {
-			return nil, errors.New("player experience: the fallback cannot be another experience player")
-		}
-		if fallback, err = player.NewFromSpec(ctx, fs); err != nil {
+		if fallback, err = player.NewFromSpec(ctx, fbSpec); err != nil {
 			return nil, fmt.Errorf("player experience: fallback: %w", err)
 		}
 	}
@@ -190,7 +247,7 @@ func specFloat(spec player.Spec, key string, def float64) (float64, error) {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	if err != nil || !(f >= 0 && f <= 1) {
-		return 0, fmt.Errorf("player experience: %s=%q is not a number between 0 and 1", key, v)
+		return 0, player.SpecErrorf("player experience: %s=%q is not a number between 0 and 1", key, v)
 	}
 	return f, nil
 }

@@ -3,6 +3,8 @@ package player
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -48,6 +50,8 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q) succeeded", bad)
 		} else if strings.Contains(err.Error(), "\n") {
 			t.Errorf("ParseSpec(%q) error is not one line: %q", bad, err)
+		} else if spec := (*SpecError)(nil); !errors.As(err, &spec) {
+			t.Errorf("ParseSpec(%q) error %v is not a *SpecError", bad, err)
 		}
 	}
 }
@@ -62,20 +66,31 @@ func TestSplitList(t *testing.T) {
 
 func TestNewErrors(t *testing.T) {
 	ctx := context.Background()
-	for spec, want := range map[string]string{
-		"nosuch":                 `unknown player "nosuch"`,
-		"heuristic:dept=3":       `unknown setting "dept"`,
-		"heuristic:depth=x":      `depth="x" is not a non-negative integer`,
-		"heuristic:search=mcts":  `search="mcts" is not alphabeta or minimax`,
-		"random:model.dcw":       "takes no path",
-		"uci":                    "needs an engine path",
-		"uci:/nonexistent/sf":    "cannot start uci engine /nonexistent/sf",
-		"heuristic:hash=9999999": "too large",
-		"heuristic:depth=4,oops": "takes no path",
+	for _, c := range []struct {
+		spec, want string
+		// specError: the spec itself is wrong (a usage error), not the
+		// making of the player.
+		specError bool
+	}{
+		{"nosuch", `unknown player "nosuch" (known: `, true},
+		{"heur", "did you mean heuristic?", true},
+		{"rnadom", "did you mean random?", true},
+		{"heuristic:dept=3", `unknown setting "dept"`, true},
+		{"heuristic:depth=x", `depth="x" is not a non-negative integer`, true},
+		{"heuristic:search=mcts", `search="mcts" is not alphabeta or minimax`, true},
+		{"random:model.dcw", "takes no path", true},
+		{"uci", "needs an engine path", true},
+		{"heuristic:hash=9999999", "too large", true},
+		{"heuristic:depth=4,oops", "takes no path", true},
+		{"uci:/nonexistent/sf", "cannot start uci engine /nonexistent/sf", false},
 	} {
-		_, err := New(ctx, spec)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("New(%q) error = %v, want it to contain %q", spec, err, want)
+		_, err := New(ctx, c.spec)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("New(%q) error = %v, want it to contain %q", c.spec, err, c.want)
+			continue
+		}
+		if spec := (*SpecError)(nil); errors.As(err, &spec) != c.specError {
+			t.Errorf("New(%q) error %v: *SpecError is %v, want %v", c.spec, err, !c.specError, c.specError)
 		}
 	}
 }
@@ -299,8 +314,63 @@ func TestModelFamilyResolution(t *testing.T) {
 	if _, err := New(ctx, "testmodel"); err != nil || gotPath != "runs/testmodel/model.dcw" {
 		t.Errorf("bare name resolved to %q, %v", gotPath, err)
 	}
-	if _, err := New(ctx, "testmodel:mine.dcw"); err != nil || gotPath != "mine.dcw" {
+	mine := filepath.Join(t.TempDir(), "mine.dcw")
+	if err := os.WriteFile(mine, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(ctx, "testmodel:"+mine); err != nil || gotPath != mine {
 		t.Errorf("explicit path became %q, %v", gotPath, err)
+	}
+	// Weights that are not there are the spec's mistake, found before the
+	// family loads anything.
+	gotPath = ""
+	missing := filepath.Join(t.TempDir(), "typo.dcw")
+	_, err := New(ctx, "testmodel:"+missing)
+	if spec := (*SpecError)(nil); !errors.As(err, &spec) || err.Error() != "player testmodel: weights "+missing+": no such file" || gotPath != "" {
+		t.Errorf("missing weights: %v (factory saw %q)", err, gotPath)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	var made int
+	RegisterChecked("testchecked", func(_ context.Context, s Spec) (Player, error) {
+		made++
+		return NewRandom("testchecked", 0), nil
+	}, func(s Spec) error {
+		if s.Path == "" {
+			return SpecErrorf("player testchecked needs a path")
+		}
+		return nil
+	})
+	for spec, want := range map[string]string{
+		"testchecked:x":  "",
+		"random":         "",
+		"testchecked":    "player testchecked needs a path",
+		"testchecke":     `unknown player "testchecke" (known: `,
+		"testcheck":      "did you mean testchecked?",
+		"cnn:model.dcw":  `unknown player "cnn"`, // model families are registered by pipeline, not here
+		"heuristic:x=1":  "",                     // settings are the factory's to check
+		"heuristic:nope": "",
+	} {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = Check(s)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("Check(%q) = %v", spec, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("Check(%q) = %v, want it to contain %q", spec, err, want)
+		case err != nil && !errors.As(err, new(*SpecError)):
+			t.Errorf("Check(%q) = %v is not a *SpecError", spec, err)
+		}
+	}
+	if made != 0 {
+		t.Errorf("Check made %d players", made)
+	}
+	if _, err := New(context.Background(), "testchecked"); err == nil || made != 0 {
+		t.Errorf("New ran the factory on a spec its check refuses: %v", err)
 	}
 }
 

@@ -26,7 +26,7 @@ func newRandomFromSpec(_ context.Context, spec Spec) (Player, error) {
 		return nil, err
 	}
 	if spec.Path != "" {
-		return nil, errors.New("player random takes no path (random or random:seed=N)")
+		return nil, SpecErrorf("player random takes no path (random or random:seed=N)")
 	}
 	seed, err := spec.Int("seed", 0)
 	if err != nil {

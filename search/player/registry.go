@@ -2,10 +2,15 @@ package player
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/dchess/dchess/internal/suggest"
 )
 
 // Factory makes a player from its spec. It checks the spec's settings and
@@ -14,8 +19,12 @@ type Factory func(ctx context.Context, spec Spec) (Player, error)
 
 type family struct {
 	factory Factory
+	// check, when set, fails on what is wrong in a spec without making the
+	// player (see Check).
+	check func(Spec) error
 	// needsWeights marks model families: a spec without a path is resolved
-	// by the model resolver to the newest weights of that family.
+	// by the model resolver to the newest weights of that family, and a
+	// path must name a file.
 	needsWeights bool
 }
 
@@ -28,6 +37,13 @@ var (
 // Register adds a player family. It panics when the name is taken, which
 // only two packages claiming one family can cause.
 func Register(name string, f Factory) { register(name, family{factory: f}) }
+
+// RegisterChecked adds a player family whose specs Check can find wrong
+// before any player is made: check returns a *SpecError for, say, a file
+// the spec names that does not exist. The factory still checks the rest.
+func RegisterChecked(name string, f Factory, check func(Spec) error) {
+	register(name, family{factory: f, check: check})
+}
 
 // RegisterModel adds a model family whose players load weights from the
 // spec's path. A bare name ("cnn") is resolved by the hook set with
@@ -76,13 +92,13 @@ func New(ctx context.Context, spec string) (Player, error) {
 
 // NewFromSpec makes the player a parsed spec describes.
 func NewFromSpec(ctx context.Context, s Spec) (Player, error) {
+	if err := Check(s); err != nil {
+		return nil, err
+	}
 	registryMu.RLock()
-	fam, ok := registry[s.Family]
+	fam := registry[s.Family]
 	resolve := modelResolver
 	registryMu.RUnlock()
-	if !ok {
-		return nil, fmt.Errorf("unknown player %q (known: %s)", s.Family, strings.Join(Families(), ", "))
-	}
 	s, err := resolveWeights(ctx, s, fam, resolve)
 	if err != nil {
 		return nil, err
@@ -95,6 +111,34 @@ func NewFromSpec(ctx context.Context, s Spec) (Player, error) {
 		return &renamed{Player: p, name: s.Name}, nil
 	}
 	return p, nil
+}
+
+// Check fails with a *SpecError on what is wrong in a parsed spec without
+// making the player, so a command can refuse it before it starts: an
+// unknown family (naming the closest), model weights that do not exist,
+// and what the family's own check finds. A bare model name passes; its
+// weights are found by ResolveWeights.
+func Check(s Spec) error {
+	registryMu.RLock()
+	fam, ok := registry[s.Family]
+	registryMu.RUnlock()
+	if !ok {
+		known := Families()
+		msg := fmt.Sprintf("unknown player %q (known: %s)", s.Family, strings.Join(known, ", "))
+		if best := suggest.Closest(s.Family, known); best != "" {
+			msg += "; did you mean " + best + "?"
+		}
+		return &SpecError{Err: errors.New(msg)}
+	}
+	if fam.needsWeights && s.Path != "" {
+		if _, err := os.Stat(s.Path); errors.Is(err, fs.ErrNotExist) {
+			return SpecErrorf("player %s: weights %s: no such file", s.Family, s.Path)
+		}
+	}
+	if fam.check != nil {
+		return fam.check(s)
+	}
+	return nil
 }
 
 // ResolveWeights fills in the weights path of a bare model name ("cnn")
@@ -113,7 +157,7 @@ func resolveWeights(ctx context.Context, s Spec, fam family, resolve func(contex
 		return s, nil
 	}
 	if resolve == nil {
-		return s, fmt.Errorf("player %s needs a weights file: %s:PATH", s.Family, s.Family)
+		return s, SpecErrorf("player %s needs a weights file: %s:PATH", s.Family, s.Family)
 	}
 	path, err := resolve(ctx, s.Family)
 	if err != nil {

@@ -40,7 +40,7 @@ func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 		return opts, err
 	}
 	if depth >= search.MaxPly {
-		return opts, fmt.Errorf("player %s: depth=%d is above the maximum %d", spec.Family, depth, search.MaxPly-1)
+		return opts, SpecErrorf("player %s: depth=%d is above the maximum %d", spec.Family, depth, search.MaxPly-1)
 	}
 	nodes, err := spec.Int("nodes", 0)
 	if err != nil {
@@ -51,7 +51,7 @@ func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 		return opts, err
 	}
 	if hash > 1<<16 {
-		return opts, fmt.Errorf("player %s: hash=%d MB is too large", spec.Family, hash)
+		return opts, SpecErrorf("player %s: hash=%d MB is too large", spec.Family, hash)
 	}
 	opts.Depth, opts.Nodes, opts.HashMB = int(depth), nodes, int(hash)
 	switch algo := strings.ToLower(spec.Get("search", "alphabeta")); algo {
@@ -60,7 +60,7 @@ func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 	case "minimax":
 		opts.Algorithm = search.Minimax
 	default:
-		return opts, fmt.Errorf("player %s: search=%q is not alphabeta or minimax", spec.Family, algo)
+		return opts, SpecErrorf("player %s: search=%q is not alphabeta or minimax", spec.Family, algo)
 	}
 	return opts, nil
 }
@@ -70,7 +70,7 @@ func newHeuristicFromSpec(_ context.Context, spec Spec) (Player, error) {
 		return nil, err
 	}
 	if spec.Path != "" {
-		return nil, fmt.Errorf("player heuristic takes no path (heuristic or heuristic:depth=N)")
+		return nil, SpecErrorf("player heuristic takes no path (heuristic or heuristic:depth=N)")
 	}
 	opts, err := SearchOptionsFromSpec(spec)
 	if err != nil {
@@ -197,7 +197,7 @@ func ProposerPlayer(spec Spec, proposer search.MoveProposer) (*Proposer, error) 
 	case RepetitionAvoid:
 		p.AvoidRepetition = true
 	default:
-		return nil, fmt.Errorf("player %s: repetition=%q must be %s or %s", spec.Family, r, RepetitionAllow, RepetitionAvoid)
+		return nil, SpecErrorf("player %s: repetition=%q must be %s or %s", spec.Family, r, RepetitionAllow, RepetitionAvoid)
 	}
 	return p, nil
 }

@@ -28,16 +28,31 @@ type Spec struct {
 	Name string
 }
 
+// SpecError is a SPEC that cannot be played as written: malformed, an
+// unknown family or setting, a setting's bad value, or a file it names
+// that does not exist. It is the caller's mistake, found before any game,
+// and commands report it as a usage error; any other error making a player
+// is a failure (weights that cannot be read, an engine that does not start).
+type SpecError struct{ Err error }
+
+func (e *SpecError) Error() string { return e.Err.Error() }
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// SpecErrorf formats a *SpecError, for families outside this package too.
+func SpecErrorf(format string, args ...any) error {
+	return &SpecError{Err: fmt.Errorf(format, args...)}
+}
+
 // ParseSpec reads a player SPEC. Errors are one line that quotes the spec.
 func ParseSpec(s string) (Spec, error) {
 	raw := strings.TrimSpace(s)
 	spec := Spec{Raw: raw, Settings: map[string]string{}}
 	if raw == "" {
-		return Spec{}, fmt.Errorf("empty player spec (want e.g. heuristic, heuristic:depth=4, uci:/usr/games/stockfish)")
+		return Spec{}, SpecErrorf("empty player spec (want e.g. heuristic, heuristic:depth=4, uci:/usr/games/stockfish)")
 	}
 	family, rest, _ := strings.Cut(raw, ":")
 	if !isIdentifier(family) {
-		return Spec{}, fmt.Errorf("player spec %q: %q is not a player name (letters, digits, - and _)", raw, family)
+		return Spec{}, SpecErrorf("player spec %q: %q is not a player name (letters, digits, - and _)", raw, family)
 	}
 	spec.Family = strings.ToLower(family)
 	path, query, hasQuery := strings.Cut(rest, "?")
@@ -49,20 +64,20 @@ func ParseSpec(s string) (Spec, error) {
 		for _, field := range strings.FieldsFunc(query, func(r rune) bool { return r == ',' || r == '&' }) {
 			key, value, ok := strings.Cut(field, "=")
 			if !ok || !isIdentifier(key) {
-				return Spec{}, fmt.Errorf("player spec %q: setting %q is not key=value", raw, field)
+				return Spec{}, SpecErrorf("player spec %q: setting %q is not key=value", raw, field)
 			}
 			if unescaped, err := url.PathUnescape(value); err == nil {
 				value = unescaped
 			}
 			if strings.EqualFold(key, "name") {
 				if value == "" {
-					return Spec{}, fmt.Errorf("player spec %q: empty name=", raw)
+					return Spec{}, SpecErrorf("player spec %q: empty name=", raw)
 				}
 				spec.Name = value
 				continue
 			}
 			if _, dup := spec.Settings[key]; dup {
-				return Spec{}, fmt.Errorf("player spec %q: setting %s given twice", raw, key)
+				return Spec{}, SpecErrorf("player spec %q: setting %s given twice", raw, key)
 			}
 			spec.Settings[key] = value
 		}
@@ -175,7 +190,7 @@ func (s Spec) CheckSettings(allowed ...string) error {
 			if len(allowed) > 0 {
 				want = strings.Join(allowed, ", ")
 			}
-			return fmt.Errorf("player %s: unknown setting %q (settings: %s, name)", s.Family, k, want)
+			return SpecErrorf("player %s: unknown setting %q (settings: %s, name)", s.Family, k, want)
 		}
 	}
 	return nil
@@ -189,7 +204,7 @@ func (s Spec) Int(key string, def int64) (int64, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("player %s: %s=%q is not a non-negative integer", s.Family, key, v)
+		return 0, SpecErrorf("player %s: %s=%q is not a non-negative integer", s.Family, key, v)
 	}
 	return n, nil
 }

@@ -2,7 +2,6 @@ package player
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -29,7 +28,7 @@ func StartUCI(ctx context.Context, path string, opts uci.StartOptions) (*UCIEngi
 
 func newUCIFromSpec(ctx context.Context, spec Spec) (Player, error) {
 	if spec.Path == "" {
-		return nil, errors.New("player uci needs an engine path: uci:/usr/games/stockfish?UCI_Elo=1500")
+		return nil, SpecErrorf("player uci needs an engine path: uci:/usr/games/stockfish?UCI_Elo=1500")
 	}
 	// Every other setting is a UCI option; the client rejects names the
 	// engine does not have, so a typo fails here rather than silently.
