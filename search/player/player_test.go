@@ -43,7 +43,8 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q).String() = %q does not read back: %+v, %v", c.in, s.String(), back, err)
 		}
 	}
-	for _, bad := range []string{"", ":depth=3", "heuristic:depth=1,depth=2", "he uristic", "heuristic:name="} {
+	for _, bad := range []string{"", ":depth=3", "heuristic:depth=1,depth=2", "he uristic", "heuristic:name=",
+		"heuristic:name=two%0Alines", "random:name=tab%09bed", "uci:/usr/games/stockfish?name=SF\n1500"} {
 		if _, err := ParseSpec(bad); err == nil {
 			t.Errorf("ParseSpec(%q) succeeded", bad)
 		} else if strings.Contains(err.Error(), "\n") {
