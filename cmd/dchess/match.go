@@ -64,8 +64,9 @@ type gameFlags struct {
 	PGN           string
 }
 
-// defaultDepth is the limit when no --tc, --depth, --nodes or --movetime is
-// given: fast, and the same games on every run.
+// defaultDepth is the depth of a player that sets no limit of its own
+// (depth=, nodes=) when no --tc, --depth, --nodes or --movetime is given:
+// fast, and the same games on every run.
 const defaultDepth = 4
 
 func (f *gameFlags) add(cmd *cobra.Command) {
@@ -76,7 +77,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
 	fl.StringVar(&f.TC, "tc", "", "time control [moves/]seconds[+increment], e.g. 10+0.1; a side whose time runs out loses")
-	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move (default %d when no other limit is given)", defaultDepth))
+	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move, capping a player's own depth= (with no limit given, a player that sets none of its own searches to depth %d)", defaultDepth))
 	fl.Int64Var(&f.Nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.MoveTimeMS, "movetime", 0, "milliseconds per move")
 	fl.DurationVar(&f.MoveTimeout, "move-timeout", 0, "longest a move may take without --tc before the player is judged stalled (default 60s, or 2×movetime+1s)")
@@ -109,7 +110,8 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		cfg.TimeControl = &tc
 	}
 	if cfg.TimeControl == nil && f.Depth == 0 && f.Nodes == 0 && f.MoveTimeMS == 0 {
-		cfg.Depth = defaultDepth
+		// Not a cap: heuristic:depth=5 against depth=4 plays 5 against 4.
+		cfg.DefaultDepth = defaultDepth
 	}
 	if f.DrawAdj != "" {
 		d, err := match.ParseDrawAdjudication(f.DrawAdj)
@@ -151,6 +153,9 @@ func (f *gameFlags) limitText(cfg match.Config) string {
 	}
 	if cfg.Depth > 0 {
 		parts = append(parts, fmt.Sprintf("depth %d", cfg.Depth))
+	}
+	if cfg.DefaultDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d unless a player sets its own", cfg.DefaultDepth))
 	}
 	if cfg.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
@@ -234,7 +239,9 @@ func newMatchCmd(s *IOStreams) *cobra.Command {
 		Long: `Plays games between two players. Each opening is played twice with colours swapped, so
 results also count as game pairs (pentanomial). Without --openings, openings are
 generated from --random-plies random legal moves, so no file is needed. Without
---tc, --depth, --nodes or --movetime every move is searched to depth 4.
+--tc, --depth, --nodes or --movetime a player searches to the depth= or nodes= of
+its SPEC, and one that sets neither to depth 4; those flags apply to every player,
+capping its own depth= and nodes=.
 
 An illegal move, a crash, a stall (no move within --move-timeout) or a loss on time
 loses that game; the reason is in the report and the PGN, and a crashed engine is

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +193,71 @@ func TestMatchProgressLinesInALog(t *testing.T) {
 	}
 	if strings.Contains(errOut.String(), "match:") {
 		t.Errorf("--quiet printed progress:\n%s", errOut)
+	}
+}
+
+// searchDepths reads the depth of every scored move in a PGN file that
+// dchess wrote ("{+0.35/5 0.010s}"), by the name of the player who made it.
+func searchDepths(t *testing.T, path string) map[string][]int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := regexp.MustCompile(`(?m)^\[(\w+) "(.*)"\]$`)
+	comment := regexp.MustCompile(`\{[+-][0-9.M]+/(\d+) `)
+	depths := map[string][]int{}
+	for _, game := range strings.Split(string(data), "[Event ")[1:] {
+		tags := map[string]string{}
+		for _, m := range tag.FindAllStringSubmatch("[Event "+game, -1) {
+			tags[m[1]] = m[2]
+		}
+		mover := [2]string{tags["White"], tags["Black"]}
+		if strings.Fields(tags["FEN"])[1] == "b" {
+			mover[0], mover[1] = mover[1], mover[0]
+		}
+		for i, m := range comment.FindAllStringSubmatch(game, -1) {
+			d, _ := strconv.Atoi(m[1])
+			depths[mover[i%2]] = append(depths[mover[i%2]], d)
+		}
+	}
+	return depths
+}
+
+// TestDefaultDepthLeavesAPlayersOwnLimit: without --depth, --nodes,
+// --movetime or --tc, depth 4 is for players that set no limit of their own;
+// heuristic:depth=5 searches to depth 5, not 4, in match, tournament and
+// selfplay alike (they share the game flags).
+func TestDefaultDepthLeavesAPlayersOwnLimit(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"match", []string{"match", "--a", "heuristic:depth=5", "--b", "heuristic", "--games", "2", "--pgn", filepath.Join(dir, "match")}},
+		{"tournament", []string{"tournament", "--players", "heuristic:depth=5,heuristic", "--games-per-pair", "2", "--pgn", filepath.Join(dir, "tournament")}},
+		{"selfplay", []string{"selfplay", "--a", "heuristic:depth=5", "--b", "heuristic", "--games", "2", "-o", filepath.Join(dir, "selfplay")}},
+	} {
+		s, _, _ := playStreams("")
+		if err := runCLI(s, append(c.args, "--max-moves", "6", "--quiet")...); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		depths := searchDepths(t, filepath.Join(dir, c.name))
+		own, others := depths["heuristic:depth=5"], depths["heuristic"]
+		if len(own) == 0 || len(others) == 0 {
+			t.Fatalf("%s: no scored moves of both players: %v", c.name, depths)
+		}
+		for _, d := range own {
+			if d != 5 {
+				t.Errorf("%s: heuristic:depth=5 searched to depths %v, want 5", c.name, own)
+				break
+			}
+		}
+		for _, d := range others {
+			if d != 4 {
+				t.Errorf("%s: heuristic without a depth of its own searched to depths %v, want 4", c.name, others)
+				break
+			}
+		}
 	}
 }

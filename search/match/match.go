@@ -47,11 +47,16 @@ type Config struct {
 	RandomPlies int
 	Seed        uint64
 
-	// Limits of every move; at least one of them must be set.
+	// Limits of every move; at least one of them, or DefaultDepth, must be
+	// set. They cap a player's own limits (a SPEC's depth=, nodes=).
 	TimeControl *TimeControl
 	Depth       int
 	Nodes       int64
 	MoveTime    time.Duration
+	// DefaultDepth is the depth of a move that nothing else bounds: none
+	// of the limits above and none of the player's own, so a SPEC's
+	// depth= or nodes= is played as given (player.Limits.DefaultDepth).
+	DefaultDepth int
 	// TimeMargin is how far past its clock a side may go before losing on
 	// time (pipes and scheduling cost a little). Default 50 ms.
 	TimeMargin time.Duration
@@ -106,8 +111,8 @@ func (c *Config) fillDefaults() error {
 	}
 	// At least one slot, so the first player instances are always closed.
 	c.Concurrency = max(min(c.Concurrency, len(c.GameNumbers)), 1)
-	if c.TimeControl == nil && c.Depth <= 0 && c.Nodes <= 0 && c.MoveTime <= 0 {
-		return errors.New("match: no limit: give a time control, depth, nodes or move time")
+	if c.TimeControl == nil && c.Depth <= 0 && c.Nodes <= 0 && c.MoveTime <= 0 && c.DefaultDepth <= 0 {
+		return errors.New("match: no limit: give a time control, depth, nodes, move time or default depth")
 	}
 	if c.TimeMargin <= 0 {
 		c.TimeMargin = 50 * time.Millisecond
