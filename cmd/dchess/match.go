@@ -224,6 +224,7 @@ type matchOptions struct {
 	SPRT        string
 	ReportEvery int
 	JSON        bool
+	Force       bool
 	// Shard and Output make the run one task of a sharded match.
 	Shard   string
 	Output  string
@@ -246,6 +247,13 @@ capping its own depth= and nodes=.
 An illegal move, a crash, a stall (no move within --move-timeout) or a loss on time
 loses that game; the reason is in the report and the PGN, and a crashed engine is
 restarted for the next game. With --sprt the match stops as soon as the test decides.
+
+With --pgn every finished game goes first to a journal beside the PGN file
+(.NAME.journal.jsonl), and the file is written from it, whole, when the match ends:
+a match stopped or killed part way leaves no PGN file, and the same command run
+again continues from the journal, playing only the games it lacks; the journal is
+deleted when the match ends. A journal of other settings is refused; --force starts
+over. Without --pgn nothing is kept, and a stopped match starts over.
 
 Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
@@ -278,6 +286,7 @@ a killed one continues.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
 	cmd.Flags().StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index); needs -o")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "with --shard: write the task's results and games to NAME-000i-of-000n")
 	opts.gameFlags.add(cmd)
@@ -318,16 +327,15 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if opts.Shard != "" || opts.Output != "" {
 		return runMatchShard(ctx, opts, cfg, s)
 	}
-	pgn, closePGN, err := openPGN(opts.PGN)
-	if err != nil {
-		return err
-	}
-	if pgn != nil {
-		cfg.PGN = pgn
-	}
 
-	s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, opts.Games, opts.gameFlags.limitText(cfg))
-	bar := s.Progress("match", int64(opts.Games), "games")
+	var bar progress.Reporter
+	start := func(games, resumed int) {
+		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, opts.gameFlags.limitText(cfg))
+		if resumed > 0 {
+			s.Infof("continuing an interrupted match: %d of the games are in its journal %s\n", resumed, match.JournalBeside(opts.PGN))
+		}
+		bar = s.Progress("match", int64(games-resumed), "games")
+	}
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
 		bar.Add(1)
 		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
@@ -337,11 +345,27 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 			}
 		}
 	}
-	rep, runErr := match.Run(ctx, cfg)
-	endProgress(bar, runErr)
-	if err := closePGN(); err != nil && runErr == nil {
-		runErr = err
+	var rep *match.Report
+	var runErr error
+	if opts.PGN == "" {
+		// Nothing to keep the games in: a stopped match starts over.
+		start(opts.Games, 0)
+		rep, runErr = match.Run(ctx, cfg)
+	} else {
+		settings, _, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
+		if err != nil {
+			return err
+		}
+		var res match.ResumableResult
+		res, runErr = match.RunResumable(ctx, match.ResumableOptions{Config: cfg, Settings: settings, PGN: opts.PGN,
+			Restart: opts.Force, OnStart: start})
+		if runErr != nil && bar == nil {
+			// It stopped before the first game: at the journal beside the file.
+			return fmt.Errorf("--pgn: %w", runErr)
+		}
+		rep = res.Report
 	}
+	endProgress(bar, runErr)
 	if rep == nil {
 		return runErr
 	}
@@ -353,6 +377,10 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		fmt.Fprint(s.Out, rep.Text())
 	}
 	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) && opts.PGN != "" {
+			return fmt.Errorf("match interrupted after %d games, kept in %s; %s was not written: run the same command again to continue",
+				rep.Games, match.JournalBeside(opts.PGN), opts.PGN)
+		}
 		if errors.Is(runErr, context.Canceled) {
 			return fmt.Errorf("match interrupted after %d games", rep.Games)
 		}

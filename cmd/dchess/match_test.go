@@ -261,3 +261,122 @@ func TestDefaultDepthLeavesAPlayersOwnLimit(t *testing.T) {
 		}
 	}
 }
+
+// actOnLine is an error stream that runs act at the n-th write holding
+// marker: with --report-every 1, a stop or a fault after a known game.
+type actOnLine struct {
+	bytes.Buffer
+	marker string
+	n      int
+	act    func()
+}
+
+func (w *actOnLine) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.marker) {
+		if w.n--; w.n == 0 {
+			w.act()
+		}
+	}
+	return w.Buffer.Write(p)
+}
+
+// withoutTimes drops each move's time from a PGN: what the clock decides.
+func withoutTimes(pgn string) string {
+	return regexp.MustCompile(` \d+\.\d{3}s([,}])`).ReplaceAllString(pgn, "$1")
+}
+
+func resumableMatch(pgn string, games int) *matchOptions {
+	return &matchOptions{A: "heuristic:depth=1", B: "random", Games: games, ReportEvery: 1,
+		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 5, Depth: 1, MaxMoves: 60,
+			TimeMargin: 50 * time.Millisecond, PGN: pgn}}
+}
+
+// TestStoppedMatchLeavesNoPGNAndContinues: a match stopped after two of six
+// games leaves no PGN file, only its journal beside it; the same command
+// run again plays the other four and writes the file an uninterrupted
+// match writes.
+func TestStoppedMatchLeavesNoPGNAndContinues(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	journal := filepath.Join(dir, ".games.pgn.journal.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, _, _ := playStreams("")
+	s.ErrOut = &actOnLine{marker: "Score of ", n: 2, act: cancel}
+	err := runMatch(ctx, resumableMatch(pgn, 6), s)
+	if err == nil || !strings.Contains(err.Error(), "interrupted after 2 games") || !strings.Contains(err.Error(), journal) ||
+		!strings.Contains(err.Error(), "run the same command again") {
+		t.Fatalf("stopped match: %v", err)
+	}
+	if _, err := os.Stat(pgn); !os.IsNotExist(err) {
+		t.Fatalf("a stopped match left a PGN file that looks finished: %v", err)
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Fatalf("no journal: %v", err)
+	}
+
+	s, out, errOut := playStreams("")
+	s.ProgressInterval = time.Nanosecond
+	if err := runMatch(context.Background(), resumableMatch(pgn, 6), s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"continuing an interrupted match: 2 of the games are in its journal", "match: done, 4/4 games"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	// The report counts the journal's games too.
+	if !regexp.MustCompile(`Score of heuristic:depth=1 vs random: \d+ - \d+ - \d+ \[[0-9.]+\] 6\n`).MatchString(out.String()) {
+		t.Errorf("report of the continued match:\n%s", out)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("journal left after the match ended: %v", err)
+	}
+	whole := filepath.Join(dir, "whole.pgn")
+	s, _, _ = playStreams("")
+	if err := runMatch(context.Background(), resumableMatch(whole, 6), s); err != nil {
+		t.Fatal(err)
+	}
+	continued, _ := os.ReadFile(pgn)
+	uninterrupted, _ := os.ReadFile(whole)
+	if strings.Count(string(continued), "[Event ") != 6 || withoutTimes(string(continued)) != withoutTimes(string(uninterrupted)) {
+		t.Errorf("continued PGN\n%s\nuninterrupted\n%s", continued, uninterrupted)
+	}
+}
+
+// TestMatchFailsWhenThePGNCannotBeWritten: a PGN file that cannot be
+// written fails the match with the games kept in the journal, and no report
+// reads as if they were in the file; the rerun writes it without playing.
+func TestMatchFailsWhenThePGNCannotBeWritten(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "games.pgn")
+	s, out, _ := playStreams("")
+	// A folder in the file's place: no file can be put there.
+	s.ErrOut = &actOnLine{marker: "Score of ", n: 1, act: func() {
+		os.Remove(pgn)
+		if err := os.Mkdir(pgn, 0o755); err != nil {
+			t.Error(err)
+		}
+	}}
+	err := runMatch(context.Background(), resumableMatch(pgn, 4), s)
+	if err == nil || !strings.Contains(err.Error(), pgn) || !strings.Contains(err.Error(), ".games.pgn.journal.jsonl") {
+		t.Fatalf("match whose PGN cannot be written: %v", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed a report though the PGN was not written:\n%s", out)
+	}
+	if err := os.Remove(pgn); err != nil {
+		t.Fatal(err)
+	}
+	s, _, errOut := playStreams("")
+	s.ProgressInterval = time.Nanosecond
+	if err := runMatch(context.Background(), resumableMatch(pgn, 4), s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "continuing an interrupted match: 4 of the games are in its journal") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if data, _ := os.ReadFile(pgn); strings.Count(string(data), "[Event ") != 4 {
+		t.Errorf("PGN after the rerun:\n%s", data)
+	}
+}

@@ -83,7 +83,15 @@ type Config struct {
 	// of a sharded match plays them (see RunShard). Each keeps the opening,
 	// colours and seed it has in the whole match.
 	GameNumbers []int
+
+	// resumed are games of this match that an interrupted run journalled
+	// (playJournalled): counted first, in the report and its SPRT, and
+	// not among GameNumbers.
+	resumed []JournalEntry
 }
+
+// defaultEvent is the PGN Event tag of a match that names none.
+const defaultEvent = "dchess match"
 
 func (c *Config) fillDefaults() error {
 	if c.A.New == nil || c.B.New == nil {
@@ -124,7 +132,7 @@ func (c *Config) fillDefaults() error {
 		}
 	}
 	if c.Event == "" {
-		c.Event = "dchess match"
+		c.Event = defaultEvent
 	}
 	if c.SPRT != nil {
 		if err := c.SPRT.Validate(); err != nil {
@@ -168,6 +176,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		nameB += " (2)"
 	}
 
+	rep := newReport(nameA, nameB, cfg.SPRT)
+	for _, e := range cfg.resumed {
+		rep.addJournalled(e)
+	}
+	numbers := cfg.GameNumbers
+	if rep.SPRT != nil && rep.SPRT.Result != elo.Continue {
+		// The journalled games decided the test: nothing is left to play.
+		rep.StoppedEarly, numbers = "sprt", nil
+	}
+
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -202,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for _, number := range cfg.GameNumbers {
+		for _, number := range numbers {
 			select {
 			case jobs <- number - 1:
 			case <-runCtx.Done():
@@ -215,7 +233,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		close(results)
 	}()
 
-	rep := newReport(nameA, nameB, cfg.SPRT)
 	pgn := &pgnSink{w: cfg.PGN, cfg: &cfg, pending: map[int]GameResult{}, order: cfg.GameNumbers}
 	var pgnErr error
 	for res := range results {

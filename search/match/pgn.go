@@ -33,7 +33,7 @@ func (s *pgnSink) add(g GameResult) error {
 		}
 		delete(s.pending, g.Number)
 		s.next++
-		if err := WritePGN(s.w, g, s.cfg.Event, s.timeControl()); err != nil {
+		if err := WritePGN(s.w, g, s.cfg.Event, timeControlTag(s.cfg.TimeControl)); err != nil {
 			return err
 		}
 	}
@@ -59,12 +59,12 @@ func (s *pgnSink) flush() error {
 	return nil
 }
 
-// timeControl is the TimeControl tag: the clock, or "-" when moves are
+// timeControlTag is the TimeControl tag: the clock, or "-" when moves are
 // bounded by depth, nodes or move time (the engines' depths are in the
 // move comments).
-func (s *pgnSink) timeControl() string {
-	if s.cfg.TimeControl != nil {
-		return s.cfg.TimeControl.String()
+func timeControlTag(tc *TimeControl) string {
+	if tc != nil {
+		return tc.String()
 	}
 	return "-"
 }
