@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -173,25 +173,6 @@ func endProgress(bar progress.Reporter, err error) {
 		return
 	}
 	bar.Finish()
-}
-
-// openPGN creates the --pgn file; close flushes it.
-func openPGN(path string) (w *bufio.Writer, closeFn func() error, err error) {
-	if path == "" {
-		return nil, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--pgn: %w", err)
-	}
-	w = bufio.NewWriter(f)
-	return w, func() error {
-		if err := w.Flush(); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return f.Close()
-	}, nil
 }
 
 // entrantFromFlag parses a SPEC flag; a malformed spec is a usage error.
@@ -518,19 +499,7 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		return err
 	}
 	if opts.PGN != "" {
-		w, closePGN, err := openPGN(opts.PGN)
-		if err != nil {
-			return err
-		}
-		for _, mm := range parts {
-			if err == nil {
-				err = mm.WritePGN(w)
-			}
-		}
-		if cerr := closePGN(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeMergedPGN(opts.PGN, parts); err != nil {
 			return err
 		}
 	}
@@ -544,4 +513,20 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 	}
 	fmt.Fprint(s.Out, report.Text())
 	return nil
+}
+
+// writeMergedPGN writes the games of parts, match after match, to path,
+// which appears whole or not at all.
+func writeMergedPGN(path string, parts []*match.MergedMatch) error {
+	f, err := safefile.Create(path)
+	if err != nil {
+		return fmt.Errorf("--pgn: %w", err)
+	}
+	defer f.Discard()
+	for _, mm := range parts {
+		if err := mm.WritePGN(f); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	return f.Commit()
 }

@@ -174,21 +174,17 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
-	pgn, closePGN, err := openPGN(opts.PGN)
-	if err != nil {
-		return err
+	var st *tournament.Standings
+	var runErr error
+	if opts.PGN == "" {
+		st, runErr = t.Play(ctx, nil)
+	} else {
+		st, runErr = t.PlayToFile(ctx, opts.PGN)
 	}
-	var games io.Writer // a nil *bufio.Writer must not reach the match as a writer
-	if pgn != nil {
-		games = pgn
-	}
-	st, runErr := t.Play(ctx, games)
 	bar.end(runErr)
-	if err := closePGN(); err != nil && runErr == nil {
-		runErr = err
-	}
 	if errors.Is(runErr, tournament.ErrInterrupted) && cfg.Journal != "" {
-		runErr = fmt.Errorf("%w; the finished games are kept in %s: run the same command again to continue", runErr, cfg.Journal)
+		runErr = fmt.Errorf("%w; the finished games are kept in %s and %s was not written: run the same command again to continue",
+			runErr, cfg.Journal, opts.PGN)
 	}
 	if st == nil {
 		return runErr

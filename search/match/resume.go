@@ -1,7 +1,6 @@
 package match
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -104,7 +103,6 @@ func writeJournalPGN(path string, j *Journal, numbers []int) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer f.Discard()
-	w := bufio.NewWriter(f)
 	for _, n := range numbers {
 		if _, ok := j.Game(n); !ok {
 			continue // not played: the SPRT stopped the match first
@@ -113,12 +111,9 @@ func writeJournalPGN(path string, j *Journal, numbers []int) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.WriteString(text); err != nil {
+		if _, err := f.WriteString(text); err != nil {
 			return fmt.Errorf("writing %s: %w", path, err)
 		}
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Commit()
 }
