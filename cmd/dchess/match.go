@@ -234,7 +234,8 @@ With --pgn every finished game goes first to a journal beside the PGN file
 a match stopped or killed part way leaves no PGN file, and the same command run
 again continues from the journal, playing only the games it lacks; the journal is
 deleted when the match ends. A journal of other settings is refused; --force starts
-over. Without --pgn nothing is kept, and a stopped match starts over.
+over. An existing --pgn file is not replaced unless --force is given. Without --pgn
+nothing is kept, and a stopped match starts over.
 
 Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
@@ -250,7 +251,7 @@ tasks' games exactly as one run of them. A finished task is skipped when run aga
 a killed one continues.`,
 		Example: `  dchess match --a heuristic --b random --games 20
   dchess match --a heuristic:depth=3 --b "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350" \
-      --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn
+      --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn   # rerun to continue; --force to replace games.pgn
   dchess match --a cnn --b heuristic --openings book.epd --openings-order random \
       --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --games 2000 --json
   dchess match --a heuristic:depth=5 --b heuristic:depth=4 --games 20000 --shard auto/100 -o /shared/d5-d4
@@ -267,7 +268,7 @@ a killed one continues.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
-	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists, and start over instead of continuing an interrupted run's journal")
 	cmd.Flags().StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index); needs -o")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "with --shard: write the task's results and games to NAME-000i-of-000n")
 	opts.gameFlags.add(cmd)
@@ -307,6 +308,12 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	}
 	if opts.Shard != "" || opts.Output != "" {
 		return runMatchShard(ctx, opts, cfg, s)
+	}
+	if opts.PGN != "" {
+		// Before any game, as selfplay -o: the file may hold someone's games.
+		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
+			return err
+		}
 	}
 
 	var bar progress.Reporter

@@ -380,3 +380,41 @@ func TestMatchFailsWhenThePGNCannotBeWritten(t *testing.T) {
 		t.Errorf("PGN after the rerun:\n%s", data)
 	}
 }
+
+// TestPGNIsNotReplacedWithoutForce: match --pgn and tournament --pgn leave
+// an existing file alone, as selfplay -o does, and say so before any game
+// is played (no header, no engine started); --force replaces it.
+func TestPGNIsNotReplacedWithoutForce(t *testing.T) {
+	dir := t.TempDir()
+	const theirs = "[Event \"someone's games\"]\n\n1. e4 e5 *\n"
+	for _, c := range []struct {
+		name  string
+		args  []string // a game of --a against --b fails: its engine cannot start
+		force []string
+	}{
+		{"match", []string{"match", "--a", "random:seed=1", "--b", "uci:/nonexistent/engine", "--games", "2"},
+			[]string{"match", "--a", "random:seed=1", "--b", "random:seed=2", "--games", "2"}},
+		{"tournament", []string{"tournament", "--players", "random:seed=1,random:seed=2", "--games-per-pair", "2"}, nil},
+	} {
+		pgn := filepath.Join(dir, c.name+".pgn")
+		if err := os.WriteFile(pgn, []byte(theirs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stderr := runMain(append(c.args, "--max-moves", "10", "--pgn", pgn)...)
+		if want := "dchess: " + pgn + " exists: pass --force to replace it\n"; code != 1 || stderr != want {
+			t.Errorf("%s over an existing --pgn: exit %d, stderr\n%s\nwant\n%s", c.name, code, stderr, want)
+		}
+		if data, _ := os.ReadFile(pgn); string(data) != theirs {
+			t.Errorf("%s replaced the file without --force:\n%s", c.name, data)
+		}
+		if c.force == nil {
+			c.force = c.args
+		}
+		if code, stderr := runMain(append(c.force, "--max-moves", "10", "--pgn", pgn, "--force")...); code != 0 {
+			t.Fatalf("%s --force: exit %d\n%s", c.name, code, stderr)
+		}
+		if data, _ := os.ReadFile(pgn); strings.Count(string(data), "[Event \"dchess "+c.name+"\"]") != 2 {
+			t.Errorf("%s --force did not replace the file:\n%s", c.name, data)
+		}
+	}
+}
