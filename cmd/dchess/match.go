@@ -85,7 +85,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.DrawAdj, "draw-adjudication", "", "draw when both scores stay small: movenumber=40,movecount=8,score=10")
 	fl.StringVar(&f.ResignAdj, "resign-adjudication", "", "a side loses when its own score stays below -score: movecount=3,score=600")
 	fl.IntVar(&f.MaxMoves, "max-moves", 0, "adjudicate a draw after this many full moves (0: no limit)")
-	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file")
+	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file, whole when the run ends (a journal beside it keeps a stopped run's games)")
 }
 
 // config checks the flags and fills the shared part of a match config.
@@ -222,8 +222,8 @@ func newMatchCmd(s *IOStreams) *cobra.Command {
 results also count as game pairs (pentanomial). Without --openings, openings are
 generated from --random-plies random legal moves, so no file is needed. Without
 --tc, --depth, --nodes or --movetime a player searches to the depth= or nodes= of
-its SPEC, and one that sets neither to depth 4; those flags apply to every player,
-capping its own depth= and nodes=.
+its SPEC, and one that sets neither to depth 4; those flags bound every player's
+moves, on top of its own depth= and nodes=.
 
 An illegal move, a crash, a stall (no move within --move-timeout) or a loss on time
 loses that game; the reason is in the report and the PGN, and a crashed engine is
