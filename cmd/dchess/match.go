@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
@@ -64,8 +64,9 @@ type gameFlags struct {
 	PGN           string
 }
 
-// defaultDepth is the limit when no --tc, --depth, --nodes or --movetime is
-// given: fast, and the same games on every run.
+// defaultDepth is the depth of a player that sets no limit of its own
+// (depth=, nodes=) when no --tc, --depth, --nodes or --movetime is given:
+// fast, and the same games on every run.
 const defaultDepth = 4
 
 func (f *gameFlags) add(cmd *cobra.Command) {
@@ -77,7 +78,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
 	fl.StringVar(&f.TC, "tc", "", "time control [moves/]seconds[+increment], e.g. 10+0.1; a side whose time runs out loses")
-	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move (default %d when no other limit is given)", defaultDepth))
+	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move, capping a player's own depth= (with no limit given, a player that sets none of its own searches to depth %d)", defaultDepth))
 	fl.Int64Var(&f.Nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.MoveTimeMS, "movetime", 0, "milliseconds per move")
 	fl.DurationVar(&f.MoveTimeout, "move-timeout", 0, "longest a move may take without --tc before the player is judged stalled (default 60s, or 2×movetime+1s)")
@@ -85,7 +86,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.DrawAdj, "draw-adjudication", "", "draw when both scores stay small: movenumber=40,movecount=8,score=10")
 	fl.StringVar(&f.ResignAdj, "resign-adjudication", "", "a side loses when its own score stays below -score: movecount=3,score=600")
 	fl.IntVar(&f.MaxMoves, "max-moves", 0, "adjudicate a draw after this many full moves (0: no limit)")
-	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file")
+	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file, whole when the run ends (a journal beside it keeps a stopped run's games)")
 }
 
 // config checks the flags and fills the shared part of a match config.
@@ -110,7 +111,8 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		cfg.TimeControl = &tc
 	}
 	if cfg.TimeControl == nil && f.Depth == 0 && f.Nodes == 0 && f.MoveTimeMS == 0 {
-		cfg.Depth = defaultDepth
+		// Not a cap: heuristic:depth=5 against depth=4 plays 5 against 4.
+		cfg.DefaultDepth = defaultDepth
 	}
 	if f.DrawAdj != "" {
 		d, err := match.ParseDrawAdjudication(f.DrawAdj)
@@ -153,6 +155,9 @@ func (f *gameFlags) limitText(cfg match.Config) string {
 	if cfg.Depth > 0 {
 		parts = append(parts, fmt.Sprintf("depth %d", cfg.Depth))
 	}
+	if cfg.DefaultDepth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d unless a player sets its own", cfg.DefaultDepth))
+	}
 	if cfg.Nodes > 0 {
 		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
 	}
@@ -169,25 +174,6 @@ func endProgress(bar progress.Reporter, err error) {
 		return
 	}
 	bar.Finish()
-}
-
-// openPGN creates the --pgn file; close flushes it.
-func openPGN(path string) (w *bufio.Writer, closeFn func() error, err error) {
-	if path == "" {
-		return nil, func() error { return nil }, nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--pgn: %w", err)
-	}
-	w = bufio.NewWriter(f)
-	return w, func() error {
-		if err := w.Flush(); err != nil {
-			f.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-		return f.Close()
-	}, nil
 }
 
 // entrantFromFlag parses a SPEC flag; a malformed spec is a usage error.
@@ -212,6 +198,7 @@ type matchOptions struct {
 	SPRT        string
 	ReportEvery int
 	JSON        bool
+	Force       bool
 	// Shard and Output make the run one task of a sharded match.
 	Shard   string
 	Output  string
@@ -227,11 +214,21 @@ func newMatchCmd(s *IOStreams) *cobra.Command {
 		Long: `Plays games between two players. Each opening is played twice with colours swapped, so
 results also count as game pairs (pentanomial). Without --openings, openings are
 generated from --random-plies random legal moves, so no file is needed. Without
---tc, --depth, --nodes or --movetime every move is searched to depth 4.
+--tc, --depth, --nodes or --movetime a player searches to the depth= or nodes= of
+its SPEC, and one that sets neither to depth 4; those flags bound every player's
+moves, on top of its own depth= and nodes=.
 
 An illegal move, a crash, a stall (no move within --move-timeout) or a loss on time
 loses that game; the reason is in the report and the PGN, and a crashed engine is
 restarted for the next game. With --sprt the match stops as soon as the test decides.
+
+With --pgn every finished game goes first to a journal beside the PGN file
+(.NAME.journal.jsonl), and the file is written from it, whole, when the match ends:
+a match stopped or killed part way leaves no PGN file, and the same command run
+again continues from the journal, playing only the games it lacks; the journal is
+deleted when the match ends. A journal of other settings is refused; --force starts
+over. An existing --pgn file is not replaced unless --force is given. Without --pgn
+nothing is kept, and a stopped match starts over.
 
 Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
@@ -247,7 +244,7 @@ tasks' games exactly as one run of them. A finished task is skipped when run aga
 a killed one continues.`,
 		Example: `  dchess match --a heuristic --b random --games 20
   dchess match --a heuristic:depth=3 --b "uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1350" \
-      --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn
+      --tc 10+0.1 --games 100 --concurrency 2 --pgn games.pgn   # rerun to continue; --force to replace games.pgn
   dchess match --a cnn --b heuristic --openings book.epd --openings-order random \
       --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05 --games 2000 --json
   dchess match --a heuristic:depth=5 --b heuristic:depth=4 --games 20000 --shard auto/100 -o /shared/d5-d4
@@ -264,6 +261,7 @@ a killed one continues.`,
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists, and start over instead of continuing an interrupted run's journal")
 	cmd.Flags().StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index); needs -o")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "with --shard: write the task's results and games to NAME-000i-of-000n")
 	opts.gameFlags.add(cmd)
@@ -304,16 +302,21 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if opts.Shard != "" || opts.Output != "" {
 		return runMatchShard(ctx, opts, cfg, s)
 	}
-	pgn, closePGN, err := openPGN(opts.PGN)
-	if err != nil {
-		return err
-	}
-	if pgn != nil {
-		cfg.PGN = pgn
+	if opts.PGN != "" {
+		// Before any game, as selfplay -o: the file may hold someone's games.
+		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
+			return err
+		}
 	}
 
-	s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, opts.Games, opts.gameFlags.limitText(cfg))
-	bar := s.Progress("match", int64(opts.Games), "games")
+	var bar progress.Reporter
+	start := func(games, resumed int) {
+		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, opts.gameFlags.limitText(cfg))
+		if resumed > 0 {
+			s.Infof("continuing an interrupted match: %d of the games are in its journal %s\n", resumed, match.JournalBeside(opts.PGN))
+		}
+		bar = s.Progress("match", int64(games-resumed), "games")
+	}
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
 		bar.Add(1)
 		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
@@ -323,11 +326,27 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 			}
 		}
 	}
-	rep, runErr := match.Run(ctx, cfg)
-	endProgress(bar, runErr)
-	if err := closePGN(); err != nil && runErr == nil {
-		runErr = err
+	var rep *match.Report
+	var runErr error
+	if opts.PGN == "" {
+		// Nothing to keep the games in: a stopped match starts over.
+		start(opts.Games, 0)
+		rep, runErr = match.Run(ctx, cfg)
+	} else {
+		settings, _, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
+		if err != nil {
+			return err
+		}
+		var res match.ResumableResult
+		res, runErr = match.RunResumable(ctx, match.ResumableOptions{Config: cfg, Settings: settings, PGN: opts.PGN,
+			Restart: opts.Force, OnStart: start})
+		if runErr != nil && bar == nil {
+			// It stopped before the first game: at the journal beside the file.
+			return fmt.Errorf("--pgn: %w", runErr)
+		}
+		rep = res.Report
 	}
+	endProgress(bar, runErr)
 	if rep == nil {
 		return runErr
 	}
@@ -339,6 +358,10 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		fmt.Fprint(s.Out, rep.Text())
 	}
 	if runErr != nil {
+		if errors.Is(runErr, context.Canceled) && opts.PGN != "" {
+			return fmt.Errorf("match interrupted after %d games, kept in %s; %s was not written: run the same command again to continue",
+				rep.Games, match.JournalBeside(opts.PGN), opts.PGN)
+		}
 		if errors.Is(runErr, context.Canceled) {
 			return fmt.Errorf("match interrupted after %d games", rep.Games)
 		}
@@ -477,19 +500,7 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		return err
 	}
 	if opts.PGN != "" {
-		w, closePGN, err := openPGN(opts.PGN)
-		if err != nil {
-			return err
-		}
-		for _, mm := range parts {
-			if err == nil {
-				err = mm.WritePGN(w)
-			}
-		}
-		if cerr := closePGN(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := writeMergedPGN(opts.PGN, parts); err != nil {
 			return err
 		}
 	}
@@ -503,4 +514,20 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 	}
 	fmt.Fprint(s.Out, report.Text())
 	return nil
+}
+
+// writeMergedPGN writes the games of parts, match after match, to path,
+// which appears whole or not at all.
+func writeMergedPGN(path string, parts []*match.MergedMatch) error {
+	f, err := safefile.Create(path)
+	if err != nil {
+		return fmt.Errorf("--pgn: %w", err)
+	}
+	defer f.Discard()
+	for _, mm := range parts {
+		if err := mm.WritePGN(f); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	return f.Commit()
 }

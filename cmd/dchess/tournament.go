@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -43,7 +44,9 @@ fitted against all of them. Each rating has a 95 % error bar relative to the anc
 With --pgn every finished game also goes to a journal beside the PGN file
 (.NAME.journal.jsonl), so a tournament stopped or killed part way continues when the
 same command is run again, playing only the games it lacks; the journal is deleted
-when the tournament ends. A journal of other settings is refused; --force starts over.
+when the tournament ends, and the PGN file is written, whole, only then. A journal of
+other settings is refused; --force starts over. An existing --pgn file is not replaced
+unless --force is given.
 
 "dchess tournament merge" fits the ratings to the games of several tournaments' --json
 outputs at once.`,
@@ -62,7 +65,7 @@ outputs at once.`,
 	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: first player = 0)")
 	cmd.Flags().IntVar(&opts.GamesPerPair, "games-per-pair", 10, "games between each pair of players")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
-	cmd.Flags().BoolVar(&opts.Force, "force", false, "start over instead of continuing an interrupted run's journal (with --pgn)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists, and start over instead of continuing an interrupted run's journal")
 	opts.gameFlags.add(cmd)
 	cmd.AddCommand(newTournamentMergeCmd(s))
 	return cmd
@@ -175,21 +178,23 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
-	pgn, closePGN, err := openPGN(opts.PGN)
-	if err != nil {
-		return err
+	if opts.PGN != "" {
+		// Before any game; after New, so a bad --anchor is named first.
+		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
+			return err
+		}
 	}
-	var games io.Writer // a nil *bufio.Writer must not reach the match as a writer
-	if pgn != nil {
-		games = pgn
+	var st *tournament.Standings
+	var runErr error
+	if opts.PGN == "" {
+		st, runErr = t.Play(ctx, nil)
+	} else {
+		st, runErr = t.PlayToFile(ctx, opts.PGN)
 	}
-	st, runErr := t.Play(ctx, games)
 	bar.end(runErr)
-	if err := closePGN(); err != nil && runErr == nil {
-		runErr = err
-	}
 	if errors.Is(runErr, tournament.ErrInterrupted) && cfg.Journal != "" {
-		runErr = fmt.Errorf("%w; the finished games are kept in %s: run the same command again to continue", runErr, cfg.Journal)
+		runErr = fmt.Errorf("%w; the finished games are kept in %s and %s was not written: run the same command again to continue",
+			runErr, cfg.Journal, opts.PGN)
 	}
 	if st == nil {
 		return runErr

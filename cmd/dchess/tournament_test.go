@@ -138,6 +138,43 @@ func TestTournamentJournalBesidePGN(t *testing.T) {
 	}
 }
 
+// TestStoppedTournamentLeavesNoPGNAndContinues: a tournament stopped as its
+// second pairing starts leaves no PGN file, only its journal; the same
+// command run again takes the first pairing's games from the journal and
+// writes the file whole.
+func TestStoppedTournamentLeavesNoPGNAndContinues(t *testing.T) {
+	pgn := filepath.Join(t.TempDir(), "rr.pgn")
+	journal := filepath.Join(filepath.Dir(pgn), ".rr.pgn.journal.jsonl")
+	options := func() *tournamentOptions {
+		return &tournamentOptions{Players: []string{"heuristic:depth=1,random:seed=1,random:seed=2"}, GamesPerPair: 2,
+			gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60, PGN: pgn}}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, _, _ := playStreams("")
+	s.ErrOut = &actOnLine{marker: "[2/3] ", n: 1, act: cancel}
+	err := runTournament(ctx, options(), s)
+	if !errors.Is(err, tournament.ErrInterrupted) || !strings.Contains(err.Error(), journal) {
+		t.Fatalf("stopped tournament: %v", err)
+	}
+	if _, err := os.Stat(pgn); !os.IsNotExist(err) {
+		t.Fatalf("a stopped tournament left a PGN file that looks finished: %v", err)
+	}
+	s, _, errOut := playStreams("")
+	if err := runTournament(context.Background(), options(), s); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "(2 of 2 games from the journal)") {
+		t.Errorf("the rerun did not continue from the journal:\n%s", errOut)
+	}
+	if data, err := os.ReadFile(pgn); err != nil || strings.Count(string(data), "[Event ") != 6 {
+		t.Errorf("PGN: %v\n%s", err, data)
+	}
+	if _, err := os.Stat(journal); !os.IsNotExist(err) {
+		t.Errorf("journal left after the tournament ended: %v", err)
+	}
+}
+
 // TestTournamentProgressLinesInALog: not on a terminal, a tournament prints
 // a progress line over all its games beside each pairing's lines; --quiet
 // silences both.

@@ -198,7 +198,7 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 	for {
 		side := b.SideToMove()
 		s := g.seats[side]
-		lim := player.Limits{Depth: g.cfg.Depth, Nodes: g.cfg.Nodes, MoveTime: g.cfg.MoveTime}
+		lim := player.Limits{Depth: g.cfg.Depth, Nodes: g.cfg.Nodes, MoveTime: g.cfg.MoveTime, DefaultDepth: g.cfg.DefaultDepth}
 		timeout := g.cfg.MoveTimeout
 		if tc != nil {
 			// A clock at or below zero would read as "no clock" to a player.

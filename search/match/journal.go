@@ -2,6 +2,8 @@ package match
 
 import (
 	"bufio"
+	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,8 +20,9 @@ import (
 // A journal is how a run that writes its games at the end survives a kill:
 // every finished game is appended as one JSON line (with the hash of the
 // settings it was played with and its PGN text) and synced, so a rerun with
-// the same settings plays only the games it lacks. A sharded match's task
-// (RunShard) and self-play (pipeline/selfplay's Run) keep one.
+// the same settings plays only the games it lacks. A match with a PGN file
+// (RunResumable), a sharded match's task (RunShard), a tournament and
+// self-play (pipeline/selfplay's Run) keep one.
 
 // ErrJournalSettings says a journal holds games of other settings than the
 // run that opened it; the caller says how to start over.
@@ -249,4 +252,56 @@ func readJournal(path string) ([]JournalEntry, error) {
 		lines = append(lines, e)
 	}
 	return lines, nil
+}
+
+// playJournalled plays the games of numbers that j lacks, counting j's
+// games first (in the report and its SPRT, as if this run had played
+// them), and adds every counted game to j as it finishes, so a run that is
+// killed loses only the games in progress. onJournalled, when not nil, is
+// called after each. A game that cannot be journalled stops the match (a
+// kill would lose it) and the report is nil: it must not read as a run
+// whose games were kept.
+func playJournalled(ctx context.Context, cfg Config, j *Journal, numbers []int, onJournalled func()) (*Report, error) {
+	cfg.GameNumbers, cfg.PGN, cfg.resumed = j.Remaining(numbers), nil, nil
+	for _, n := range numbers {
+		if e, ok := j.Game(n); ok {
+			cfg.resumed = append(cfg.resumed, e)
+		}
+	}
+	event, tc := cmp.Or(cfg.Event, defaultEvent), timeControlTag(cfg.TimeControl)
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var writeErr error
+	onGame := cfg.OnGame
+	cfg.OnGame = func(g GameResult, rep *Report) {
+		if writeErr != nil {
+			return
+		}
+		if writeErr = j.Add(rep.A, rep.B, g, event, tc); writeErr != nil {
+			stop()
+			return
+		}
+		if onJournalled != nil {
+			onJournalled()
+		}
+		if onGame != nil {
+			onGame(g, rep)
+		}
+	}
+	rep, err := Run(runCtx, cfg)
+	if writeErr != nil {
+		return nil, fmt.Errorf("journal %s: %w", j.Path(), writeErr)
+	}
+	return rep, err
+}
+
+// otherPlayers finds a journalled game whose players are not rep's (an
+// engine that now names itself otherwise): counting it would mix matches.
+func otherPlayers(j *Journal, rep *Report) (JournalEntry, bool) {
+	for _, e := range j.Games() {
+		if e.A != rep.A || e.B != rep.B {
+			return e, true
+		}
+	}
+	return JournalEntry{}, false
 }

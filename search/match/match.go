@@ -47,11 +47,16 @@ type Config struct {
 	RandomPlies int
 	Seed        uint64
 
-	// Limits of every move; at least one of them must be set.
+	// Limits of every move; at least one of them, or DefaultDepth, must be
+	// set. They cap a player's own limits (a SPEC's depth=, nodes=).
 	TimeControl *TimeControl
 	Depth       int
 	Nodes       int64
 	MoveTime    time.Duration
+	// DefaultDepth is the depth of a move that nothing else bounds: none
+	// of the limits above and none of the player's own, so a SPEC's
+	// depth= or nodes= is played as given (player.Limits.DefaultDepth).
+	DefaultDepth int
 	// TimeMargin is how far past its clock a side may go before losing on
 	// time (pipes and scheduling cost a little). Default 50 ms.
 	TimeMargin time.Duration
@@ -78,7 +83,15 @@ type Config struct {
 	// of a sharded match plays them (see RunShard). Each keeps the opening,
 	// colours and seed it has in the whole match.
 	GameNumbers []int
+
+	// resumed are games of this match that an interrupted run journalled
+	// (playJournalled): counted first, in the report and its SPRT, and
+	// not among GameNumbers.
+	resumed []JournalEntry
 }
+
+// defaultEvent is the PGN Event tag of a match that names none.
+const defaultEvent = "dchess match"
 
 func (c *Config) fillDefaults() error {
 	if c.A.New == nil || c.B.New == nil {
@@ -106,8 +119,8 @@ func (c *Config) fillDefaults() error {
 	}
 	// At least one slot, so the first player instances are always closed.
 	c.Concurrency = max(min(c.Concurrency, len(c.GameNumbers)), 1)
-	if c.TimeControl == nil && c.Depth <= 0 && c.Nodes <= 0 && c.MoveTime <= 0 {
-		return errors.New("match: no limit: give a time control, depth, nodes or move time")
+	if c.TimeControl == nil && c.Depth <= 0 && c.Nodes <= 0 && c.MoveTime <= 0 && c.DefaultDepth <= 0 {
+		return errors.New("match: no limit: give a time control, depth, nodes, move time or default depth")
 	}
 	if c.TimeMargin <= 0 {
 		c.TimeMargin = 50 * time.Millisecond
@@ -119,7 +132,7 @@ func (c *Config) fillDefaults() error {
 		}
 	}
 	if c.Event == "" {
-		c.Event = "dchess match"
+		c.Event = defaultEvent
 	}
 	if c.SPRT != nil {
 		if err := c.SPRT.Validate(); err != nil {
@@ -163,6 +176,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		nameB += " (2)"
 	}
 
+	rep := newReport(nameA, nameB, cfg.SPRT)
+	for _, e := range cfg.resumed {
+		rep.addJournalled(e)
+	}
+	numbers := cfg.GameNumbers
+	if rep.SPRT != nil && rep.SPRT.Result != elo.Continue {
+		// The journalled games decided the test: nothing is left to play.
+		rep.StoppedEarly, numbers = "sprt", nil
+	}
+
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)
@@ -197,7 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	go func() {
 		defer close(jobs)
-		for _, number := range cfg.GameNumbers {
+		for _, number := range numbers {
 			select {
 			case jobs <- number - 1:
 			case <-runCtx.Done():
@@ -210,7 +233,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		close(results)
 	}()
 
-	rep := newReport(nameA, nameB, cfg.SPRT)
 	pgn := &pgnSink{w: cfg.PGN, cfg: &cfg, pending: map[int]GameResult{}, order: cfg.GameNumbers}
 	var pgnErr error
 	for res := range results {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/board"
@@ -32,7 +33,7 @@ func (s *pgnSink) add(g GameResult) error {
 		}
 		delete(s.pending, g.Number)
 		s.next++
-		if err := WritePGN(s.w, g, s.cfg.Event, s.timeControl()); err != nil {
+		if err := WritePGN(s.w, g, s.cfg.Event, timeControlTag(s.cfg.TimeControl)); err != nil {
 			return err
 		}
 	}
@@ -58,12 +59,12 @@ func (s *pgnSink) flush() error {
 	return nil
 }
 
-// timeControl is the TimeControl tag: the clock, or "-" when moves are
+// timeControlTag is the TimeControl tag: the clock, or "-" when moves are
 // bounded by depth, nodes or move time (the engines' depths are in the
 // move comments).
-func (s *pgnSink) timeControl() string {
-	if s.cfg.TimeControl != nil {
-		return s.cfg.TimeControl.String()
+func timeControlTag(tc *TimeControl) string {
+	if tc != nil {
+		return tc.String()
 	}
 	return "-"
 }
@@ -93,8 +94,7 @@ func pgnTermination(term string) string {
 func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 	var b strings.Builder
 	tag := func(name, value string) {
-		value = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, value)
+		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, pgnString(value))
 	}
 	tag("Event", event)
 	tag("Site", "?")
@@ -161,6 +161,20 @@ func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 	b.WriteString("\n\n")
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// pgnString is value as a legal PGN string token: \ and " escaped, and
+// each control character (newline, tab...), which the standard does not
+// allow in a string, replaced by a space. A name from an engine's "id
+// name" or a player SPEC would otherwise end a tag line in the middle.
+func pgnString(value string) string {
+	value = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, value)
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
 }
 
 // scoreComment is "+0.35" in pawns, or "+M3"/"-M2" for mates.

@@ -2,6 +2,7 @@ package match_test
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -46,5 +47,35 @@ func TestWritePGNEndsWithOneComment(t *testing.T) {
 		if games := readBack(t, b.String()); len(games) != 1 || len(games[0].Moves()) != 4 || games[0].Outcome() != "0-1" {
 			t.Errorf("%s: notnil/chess reads %v", tc.name, games)
 		}
+	}
+}
+
+// TestWritePGNTagsAreLegal: a name with a newline or a tab (an engine's
+// "id name", say) would end a tag line in the middle, and readers, dchess
+// ingest among them, refuse the game. Every tag is one line of printable
+// characters, with \ and " escaped.
+func TestWritePGNTagsAreLegal(t *testing.T) {
+	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	g := match.GameResult{Number: 1, Opening: match.Opening{FEN: start}, White: "two\nlines", Black: "tab\tbed \\ \"quoted\"\r",
+		Result: "1-0", Termination: match.TermIllegalMove, Reason: "Black makes an illegal move: a1a1",
+		Moves: []match.PlayedMove{{UCI: "e2e4", SAN: "e4"}}}
+	var b bytes.Buffer
+	if err := match.WritePGN(&b, g, "event\x00\x1b[31m", "-"); err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(b.String(), "\n\n")
+	legal := regexp.MustCompile(`^\[[A-Za-z]+ "([^"\\\x00-\x1f\x7f]|\\["\\])*"\]$`)
+	for _, line := range strings.Split(header, "\n") {
+		if !legal.MatchString(line) {
+			t.Errorf("tag line %q is not a legal PGN tag", line)
+		}
+	}
+	for _, want := range []string{`[White "two lines"]`, `[Black "tab bed \\ \"quoted\" "]`, `[Event "event  [31m"]`} {
+		if !strings.Contains(header, want) {
+			t.Errorf("header lacks %s:\n%s", want, header)
+		}
+	}
+	if games := readBack(t, b.String()); len(games) != 1 || games[0].GetTagPair("White") == nil || games[0].GetTagPair("White").Value != "two lines" {
+		t.Errorf("notnil/chess reads %v", games)
 	}
 }

@@ -154,6 +154,14 @@ func (r *Report) add(g GameResult) {
 	r.update()
 }
 
+// addJournalled counts a game from a journal as add counted it when it was
+// played (the journal keeps each side's move tally, not the moves).
+func (r *Report) addJournalled(e JournalEntry) {
+	r.add(e.Result())
+	r.ThinkingA.Merge(e.ThinkingA)
+	r.ThinkingB.Merge(e.ThinkingB)
+}
+
 func (r *Report) update() {
 	tri := elo.FromWDL(r.Wins, r.Losses, r.Draws)
 	r.Score, r.Elo, r.EloError, r.LOS, r.DrawRatio = elo.Float(tri.Score), elo.Float(tri.Elo), elo.Float(tri.ErrorMargin), elo.Float(tri.LOS), elo.Float(tri.DrawRatio)

@@ -209,38 +209,12 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 	if cfg.SPRT != nil {
 		sprt = cfg.SPRT.String()
 	}
-	cfg.GameNumbers, cfg.SPRT, cfg.PGN = j.Remaining(numbers), nil, nil
-	tc := "-"
-	if cfg.TimeControl != nil {
-		tc = cfg.TimeControl.String()
-	}
-	event := cfg.Event
-	if event == "" {
-		event = "dchess match"
-	}
-	// A game that cannot be journalled would be lost on a kill: stop.
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	var writeErr error
-	onGame := cfg.OnGame
-	cfg.OnGame = func(g GameResult, rep *Report) {
-		if writeErr != nil {
-			return
-		}
-		if writeErr = j.Add(rep.A, rep.B, g, event, tc); writeErr != nil {
-			stop()
-			return
-		}
+	// A task does not stop on the test: the merge evaluates it.
+	cfg.SPRT = nil
+	rep, err := playJournalled(ctx, cfg, j, numbers, func() {
 		sum.Played++
 		progress()
-		if onGame != nil {
-			onGame(g, rep)
-		}
-	}
-	rep, err := Run(runCtx, cfg)
-	if writeErr != nil {
-		err = fmt.Errorf("journal %s: %w", j.Path(), writeErr)
-	}
+	})
 	if err != nil {
 		if rep != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return sum, &shardInterrupted{cause: err, msg: fmt.Sprintf(
@@ -249,11 +223,9 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 		}
 		return sum, err
 	}
-	for _, line := range j.Games() {
-		if line.A != rep.A || line.B != rep.B {
-			return sum, fmt.Errorf("%s: game %d was played by %s and %s, this run's players are %s and %s; delete %s to start the shard over",
-				opts.Output, line.Game.Number, line.A, line.B, rep.A, rep.B, opts.Output)
-		}
+	if line, found := otherPlayers(j, rep); found {
+		return sum, fmt.Errorf("%s: game %d was played by %s and %s, this run's players are %s and %s; delete %s to start the shard over",
+			opts.Output, line.Game.Number, line.A, line.B, rep.A, rep.B, opts.Output)
 	}
 
 	var pgn bytes.Buffer

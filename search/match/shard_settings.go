@@ -46,6 +46,7 @@ func ShardSettings(ctx context.Context, run ShardRun, cfg Config, tasks int) (ma
 		"openings_order": run.OpeningsOrder, "random_plies": run.RandomPlies, "seed": run.Seed,
 		"sprt": run.SPRT, "files_sha256": hashes,
 	}
+	addDefaultDepth(settings, cfg)
 	return settings, inputs, nil
 }
 
@@ -109,10 +110,20 @@ func GameSettings(cfg Config) map[string]any {
 	if cfg.TimeControl != nil {
 		tc = cfg.TimeControl.String()
 	}
-	return map[string]any{
+	settings := map[string]any{
 		"openings": jobarray.Hash(openings), "random_plies": cfg.RandomPlies, "seed": cfg.Seed,
 		"tc": tc, "depth": cfg.Depth, "nodes": cfg.Nodes, "movetime": cfg.MoveTime.String(),
 		"move_timeout": cfg.MoveTimeout.String(), "time_margin": cfg.TimeMargin.String(),
 		"draw_adjudication": cfg.Draw, "resign_adjudication": cfg.Resign, "max_moves": cfg.MaxMoves,
+	}
+	addDefaultDepth(settings, cfg)
+	return settings
+}
+
+// addDefaultDepth records cfg's default depth in settings when it has one;
+// a config without one keeps the settings hash it had before there was one.
+func addDefaultDepth(settings map[string]any, cfg Config) {
+	if cfg.DefaultDepth > 0 {
+		settings["default_depth"] = cfg.DefaultDepth
 	}
 }

@@ -73,3 +73,25 @@ func TestShardSettings(t *testing.T) {
 		t.Error("a malformed SPEC gave no error")
 	}
 }
+
+// TestSettingsTellADefaultDepthFromACap: a depth that caps every player and
+// a default depth for players without their own limit play other games
+// (heuristic:depth=5 plays 4 or 5), so their runs must not continue or
+// merge with each other.
+func TestSettingsTellADefaultDepthFromACap(t *testing.T) {
+	run := match.ShardRun{A: "heuristic:depth=5", B: "heuristic", Games: 2}
+	capped, _, err := match.ShardSettings(context.Background(), run, match.Config{Depth: 4}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byDefault, _, err := match.ShardSettings(context.Background(), run, match.Config{DefaultDepth: 4}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobarray.Hash(capped) == jobarray.Hash(byDefault) || byDefault["default_depth"] != 4 {
+		t.Errorf("depth cap %v and default depth %v hash alike", capped, byDefault)
+	}
+	if jobarray.Hash(match.GameSettings(match.Config{Depth: 4})) == jobarray.Hash(match.GameSettings(match.Config{DefaultDepth: 4})) {
+		t.Error("a journal's settings do not tell a depth cap from a default depth")
+	}
+}

@@ -34,6 +34,11 @@ type Limits struct {
 	WTime, BTime, WInc, BInc time.Duration
 	MovesToGo                int
 	Infinite                 bool
+	// DefaultDepth, when set, is the depth of a search that nothing else
+	// bounds: none of the limits above and none of the player's own
+	// settings (depth=, nodes=). Unlike Depth it caps no player that has
+	// a limit of its own. Zero leaves the depth to the player's default.
+	DefaultDepth int
 	// OnInfo, if not nil, receives progress reports (one per finished
 	// iteration for a searching player), for UCI "info" lines.
 	OnInfo func(Info)

@@ -45,7 +45,8 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q).String() = %q does not read back: %+v, %v", c.in, s.String(), back, err)
 		}
 	}
-	for _, bad := range []string{"", ":depth=3", "heuristic:depth=1,depth=2", "he uristic", "heuristic:name="} {
+	for _, bad := range []string{"", ":depth=3", "heuristic:depth=1,depth=2", "he uristic", "heuristic:name=",
+		"heuristic:name=two%0Alines", "random:name=tab%09bed", "uci:/usr/games/stockfish?name=SF\n1500"} {
 		if _, err := ParseSpec(bad); err == nil {
 			t.Errorf("ParseSpec(%q) succeeded", bad)
 		} else if strings.Contains(err.Error(), "\n") {
@@ -147,6 +148,21 @@ func TestSearcherLimits(t *testing.T) {
 	}
 	if got := q.limits(Limits{Infinite: true}); got.Depth != 0 || !got.Infinite {
 		t.Errorf("infinite: got %+v", got)
+	}
+	// A caller's default depth bounds only a player with no limit of its own.
+	if got := q.limits(Limits{DefaultDepth: 2}); got.Depth != 2 {
+		t.Errorf("default depth 2, no own limit: got %+v", got)
+	}
+	deep := SearchPlayer("h", nil, SearchOptions{Depth: 7})
+	if got := deep.limits(Limits{DefaultDepth: 4}); got.Depth != 7 {
+		t.Errorf("own depth=7 under default depth 4: got %+v", got)
+	}
+	nodes := SearchPlayer("h", nil, SearchOptions{Nodes: 5000})
+	if got := nodes.limits(Limits{DefaultDepth: 4}); got.Depth != 0 || got.Nodes != 5000 {
+		t.Errorf("own nodes=5000 under default depth 4: got %+v", got)
+	}
+	if got := deep.limits(Limits{Depth: 4, DefaultDepth: 4}); got.Depth != 4 {
+		t.Errorf("own depth=7 under a depth 4 cap: got %+v", got)
 	}
 }
 

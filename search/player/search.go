@@ -1,6 +1,7 @@
 package player
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -122,8 +123,8 @@ func (p *Searcher) NewGame(context.Context) error {
 }
 
 // Limits returns the search limits a move is played with: the caller's,
-// capped by the player's own depth and node settings, or the default
-// depth when nothing bounds the search.
+// capped by the player's own depth and node settings, or the caller's
+// default depth (else the player's) when nothing bounds the search.
 func (p *Searcher) limits(lim Limits) search.Limits {
 	out := search.Limits{Depth: lim.Depth, Nodes: lim.Nodes, MoveTime: lim.MoveTime,
 		WTime: lim.WTime, BTime: lim.BTime, WInc: lim.WInc, BInc: lim.BInc,
@@ -135,7 +136,7 @@ func (p *Searcher) limits(lim Limits) search.Limits {
 		out.Nodes = p.opts.Nodes
 	}
 	if !hasLimit(lim) && out.Depth == 0 && out.Nodes == 0 {
-		out.Depth = p.defaultDepth
+		out.Depth = cmp.Or(lim.DefaultDepth, p.defaultDepth)
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Spec is a parsed player SPEC: a family with an optional path and
@@ -72,6 +73,11 @@ func ParseSpec(s string) (Spec, error) {
 			if strings.EqualFold(key, "name") {
 				if value == "" {
 					return Spec{}, SpecErrorf("player spec %q: empty name=", raw)
+				}
+				// The name goes into PGN tags, where the standard allows no
+				// control character; a newline there breaks every reader.
+				if strings.IndexFunc(value, unicode.IsControl) >= 0 {
+					return Spec{}, fmt.Errorf("player spec %q: name= holds a control character (newline, tab...); give a name of printable characters", raw)
 				}
 				spec.Name = value
 				continue

@@ -1,6 +1,7 @@
 package player
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"time"
@@ -46,7 +47,7 @@ func (p *UCIEngine) Move(ctx context.Context, pos Position, lim Limits) (MoveInf
 		WTime: millis(lim.WTime), BTime: millis(lim.BTime), WInc: millis(lim.WInc), BInc: millis(lim.BInc),
 		MovesToGo: int64(lim.MovesToGo), Infinite: lim.Infinite}
 	if !hasLimit(lim) {
-		ul.Depth = DefaultDepth
+		ul.Depth = int64(cmp.Or(lim.DefaultDepth, DefaultDepth))
 	}
 	var onInfo func(uci.Info)
 	if lim.OnInfo != nil {

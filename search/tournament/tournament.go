@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -321,6 +322,25 @@ func resolveAnchors(anchors []Anchor, names []string, is func(player int, name s
 // standings of the games finished so far are returned with the error (nil
 // standings when no game finished).
 func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error) {
+	return t.play(ctx, pgn, nil)
+}
+
+// PlayToFile is Play with the games going to the PGN file path, which
+// appears whole when the tournament ends, before the journal is removed
+// (so a kill in between loses no game), and not at all when it does not
+// end: a stopped tournament leaves no file that looks finished.
+func (t *Tournament) PlayToFile(ctx context.Context, path string) (*Standings, error) {
+	f, err := safefile.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer f.Discard()
+	return t.play(ctx, f, f.Commit)
+}
+
+// play is Play; finish, when not nil, is called once every game is in
+// pgn, before the journal is removed, and its error is the run's.
+func (t *Tournament) play(ctx context.Context, pgn io.Writer, finish func() error) (*Standings, error) {
 	cfg, specs, names := t.cfg, t.cfg.Players, t.names
 	log := cfg.Log
 	var pairs []PairScore
@@ -423,6 +443,9 @@ func (t *Tournament) Play(ctx context.Context, pgn io.Writer) (*Standings, error
 			runErr = err
 			break
 		}
+	}
+	if runErr == nil && finish != nil {
+		runErr = finish()
 	}
 	if runErr == nil {
 		if err := j.Remove(); err != nil {
