@@ -77,7 +77,7 @@ func ParseSpec(s string) (Spec, error) {
 				// The name goes into PGN tags, where the standard allows no
 				// control character; a newline there breaks every reader.
 				if strings.IndexFunc(value, unicode.IsControl) >= 0 {
-					return Spec{}, fmt.Errorf("player spec %q: name= holds a control character (newline, tab...); give a name of printable characters", raw)
+					return Spec{}, SpecErrorf("player spec %q: name= holds a control character (newline, tab...); give a name of printable characters", raw)
 				}
 				spec.Name = value
 				continue
