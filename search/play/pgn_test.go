@@ -75,6 +75,11 @@ func TestAppendPGN(t *testing.T) {
 	}{
 		{"a new file", "", matedPGN},
 		{"after a game", matedPGN, matedPGN + matedPGN},
+		{"after a game without its last newline", strings.TrimSuffix(matedPGN, "\n\n"), matedPGN + matedPGN},
+		{"after a game without its blank line", strings.TrimSuffix(matedPGN, "\n"), matedPGN + matedPGN},
+		{"after a game with CRLF line ends", strings.ReplaceAll(matedPGN, "\n", "\r\n"), strings.ReplaceAll(matedPGN, "\n", "\r\n") + matedPGN},
+		{"after a game with CRLF and no newline", strings.TrimSuffix(strings.ReplaceAll(matedPGN, "\n", "\r\n"), "\r\n\r\n"),
+			strings.TrimSuffix(strings.ReplaceAll(matedPGN, "\n", "\r\n"), "\r\n\r\n") + "\n\n" + matedPGN},
 	} {
 		os.Remove(path)
 		if tc.before != "" {
@@ -98,5 +103,16 @@ func TestAppendPGN(t *testing.T) {
 	}
 	if err := AppendPGN(t.TempDir(), game); err == nil {
 		t.Error("appending to a folder: no error")
+	}
+}
+
+func TestSeparator(t *testing.T) {
+	for tail, want := range map[string]string{
+		"": "", "1-0": "\n\n", "\n": "\n", "0\n": "\n", "0\n\n": "", "\n\n\n": "",
+		"0\r\n": "\n", "\r\n\r\n": "", "\n  ": "\n\n",
+	} {
+		if got := separator([]byte(tail)); got != want {
+			t.Errorf("after %q: %q, want %q", tail, got, want)
+		}
 	}
 }
