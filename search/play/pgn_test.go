@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,29 @@ func TestThePGNOfAPlayedGame(t *testing.T) {
 	want := strings.Replace(matedPGN, "2025.03.09", res.Started.Format("2006.01.02"), 1)
 	if b.String() != want {
 		t.Errorf("PGN:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// tagLine is a tag pair as the PGN standard allows it: printing characters,
+// quotes and backslashes escaped.
+var tagLine = regexp.MustCompile(`^\[[A-Za-z0-9_]+ "([^"\\\x00-\x1f\x7f]|\\["\\])*"\]$`)
+
+func TestPGNTagValuesAreLegal(t *testing.T) {
+	var b bytes.Buffer
+	if err := matedGame("  Te\"st\\er\nx\ty\x00z\x7f\u0085\xff \r\n").WritePGN(&b); err != nil {
+		t.Fatal(err)
+	}
+	tags, _, _ := strings.Cut(b.String(), "\n\n")
+	for _, line := range strings.Split(tags, "\n") {
+		if !tagLine.MatchString(line) {
+			t.Errorf("illegal tag line %q", line)
+		}
+	}
+	if want := `[White "Te\"st\\er x y z  ` + "\uFFFD" + `"]`; !strings.Contains(tags, want+"\n") {
+		t.Errorf("tags:\n%s\nwant %s", tags, want)
+	}
+	if games := readBack(t, b.String()); len(games) != 1 || games[0].GetTagPair("Black").Value != "scripted" {
+		t.Errorf("notnil/chess reads %v", games)
 	}
 }
 
