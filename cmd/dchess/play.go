@@ -1,21 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/play"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -68,20 +65,6 @@ When the game ends it is appended to --pgn. With an experience player that learn
 	return cmd
 }
 
-// playGame is the state of one game in the terminal.
-type playGame struct {
-	b      *board.Board
-	start  string
-	moves  []match.PlayedMove
-	human  board.Color
-	name   string // the human's
-	opp    player.Player
-	out    io.Writer
-	limits player.Limits
-	pieces *[2][7]string
-	width  int // columns the move lists wrap at
-}
-
 func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -101,11 +84,11 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if opts.Depth < 0 || opts.MoveTimeMS < 0 || opts.Width < 0 {
 		return usagef("--depth, --movetime and --width must not be negative")
 	}
-	pieces := &letterPieces
+	pieces := play.Letters
 	switch strings.ToLower(opts.Pieces) {
 	case "letters", "":
 	case "unicode":
-		pieces = &unicodePieces
+		pieces = play.Unicode
 	default:
 		return usagef("--pieces must be letters or unicode, got %q", opts.Pieces)
 	}
@@ -117,16 +100,10 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	start := opts.FEN
-	if start == "" {
-		start = board.StartFEN
-	}
-	b, err := board.FromFEN(start)
-	if err != nil {
+	// The start is checked before the opponent is built, which may start an
+	// engine or load a model.
+	if _, err := play.ParseStart(opts.FEN); err != nil {
 		return usagef("--fen: %v", err)
-	}
-	if b.Status() != board.NotOver {
-		return usagef("--fen: the game is already over (%v)", b.Status())
 	}
 	opp, err := player.NewFromSpec(ctx, spec)
 	if err != nil {
@@ -137,249 +114,26 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano())
 	}
-	if seeder, ok := opp.(player.GameSeeder); ok {
-		seeder.SeedGame(seed)
-	}
-	if err := opp.NewGame(ctx); err != nil {
+	game, err := play.New(play.Options{Opponent: opp, Human: human, FEN: opts.FEN, Seed: seed, Pieces: pieces, Width: width, Name: opts.Name,
+		Limits: player.Limits{Depth: opts.Depth, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}})
+	if err != nil {
 		return err
 	}
-	g := &playGame{b: b, start: b.FEN(), human: human, name: opts.Name, opp: opp, out: s.Out, pieces: pieces, width: width,
-		limits: player.Limits{Depth: opts.Depth, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
-	fmt.Fprintf(s.Out, "You play %s against %s. Type a move (e4, Nf3, g1f3), moves, undo, resign or quit.\n", human, opp.Name())
-
-	in := bufio.NewScanner(s.In)
-	began := time.Now()
-	result, term, reason := "", "", ""
-	for result == "" {
-		if st := g.b.Status(); st != board.NotOver {
-			result, term, reason = match.RulesEnd(g.b, st)
-			break
-		}
-		if g.b.SideToMove() != human {
-			if err := g.opponentMoves(ctx); err != nil {
-				return err
-			}
-			continue
-		}
-		g.draw()
-		fmt.Fprintf(s.Out, "Your move (%s): ", human)
-		if !in.Scan() {
-			fmt.Fprintln(s.Out)
-			break
-		}
-		text := strings.TrimSpace(in.Text())
-		switch strings.ToLower(text) {
-		case "":
-			continue
-		case "quit", "exit":
-			result = "*"
-			continue
-		case "moves", "help", "?":
-			fmt.Fprint(s.Out, wrapMoves("Legal moves: ", g.legalSAN(), g.width))
-			continue
-		case "undo":
-			g.undo()
-			continue
-		case "resign":
-			result, term, reason = match.WinFor(human.Other()), match.TermResignation, match.ColorName(human)+" resigns"
-			continue
-		}
-		m, ok := g.parse(text)
-		if !ok {
-			fmt.Fprint(s.Out, wrapMoves(fmt.Sprintf("%q is not a legal move here. Legal moves: ", text), g.legalSAN(), g.width))
-			continue
-		}
-		g.make(m, player.MoveInfo{Move: board.UCI(m)})
-	}
-	if err := in.Err(); err != nil {
+	res, err := game.Run(ctx, s.In, s.Out)
+	if err != nil {
 		return err
 	}
-	if result == "" || result == "*" {
+	if !res.Finished() {
 		fmt.Fprintln(s.Out, "Game left unfinished; nothing saved.")
 		return nil
 	}
-	g.draw()
-	fmt.Fprintf(s.Out, "%s: %s\n", result, reason)
-
-	white, black := opts.Name, opp.Name()
-	if human == board.Black {
-		white, black = black, white
-	}
-	res := match.GameResult{Number: 1, Opening: match.Opening{FEN: g.start}, White: white, Black: black,
-		AIsWhite: human == board.White, Result: result, Termination: term, Reason: reason, Moves: g.moves, Start: began}
-	if err := appendPGN(opts.PGN, res); err != nil {
-		return err
+	if err := play.AppendPGN(opts.PGN, res); err != nil {
+		return fmt.Errorf("--pgn: %w", err)
 	}
 	fmt.Fprintf(s.Out, "Saved to %s\n", opts.PGN)
-	uci := make([]string, len(g.moves))
-	for i, m := range g.moves {
-		uci[i] = m.UCI
-	}
-	return player.NotifyGameOver(ctx, opp, player.FinishedGame{
-		Position: player.Position{StartFEN: g.start, Moves: uci}, Result: result, Termination: term})
-}
-
-func (g *playGame) opponentMoves(ctx context.Context) error {
-	fmt.Fprintf(g.out, "%s is thinking...\n", g.opp.Name())
-	uci := make([]string, len(g.moves))
-	for i, m := range g.moves {
-		uci[i] = m.UCI
-	}
-	info, err := g.opp.Move(ctx, player.Position{StartFEN: g.start, Moves: uci}, g.limits)
-	if err != nil {
-		return fmt.Errorf("%s failed: %w", g.opp.Name(), err)
-	}
-	m, err := g.b.ParseUCI(info.Move)
-	if err != nil {
-		return fmt.Errorf("%s played an illegal move: %s", g.opp.Name(), info.Move)
-	}
-	san := g.b.SAN(m)
-	g.make(m, info)
-	fmt.Fprintf(g.out, "%s plays %s\n", g.opp.Name(), san)
-	return nil
-}
-
-func (g *playGame) make(m board.Move, info player.MoveInfo) {
-	g.moves = append(g.moves, match.PlayedMove{UCI: board.UCI(m), SAN: g.b.SAN(m), Info: info})
-	g.b.Make(m)
-}
-
-// undo takes back the human's last move and the reply to it.
-func (g *playGame) undo() {
-	first := 0 // index of the human's first move
-	if start, _ := board.FromFEN(g.start); start.SideToMove() != g.human {
-		first = 1
-	}
-	if len(g.moves) <= first {
-		fmt.Fprintln(g.out, "Nothing to take back.")
-		return
-	}
-	n := 0
-	for len(g.moves) > first {
-		g.b.Unmake()
-		g.moves = g.moves[:len(g.moves)-1]
-		n++
-		if g.b.SideToMove() == g.human {
-			break
-		}
-	}
-	fmt.Fprintf(g.out, "Took back %d plies.\n", n)
-}
-
-// parse reads SAN (with check marks and annotations) or UCI.
-func (g *playGame) parse(text string) (board.Move, bool) {
-	if m, err := g.b.ParseUCI(strings.ToLower(text)); err == nil {
-		return m, true
-	}
-	san := strings.TrimRight(text, "+#!?")
-	san = strings.ReplaceAll(san, "0-0", "O-O")
-	if m, err := g.b.ParseSAN(san); err == nil {
-		return m, true
-	}
-	return 0, false
-}
-
-func (g *playGame) legalSAN() []string {
-	moves := g.b.LegalMoves()
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = g.b.SAN(m)
-	}
-	return out
-}
-
-// letterPieces are FEN's letters of [colour][piece]: capitals for White.
-var letterPieces = [2][7]string{
-	board.White: {board.Pawn: "P", board.Knight: "N", board.Bishop: "B", board.Rook: "R", board.Queen: "Q", board.King: "K"},
-	board.Black: {board.Pawn: "p", board.Knight: "n", board.Bishop: "b", board.Rook: "r", board.Queen: "q", board.King: "k"},
-}
-
-// unicodePieces are the glyphs of [colour][piece]. On a dark terminal the
-// outlined "white" glyphs look darker than the filled "black" ones, so the
-// board labels each side.
-var unicodePieces = [2][7]string{
-	board.White: {board.Pawn: "♙", board.Knight: "♘", board.Bishop: "♗", board.Rook: "♖", board.Queen: "♕", board.King: "♔"},
-	board.Black: {board.Pawn: "♟", board.Knight: "♞", board.Bishop: "♝", board.Rook: "♜", board.Queen: "♛", board.King: "♚"},
-}
-
-// sideLabel names a side and how its pieces are drawn:
-// "White (capitals): You", "Black (♚ ♛ ♜): heuristic".
-func (g *playGame) sideLabel(c board.Color) string {
-	who := g.opp.Name()
-	if c == g.human {
-		who = g.name
-	}
-	look := "capitals"
-	switch {
-	case g.pieces == &unicodePieces:
-		look = strings.Join([]string{g.pieces[c][board.King], g.pieces[c][board.Queen], g.pieces[c][board.Rook]}, " ")
-	case c == board.Black:
-		look = "lower case"
-	}
-	return fmt.Sprintf("  %s (%s): %s\n", match.ColorName(c), look, who)
-}
-
-// draw prints the board from the human's side, each side labelled, with
-// the last move.
-func (g *playGame) draw() {
-	var sb strings.Builder
-	sb.WriteByte('\n')
-	sb.WriteString(g.sideLabel(g.human.Other()))
-	for row := range 8 {
-		rank := 7 - row
-		if g.human == board.Black {
-			rank = row
-		}
-		fmt.Fprintf(&sb, "%d ", rank+1)
-		for col := range 8 {
-			file := col
-			if g.human == board.Black {
-				file = 7 - col
-			}
-			p, c := g.b.PieceAt(uint8(rank*8 + file))
-			if p == board.NoPiece {
-				sb.WriteString("·")
-			} else {
-				sb.WriteString(g.pieces[c][p])
-			}
-			sb.WriteByte(' ')
-		}
-		sb.WriteByte('\n')
-	}
-	if g.human == board.White {
-		sb.WriteString("  a b c d e f g h\n")
-	} else {
-		sb.WriteString("  h g f e d c b a\n")
-	}
-	sb.WriteString(g.sideLabel(g.human))
-	if n := len(g.moves); n > 0 {
-		fmt.Fprintf(&sb, "Last move: %s\n", g.moves[n-1].SAN)
-	}
-	if g.b.InCheck() {
-		sb.WriteString("Check!\n")
-	}
-	io.WriteString(g.out, sb.String())
-}
-
-// wrapMoves writes prefix and the moves separated by spaces, breaking lines
-// only between moves so that none is longer than width columns (a move
-// longer than a line gets a line of its own); continuation lines are
-// indented by two spaces.
-func wrapMoves(prefix string, moves []string, width int) string {
-	var sb strings.Builder
-	sb.WriteString(prefix)
-	column := utf8.RuneCountInString(prefix)
-	for i, m := range moves {
-		n, gap := utf8.RuneCountInString(m), min(i, 1)
-		if column > 2 && column+gap+n > width {
-			sb.WriteString("\n  ")
-			column, gap = 2, 0
-		}
-		sb.WriteString(" "[:gap] + m)
-		column += gap + n
-	}
-	sb.WriteByte('\n')
-	return sb.String()
+	// A learning player (experience:FILE.db?learn=true) adds the game to its
+	// tree; the game is saved first, so a failure here loses nothing.
+	return player.NotifyGameOver(ctx, opp, res.FinishedGame())
 }
 
 // terminalWidth is w's width in columns when it is a terminal, else 80.
@@ -390,20 +144,4 @@ func terminalWidth(w io.Writer) int {
 		}
 	}
 	return 80
-}
-
-// appendPGN adds the game to the end of path.
-func appendPGN(path string, g match.GameResult) error {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-	if err != nil {
-		return fmt.Errorf("--pgn: %w", err)
-	}
-	if err := match.WritePGN(f, g, "dchess play", "-"); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return errors.Join(fmt.Errorf("writing %s", path), err)
-	}
-	return nil
 }

@@ -98,38 +98,6 @@ func TestPlayBadInput(t *testing.T) {
 	}
 }
 
-func TestWrapMovesBreaksBetweenMoves(t *testing.T) {
-	moves := []string{"a3", "Nf3", "exd8=Q+", "O-O-O", "Qxe7#", "b4"}
-	got := wrapMoves("Legal moves: ", moves, 20)
-	want := "Legal moves: a3 Nf3\n  exd8=Q+ O-O-O\n  Qxe7# b4\n"
-	if got != want {
-		t.Errorf("width 20:\n%s\nwant:\n%s", got, want)
-	}
-	// A prefix longer than the width starts the moves on the next line, and
-	// a move longer than a line still stays whole.
-	got = wrapMoves("a long prefix of many words: ", []string{"exd8=Q+", "b4"}, 6)
-	if got != "a long prefix of many words: \n  exd8=Q+\n  b4\n" {
-		t.Errorf("width 6: %q", got)
-	}
-	for width := 8; width <= 40; width++ {
-		text := wrapMoves("Legal moves: ", moves, width)
-		var seen []string
-		for i, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-			if i > 0 && len(line) > width && len(strings.Fields(line)) > 1 {
-				t.Errorf("width %d: line %q is too long", width, line)
-			}
-			fields := strings.Fields(line)
-			if i == 0 {
-				fields = fields[2:]
-			}
-			seen = append(seen, fields...)
-		}
-		if strings.Join(seen, " ") != strings.Join(moves, " ") {
-			t.Errorf("width %d: a move was split or lost:\n%s", width, text)
-		}
-	}
-}
-
 func TestPlayUnicodeBoardAndNarrowMoveList(t *testing.T) {
 	s, out, _ := playStreams("moves\nquit\n")
 	opts := &playOptions{Player: "random", Color: "black", PGN: filepath.Join(t.TempDir(), "p.pgn"), Name: "Tester",
