@@ -167,13 +167,14 @@ func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 // each control character (newline, tab...), which the standard does not
 // allow in a string, replaced by a space. A name from an engine's "id
 // name" or a player SPEC would otherwise end a tag line in the middle.
+// Spaces around the value are dropped, as a reader would.
 func pgnString(value string) string {
-	value = strings.Map(func(r rune) rune {
+	value = strings.TrimSpace(strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) {
 			return ' '
 		}
 		return r
-	}, value)
+	}, value))
 	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
 }
 

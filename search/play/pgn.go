@@ -5,31 +5,16 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
-	"unicode"
 
 	"github.com/dchess/dchess/search/match"
 )
 
-// WritePGN writes the game as match.WritePGN does, with "dchess play" as
-// its Event and the players' names made fit for a tag.
+// WritePGN writes the game as match.WritePGN does (which keeps control
+// characters out of the tags), with "dchess play" as its Event.
 func (r Result) WritePGN(w io.Writer) error {
 	return match.WritePGN(w, match.GameResult{Number: 1, Opening: match.Opening{FEN: r.FEN},
-		White: tagValue(r.White), Black: tagValue(r.Black), Result: r.Outcome, Termination: r.Termination,
+		White: r.White, Black: r.Black, Result: r.Outcome, Termination: r.Termination,
 		Reason: r.Reason, Moves: r.Moves, Start: r.Started}, "dchess play", "-")
-}
-
-// tagValue makes s a legal PGN tag value: the standard allows no control
-// characters in a string, so a name typed with a newline or read from an
-// engine's "id name" becomes one line. Invalid UTF-8 becomes U+FFFD, and
-// match.WritePGN escapes the backslashes and quotes.
-func tagValue(s string) string {
-	return strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s))
 }
 
 // AppendPGN adds the game to the end of the PGN file at path, creating it
