@@ -70,7 +70,7 @@ func TestWritePGNTagsAreLegal(t *testing.T) {
 			t.Errorf("tag line %q is not a legal PGN tag", line)
 		}
 	}
-	for _, want := range []string{`[White "two lines"]`, `[Black "tab bed \\ \"quoted\" "]`, `[Event "event  [31m"]`} {
+	for _, want := range []string{`[White "two lines"]`, `[Black "tab bed \\ \"quoted\""]`, `[Event "event  [31m"]`} {
 		if !strings.Contains(header, want) {
 			t.Errorf("header lacks %s:\n%s", want, header)
 		}
