@@ -428,6 +428,7 @@ type matchMergeOptions struct {
 	SPRT    string
 	JSON    bool
 	Partial bool
+	Force   bool
 }
 
 func newMatchMergeCmd(s *IOStreams) *cobra.Command {
@@ -451,6 +452,7 @@ tasks' games and the games the others have journalled so far, whole pairs only, 
 says how many tasks are finished, running and not started. It only reads.`,
 		Example: `  dchess match merge /shared/d5-d4
   dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json
+  dchess match merge /shared/d5-d4 --pgn d5-d4.pgn --force   # replace d5-d4.pgn
   dchess match merge /shared/d5-d4 --partial
   dchess match merge /shared/d5-d4 /shared/d5-d4-seed2 --sprt elo0=0,elo1=10`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -461,7 +463,8 @@ says how many tasks are finished, running and not started. It only reads.`,
 			return runMatchMerge(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order (match after match), to this PGN file")
+	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order (match after match), to this PGN file (whole or not at all)")
+	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists")
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
@@ -479,10 +482,15 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		test = &t
 	}
 	names := strings.Join(opts.Bases, " + ")
-	if opts.Partial {
-		if opts.PGN != "" {
-			return usagef("--pgn needs every task finished; drop --partial or --pgn")
+	if opts.Partial && opts.PGN != "" {
+		return usagef("--pgn needs every task finished; drop --partial or --pgn")
+	}
+	if opts.PGN != "" {
+		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
+			return err
 		}
+	}
+	if opts.Partial {
 		pm, err := match.MergePartialSeries(opts.Bases, test)
 		if err != nil {
 			return err

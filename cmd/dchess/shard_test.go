@@ -13,6 +13,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/board"
 )
@@ -144,6 +145,13 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 	data, err := os.ReadFile(pgn)
 	if err != nil || strings.Count(string(data), "[Event ") != 12 {
 		t.Fatalf("merged PGN: %v\n%s", err, data)
+	}
+	// The merged PGN is replaced only with --force, as every --pgn is.
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}, PGN: pgn}, s); !errors.Is(err, safefile.ErrExists) {
+		t.Fatalf("a second merge over the PGN: %v", err)
+	}
+	if err := runMatchMerge(context.Background(), &matchMergeOptions{Bases: []string{base}, PGN: pgn, Force: true}, s); err != nil {
+		t.Fatalf("with --force: %v", err)
 	}
 
 	os.RemoveAll(jobarray.Name(base, jobarray.Spec{Index: 0, Count: 3}))

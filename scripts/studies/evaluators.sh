@@ -41,9 +41,12 @@ done
 list=random
 for p in "${players[@]}"; do list+=",$p"; done
 # Equal time (speed counts), then equal depth (evaluation alone).
+# A finished tournament's PGN is in place; a stopped one continues from its journal.
 for limit in "--movetime 50" "--depth 2"; do
+	pgn=$runs/evaluators-$(tr ' ' - <<<"${limit#--}").pgn
+	[ -f "$pgn" ] && continue
 	# shellcheck disable=SC2086 # the limit is a flag and its value
 	"$dchess" tournament --players "$list" --anchor random=0 --games-per-pair 10 $limit \
 		--openings ../shared/data/openings/noob_2moves.epd --openings-order random --seed 1 \
-		--max-moves 200 --pgn "$runs/evaluators-$(tr ' ' - <<<"${limit#--}").pgn"
+		--max-moves 200 --pgn "$pgn"
 done
