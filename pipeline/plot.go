@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"image/color"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // LossPlotFile is a run's loss curve.
@@ -206,19 +207,16 @@ func savePlot(p *plot.Plot, path string) error {
 	dc := draw.New(c)
 	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
 	legend.Draw(draw.Crop(dc, width+gap, -gap, gap, -p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y-gap))
-	tmp := filepath.Join(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	f, err := os.Create(tmp)
+	f, err := safefile.Create(path)
 	if err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
+	defer f.Discard()
 	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
 		return fmt.Errorf("plot: %w", err)
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
+	if err := f.Commit(); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	return os.Rename(tmp, path)
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
@@ -41,11 +42,7 @@ func WriteReport(ctx context.Context, cfg *RunConfig, timings map[string]float64
 	writeTimings(&b, cfg, timings)
 
 	path := filepath.Join(dir, ReportFile)
-	tmp := tempName(path)
-	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-		return "", err
-	}
-	return path, os.Rename(tmp, path)
+	return path, safefile.WriteFile(path, []byte(b.String()))
 }
 
 // ReadStandings reads the standings the run's tournament stage wrote.
@@ -68,14 +65,24 @@ func readJSONFile(path string, v any) error {
 // ratingText prints a fitted rating, which the prior keeps finite.
 func ratingText(v tournament.Rating) string { return fmt.Sprintf("%+.0f", float64(v)) }
 
+// depthSentence says how deep the tournament's searching players went: the
+// config's depth bounds them all; without it each plays its SPEC's depth,
+// or the default.
+func depthSentence(depth int) string {
+	if depth > 0 {
+		return fmt.Sprintf("to depth %d at most, or less where their SPEC says so", depth)
+	}
+	return fmt.Sprintf("to the depth their SPEC gives, or %d where it gives none", defaultMatchDepth)
+}
+
 func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) {
 	t := cfg.Tournament
 	fmt.Fprintf(b, "## Ratings\n\nA round robin of %d games per pair (each opening twice, colours swapped; openings of %d random plies, seed %d). "+
-		"The searching players search each move to depth %d at most, or less where their SPEC says so; the sequence models "+
+		"The searching players search each move %s; the sequence models "+
 		"play the first move of the line they decode and Deep Red's tree plays its stored moves, neither searching. "+
 		"Ratings are a maximum-likelihood fit of all games with %s fixed at %g and a stated prior (%s); "+
 		"the error bars are 95 %% intervals relative to the anchor.\n\n",
-		t.GamesPerPair, t.RandomPlies, t.Seed, tournamentDepth(t.Depth), st.Anchor.Name, st.Anchor.Elo, orSame(st.Prior, "none"))
+		t.GamesPerPair, t.RandomPlies, t.Seed, depthSentence(t.Depth), st.Anchor.Name, st.Anchor.Elo, orSame(st.Prior, "none"))
 	b.WriteString("| Rank | Player | Elo | ± 95 % | Games | Score | ms a move | mean depth |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, p := range st.Players {
 		bar := strings.TrimPrefix(ratingText(p.Error), "+")

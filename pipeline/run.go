@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -20,6 +19,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/dataset/label"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/match"
@@ -377,7 +377,7 @@ func (c *RunConfig) selfPlay(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		sp := c.SelfPlay
 		res, err := selfplay.Run(ctx, selfplay.Options{
-			Match: match.Config{Concurrency: c.concurrency(), Depth: tournamentDepth(sp.Depth), MaxMoves: sp.MaxMoves, Seed: sp.Seed},
+			Match: match.Config{Concurrency: c.concurrency(), Depth: sp.Depth, DefaultDepth: defaultMatchDepth, MaxMoves: sp.MaxMoves, Seed: sp.Seed},
 			A:     sp.A, B: sp.B, Games: sp.Games, OpeningPlies: sp.OpeningPlies, BalanceCP: sp.BalanceCP,
 			BalanceDepth: selfplay.DefaultBalanceDepth, RandomRate: sp.RandomRate, RandomPlies: sp.RandomRatePlies, Output: c.path(RunGames),
 		})
@@ -583,7 +583,7 @@ func (c *RunConfig) LearnOpenings() []match.Opening {
 func (c *RunConfig) learn(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		final, pgnFinal := c.path(RunExperience), c.path(RunLearningGames)
-		tmp, pgnTmp := tempName(final), tempName(pgnFinal)
+		tmp := tempName(final)
 		removeDB(tmp)
 		src, err := experience.Open(ctx, c.path(RunExperienceFirst))
 		if err != nil {
@@ -594,11 +594,11 @@ func (c *RunConfig) learn(opts RunOptions) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		pgnFile, err := os.Create(pgnTmp)
+		pgnFile, err := safefile.Create(pgnFinal)
 		if err != nil {
 			return err
 		}
-		defer os.Remove(pgnTmp)
+		defer pgnFile.Discard()
 		learner, err := player.ParseSpec(c.expand(c.Experience.Learner, tmp))
 		if err != nil {
 			return err
@@ -612,38 +612,29 @@ func (c *RunConfig) learn(opts RunOptions) func(context.Context) error {
 			for i, opp := range c.Experience.Opponents {
 				b, err := match.SpecEntrant(c.expand(opp, tmp))
 				if err != nil {
-					pgnFile.Close()
 					return err
 				}
 				rep, err := match.Run(ctx, match.Config{A: a, B: b, Games: t.GamesPerPair, Concurrency: c.concurrency(),
-					Openings: openings, Seed: uint64(round)<<8 | uint64(i), Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves,
+					Openings: openings, Seed: uint64(round)<<8 | uint64(i), Depth: t.Depth, DefaultDepth: defaultMatchDepth, MaxMoves: t.MaxMoves,
 					Event: fmt.Sprintf("dchess pipeline learning round %d", round), PGN: pgnFile})
 				if err != nil {
-					pgnFile.Close()
 					return err
 				}
 				w, l, d = w+rep.Wins, l+rep.Losses, d+rep.Draws
 			}
 		}
-		if err := pgnFile.Close(); err != nil {
-			return err
-		}
 		fmt.Fprintf(opts.Log, "   %d learning games: +%d -%d =%d for the learner\n", w+l+d, w, l, d)
-		if err := os.Rename(pgnTmp, pgnFinal); err != nil {
+		if err := pgnFile.Commit(); err != nil {
 			return err
 		}
 		return os.Rename(tmp, final)
 	}
 }
 
-// tournamentDepth is a match's depth cap: the config's, or dchess
-// match's default when none is set.
-func tournamentDepth(d int) int {
-	if d > 0 {
-		return d
-	}
-	return 4
-}
+// defaultMatchDepth is the depth of a move in the run's games when neither
+// the config's depth nor the player's own depth= or nodes= bounds it, as
+// dchess match's default.
+const defaultMatchDepth = 4
 
 // Evaluation is the evaluate stage's output: each evaluated player's
 // report on the test split, by the player's name in the tournament.
@@ -702,7 +693,7 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 		}
 		cfg := tournament.Config{Players: specs, GamesPerPair: t.GamesPerPair, Log: opts.Log,
 			Match: match.Config{Concurrency: c.concurrency(), RandomPlies: t.RandomPlies, Seed: t.Seed,
-				Depth: tournamentDepth(t.Depth), MaxMoves: t.MaxMoves}}
+				Depth: t.Depth, DefaultDepth: defaultMatchDepth, MaxMoves: t.MaxMoves}}
 		if t.Anchor != "" {
 			anchor, err := tournament.ParseAnchor(t.Anchor)
 			if err != nil {
@@ -716,25 +707,10 @@ func (c *RunConfig) tournament(opts RunOptions) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		pgnTmp := tempName(pgnFinal)
-		defer os.Remove(pgnTmp)
-		f, err := os.Create(pgnTmp)
+		// The PGN goes in place before the journal is removed, so a kill
+		// in between loses no game.
+		st, err := tour.PlayToFile(ctx, pgnFinal)
 		if err != nil {
-			return err
-		}
-		defer f.Close()
-		pgn := bufio.NewWriter(f)
-		st, err := tour.Play(ctx, pgn)
-		if err != nil {
-			return err
-		}
-		if err := pgn.Flush(); err != nil {
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-		if err := os.Rename(pgnTmp, pgnFinal); err != nil {
 			return err
 		}
 		return writeJSONFile(c.path(RunTournament), st)
@@ -753,17 +729,13 @@ func removeDB(path string) {
 	}
 }
 
-// writeJSONFile writes v as indented JSON through a temporary file.
+// writeJSONFile writes v as indented JSON, whole or not at all.
 func writeJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	tmp := tempName(path)
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.WriteFile(path, append(data, '\n'))
 }
 
 func readTimings(path string) map[string]float64 {
