@@ -38,6 +38,7 @@ func init() {
 			}
 			return &autoencoderObjective{m: m, cfg: c, filter: newPositionFilter(c.Data)}, nil
 		},
+		Examples: func(c *Config) (string, bool) { return decisivePositions(c, "decisive games"), false },
 		Accuracy: AccuracyNone,
 		Metrics: []MetricInfo{
 			{"train_loss, val_loss", "the layer's reconstruction error: mean squared error per value of its input"},
@@ -53,6 +54,16 @@ func deepChessDefaults(c *Config) {
 	c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
 		ShuffleBuffer: 10000, ValMax: 20000, MinPly: 10, SkipCaptures: true}
 	c.BatchSize, c.Patience = 256, 10
+}
+
+// decisivePositions says which positions the DeepChess families take
+// from games, by the config's data filters.
+func decisivePositions(c *Config, games string) string {
+	what := fmt.Sprintf("positions of %s (`dchess ingest` of games with their results makes them) from ply %d on (data.min_ply)", games, c.Data.MinPly)
+	if c.Data.SkipCaptures {
+		what += " whose played move is known and not a capture (data.skip_captures)"
+	}
+	return what
 }
 
 // checkDeepChessInput: both DeepChess families read the 773 bits as they are.

@@ -48,6 +48,17 @@ func init() {
 			}
 			return &nnueObjective{m: m, cfg: c}, nil
 		},
+		Examples: func(c *Config) (string, bool) {
+			nc := c.Model.Settings.(*nnue.Config)
+			what := labelledPositions
+			if nc.QuietOnly {
+				what += ", quiet ones (not in check, the best move not a capture: model.quiet_only)"
+			}
+			if nc.Lambda < 1 {
+				what += ", from games whose result is known (model.lambda below 1 blends it in)"
+			}
+			return what, true
+		},
 		Accuracy: AccuracySign,
 		Metrics: append([]MetricInfo{{"train_loss, val_loss",
 			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},

@@ -37,6 +37,10 @@ func init() {
 			return c.Model.Settings.(*deepchess.SiameseConfig).Validate()
 		},
 		Objective: newSiameseObjective,
+		// A pair needs a position from each side's wins.
+		Examples: func(c *Config) (string, bool) {
+			return decisivePositions(c, "games White won and of games Black won"), false
+		},
 		Accuracy:  AccuracyPair,
 		Reference: "the small comparator reached 95.1 % test pair accuracy on 46,000 self-play games, where Stockfish at depth 10 reads 96.4 % of the same pairs, and still lost 0-20 to the heuristic (docs/strength.md); the DeepChess paper reports about 98 % on millions of positions",
 		Metrics: []MetricInfo{

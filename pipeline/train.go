@@ -161,7 +161,7 @@ func lockRunDir(dir string) (unlock func(), err error) {
 // checkpoint every epoch and when ctx is cancelled, metrics.jsonl and
 // loss.png, and model.dcw at the end.
 func Train(ctx context.Context, opts TrainOptions) (*TrainResult, error) {
-	t, err := newTrainer(opts)
+	t, err := newTrainer(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func (t *trainer) infof(format string, args ...any) {
 	}
 }
 
-func newTrainer(opts TrainOptions) (_ *trainer, err error) {
+func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) {
 	if opts.RunDir == "" {
 		return nil, errors.New("train: no run folder given")
 	}
@@ -248,6 +248,9 @@ func newTrainer(opts TrainOptions) (_ *trainer, err error) {
 	}
 	if t.ds, err = dataset.OpenList(opts.Data); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
+	}
+	if err := t.checkExamples(ctx); err != nil {
+		return nil, err
 	}
 	if ck == nil {
 		if err := os.MkdirAll(opts.RunDir, 0o755); err != nil {
@@ -428,6 +431,11 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 	order := streamOrder{shuffled: true, epoch: t.state.Epoch, streamed: &streamed}
 	if err := t.obj.stream(ctx, t.ds, dataset.Train, order, f); err != nil {
 		return err
+	}
+	// checkExamples has seen one; should an epoch give none all the same,
+	// the run stops before it checkpoints or exports untrained weights.
+	if f.seen == 0 {
+		return t.noExamplesError()
 	}
 	if f.rows > 0 {
 		if err := t.step(f.rows); err != nil {

@@ -262,3 +262,21 @@ func TestTrainResumeWithoutACheckpoint(t *testing.T) {
 		t.Fatalf("resume without a checkpoint: %v", err)
 	}
 }
+
+// The reported bug: `train` on an unlabelled dataset printed "0 steps, 0
+// samples", exited 0 and wrote random weights. It is refused, and no run
+// folder is made.
+func TestTrainRefusesADatasetWithoutLabels(t *testing.T) {
+	data := decisiveDataset(t, 200) // games' positions, no labels
+	run := filepath.Join(t.TempDir(), "run")
+	var out bytes.Buffer
+	s := &IOStreams{Out: &out, ErrOut: &bytes.Buffer{}}
+	err := runTrain(context.Background(), &trainOptions{Model: "cnn", Data: data, Out: run,
+		Config: filepath.Join(testenv.RepoRoot(), "configs", "test", "cnn.yaml")}, s)
+	if err == nil || !strings.Contains(err.Error(), "no position labelled by Stockfish") || !strings.Contains(err.Error(), "dchess label") {
+		t.Fatalf("cnn on an unlabelled dataset: %v (printed %q)", err, out.String())
+	}
+	if _, err := os.Stat(run); !os.IsNotExist(err) {
+		t.Fatalf("the refused run made its folder (%v)", err)
+	}
+}
