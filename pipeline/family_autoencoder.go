@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
@@ -30,6 +31,16 @@ func init() {
 				return fmt.Errorf("autoencoder is trained on its reconstruction error: loss must be mse, not %q", c.Loss)
 			}
 			return c.Model.Settings.(*deepchess.AutoencoderConfig).Validate()
+		},
+		Bounds: layerBounds("layers", maxWidth),
+		// Every encoder and its decoder, the encoders' outputs.
+		Size: func(c *Config) ModelSize {
+			widths := append([]int{deepchess.InputSize}, c.Model.Settings.(*deepchess.AutoencoderConfig).Layers...)
+			decoders := slices.Clone(widths)
+			slices.Reverse(decoders)
+			s := denseSize(widths)
+			s.Params += denseSize(decoders).Params
+			return s
 		},
 		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
 			m, err := deepchess.NewAutoencoder(*c.Model.Settings.(*deepchess.AutoencoderConfig))

@@ -26,6 +26,17 @@ func init() {
 // train on: a line of moves after each position.
 const sequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
 
+// transformerBounds are the sequence families' bounds: their transformer's
+// sizes (which Transformer.Validate also keeps) and the decoding steps.
+var transformerBounds = Bounds{
+	"horizon": {1, 16},
+	"dim":     {1, 4096},
+	"heads":   {1, 4096},
+	"layers":  {1, maxLayers},
+	"mlp":     {1, 1 << 14},
+	"steps":   {1, MaxDecodingSteps},
+}
+
 // sequenceExamples says what a sequence family trains on for its target.
 func sequenceExamples(target string) (string, bool) {
 	if target == diffusion.TargetGame {
@@ -56,6 +67,10 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 			dc := c.Model.Settings.(*diffusion.Config)
 			dc.Family = c.Model.Family
 			return dc.Validate()
+		},
+		Bounds: transformerBounds,
+		Size: func(c *Config) ModelSize {
+			return transformerSize(c.Model.Settings.(*diffusion.Config).Transformer())
 		},
 		Objective: newDiffusionObjective,
 		Examples: func(c *Config) (string, bool) {

@@ -240,6 +240,11 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 	if t.obj, err = t.cfg.family().Objective(t.cfg, ObjectiveEnv{Fresh: ck == nil, RunsDir: runsDir}); err != nil {
 		return nil, err
 	}
+	// Again with what the objective filled in (a siamese run's tower),
+	// before the weights are allocated.
+	if err := t.cfg.Validate(); err != nil {
+		return nil, err
+	}
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
 		return nil, err
 	}
