@@ -128,6 +128,34 @@ func checkpointFiles(dir string) ([]string, error) {
 // ErrNoCheckpoint means a run folder holds no checkpoint yet.
 var ErrNoCheckpoint = errors.New("no checkpoint")
 
+// noCheckpointError says why runDir holds no checkpoint, from what is
+// there: no folder, a folder no run has started in, or a run that stopped
+// (a full disk, a crash, a diverged loss) before writing its first
+// checkpoint, which there is nothing of to continue: it starts over.
+func noCheckpointError(runDir string) error {
+	if _, err := os.Stat(runDir); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: %w: the folder does not exist; start a run there with `dchess train --out %s` (without --resume)",
+			runDir, ErrNoCheckpoint, runDir)
+	}
+	config := filepath.Join(runDir, ConfigFile)
+	if _, err := os.Stat(config); err != nil {
+		return fmt.Errorf("%s: %w: no run has started there (it holds no %s either); start one with `dchess train --out %s` (without --resume)",
+			runDir, ErrNoCheckpoint, ConfigFile, runDir)
+	}
+	return fmt.Errorf("%s: %w yet: the run started there stopped before writing its first one, so there is nothing to continue or export; "+
+		"start it over with the same command without --resume (--config %s repeats its settings)", runDir, ErrNoCheckpoint, config)
+}
+
+// CheckResume says whether --resume can continue the run in runDir as a
+// run of family: it needs a checkpoint, and a config.yaml of family.
+func CheckResume(runDir, family string) error {
+	if names, _ := checkpointFiles(filepath.Join(runDir, CheckpointDir)); len(names) == 0 {
+		return noCheckpointError(runDir)
+	}
+	_, err := LoadConfig(filepath.Join(runDir, ConfigFile), family)
+	return err
+}
+
 // loadNewestCheckpoint reads the run's newest intact checkpoint: a damaged
 // newest one (a crash while the disk was full, a bad sector) costs the
 // steps since the one before, not the run. fallbackNote says what was
@@ -136,7 +164,7 @@ func loadNewestCheckpoint(runDir string) (*checkpoint, error) {
 	dir := filepath.Join(runDir, CheckpointDir)
 	names, err := checkpointFiles(dir)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && len(names) == 0) {
-		return nil, fmt.Errorf("%s: %w (train with --out %s first)", dir, ErrNoCheckpoint, runDir)
+		return nil, noCheckpointError(runDir)
 	}
 	if err != nil {
 		return nil, err

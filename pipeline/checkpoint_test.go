@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -70,4 +71,56 @@ func TestResumeFallsBackToTheNewestIntactCheckpoint(t *testing.T) {
 	if _, err := loadNewestCheckpoint(run); err == nil || !strings.Contains(err.Error(), "no intact checkpoint") || !strings.Contains(err.Error(), names[0]) {
 		t.Fatalf("all damaged: %v", err)
 	}
+}
+
+// The reported bug: after a run that failed before its first checkpoint
+// (on a full disk; here its loss diverges at once), --resume said to
+// "train with --out RUNDIR first", which is what had been run. It says
+// that the run stopped before its first checkpoint and how to start over,
+// and starting over works.
+func TestResumeWithoutACheckpointSaysWhatIsMissing(t *testing.T) {
+	data := materialDataset(t, 300)
+	ctx := context.Background()
+	cfg := testConfig(t, ann.Family)
+	cfg.Epochs = 1
+	exploding := *cfg
+	exploding.Optimizer.LR = 1e30
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := Train(ctx, TrainOptions{Config: &exploding, Data: data, RunDir: run}); err == nil || !strings.Contains(err.Error(), "diverged") {
+		t.Fatalf("exploding run: %v", err)
+	}
+	resume := func(dir string, want ...string) {
+		t.Helper()
+		_, err := Train(ctx, TrainOptions{Data: data, RunDir: dir, Resume: true})
+		if !errors.Is(err, ErrNoCheckpoint) || strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "train with --out") {
+			t.Fatalf("resume of %s: %v", dir, err)
+		}
+		for _, w := range want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("resume of %s: %v\nwant %q in it", dir, err, w)
+			}
+		}
+	}
+	resume(run, "stopped before writing its first", "without --resume", "--config "+filepath.Join(run, ConfigFile))
+	resume(filepath.Join(t.TempDir(), "missing"), "does not exist", "without --resume")
+	resume(t.TempDir(), "no run has started there", "without --resume")
+
+	// Starting over, as the message says: the config as run repeats the
+	// run (and explodes again), a sane one trains.
+	if _, err := Train(ctx, TrainOptions{Config: testConfigFile(t, run), Data: data, RunDir: run}); err == nil {
+		t.Fatal("the config as run still explodes")
+	}
+	if _, err := Train(ctx, TrainOptions{Config: cfg, Data: data, RunDir: run}); err != nil {
+		t.Fatalf("starting over: %v", err)
+	}
+}
+
+// testConfigFile reads a run's config.yaml.
+func testConfigFile(t *testing.T, run string) *Config {
+	t.Helper()
+	c, err := LoadConfig(filepath.Join(run, ConfigFile), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -289,8 +289,13 @@ func (c *Config) input() nn.Input {
 	return nn.Input{Encoding: c.Data.Encoding, Min: c.Data.InputMin, Max: c.Data.InputMax}
 }
 
-// Validate reports settings the loop cannot run with.
+// Validate reports settings the loop cannot run with, and sizes beyond
+// their bounds (see Bound) or beyond any machine's memory, before any of
+// them is used.
 func (c *Config) Validate() error {
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	if err := c.validateModel(); err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -341,7 +346,7 @@ func (c *Config) Validate() error {
 	case c.Data.ValMax < 0 || c.Data.MinPly < 0:
 		return fmt.Errorf("config: data.val_max and data.min_ply must not be negative")
 	}
-	return nil
+	return c.checkMemory()
 }
 
 // validateModel checks the model section and what its family requires of

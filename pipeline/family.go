@@ -37,6 +37,19 @@ type Family struct {
 	Validate func(c *Config) error
 	// Objective builds what the training loop optimises for a config.
 	Objective func(c *Config, env ObjectiveEnv) (objective, error)
+	// Bounds bounds every integer key of the model section and the length
+	// of every list in it (see Bound), checked when a config is loaded.
+	Bounds Bounds
+	// Size says how many weights a valid config's network has and how many
+	// values one example's forward pass holds, from which a config that no
+	// machine of 24 GiB could train is refused before anything is
+	// allocated.
+	Size func(c *Config) ModelSize
+	// Examples says which records a config of the family trains on and
+	// the command that makes them, for the error that refuses a dataset
+	// without one; labelled says they carry Stockfish's label, so a
+	// dataset whose manifest counts no label is refused without reading.
+	Examples func(c *Config) (what string, labelled bool)
 	// Accuracy names the figure the objective's score counts (see
 	// AccuracyKind); the loop reports it under that name.
 	Accuracy AccuracyKind
@@ -122,8 +135,8 @@ func RegisterFamily(f Family) error {
 	switch {
 	case f.Name == "" || f.Name != strings.ToLower(f.Name) || strings.ContainsAny(f.Name, ":?, "):
 		return fmt.Errorf("model family %q: a family's name is lower case without ':', '?', ',' or spaces", f.Name)
-	case f.NewSettings == nil || f.Validate == nil || f.Objective == nil || f.Description == "" || f.Data == "" || f.FirstRun == "":
-		return fmt.Errorf("model family %q: a family needs a description, its data, a first run, settings, validation and an objective", f.Name)
+	case f.NewSettings == nil || f.Validate == nil || f.Objective == nil || f.Examples == nil || f.Size == nil || f.Description == "" || f.Data == "" || f.FirstRun == "":
+		return fmt.Errorf("model family %q: a family needs a description, its data, a first run, settings, validation, an objective, its examples and its size", f.Name)
 	}
 	familiesMu.Lock()
 	defer familiesMu.Unlock()

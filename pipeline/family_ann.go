@@ -19,5 +19,10 @@ func init() {
 		func(path string) (search.Evaluator, error) { return ann.Load(path) },
 		"on 317,477 Stockfish-labelled positions the thesis ANN reached a test MSE of 0.0306 and ann-wide 0.0184, where the heuristic's is 0.0187 (docs/strength.md)")
 	f.FirstRun = "dchess train --model ann --data DATASET --config configs/ann.yaml --max-steps 2000"
+	f.Bounds = layerBounds("hidden", maxWidth)
+	f.Size = func(c *Config) ModelSize {
+		widths := append([]int{c.input().Size()}, c.Model.Settings.(*ann.Config).Hidden...)
+		return denseSize(append(widths, 1))
+	}
 	mustRegister(f)
 }

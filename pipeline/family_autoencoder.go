@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
@@ -31,6 +32,16 @@ func init() {
 			}
 			return c.Model.Settings.(*deepchess.AutoencoderConfig).Validate()
 		},
+		Bounds: layerBounds("layers", maxWidth),
+		// Every encoder and its decoder, the encoders' outputs.
+		Size: func(c *Config) ModelSize {
+			widths := append([]int{deepchess.InputSize}, c.Model.Settings.(*deepchess.AutoencoderConfig).Layers...)
+			decoders := slices.Clone(widths)
+			slices.Reverse(decoders)
+			s := denseSize(widths)
+			s.Params += denseSize(decoders).Params
+			return s
+		},
 		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
 			m, err := deepchess.NewAutoencoder(*c.Model.Settings.(*deepchess.AutoencoderConfig))
 			if err != nil {
@@ -38,6 +49,7 @@ func init() {
 			}
 			return &autoencoderObjective{m: m, cfg: c, filter: newPositionFilter(c.Data)}, nil
 		},
+		Examples: func(c *Config) (string, bool) { return decisivePositions(c, "decisive games"), false },
 		Accuracy: AccuracyNone,
 		Metrics: []MetricInfo{
 			{"train_loss, val_loss", "the layer's reconstruction error: mean squared error per value of its input"},
@@ -53,6 +65,16 @@ func deepChessDefaults(c *Config) {
 	c.Data = DataConfig{Encoding: nn.EncodingBits, InputMin: -1, InputMax: 1, ValSplit: "val",
 		ShuffleBuffer: 10000, ValMax: 20000, MinPly: 10, SkipCaptures: true}
 	c.BatchSize, c.Patience = 256, 10
+}
+
+// decisivePositions says which positions the DeepChess families take
+// from games, by the config's data filters.
+func decisivePositions(c *Config, games string) string {
+	what := fmt.Sprintf("positions of %s (`dchess ingest` of games with their results makes them) from ply %d on (data.min_ply)", games, c.Data.MinPly)
+	if c.Data.SkipCaptures {
+		what += " whose played move is known and not a capture (data.skip_captures)"
+	}
+	return what
 }
 
 // checkDeepChessInput: both DeepChess families read the 773 bits as they are.

@@ -26,6 +26,25 @@ func init() {
 // train on: a line of moves after each position.
 const sequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
 
+// transformerBounds are the sequence families' bounds: their transformer's
+// sizes (which Transformer.Validate also keeps) and the decoding steps.
+var transformerBounds = Bounds{
+	"horizon": {1, 16},
+	"dim":     {1, 4096},
+	"heads":   {1, 4096},
+	"layers":  {1, maxLayers},
+	"mlp":     {1, 1 << 14},
+	"steps":   {1, MaxDecodingSteps},
+}
+
+// sequenceExamples says what a sequence family trains on for its target.
+func sequenceExamples(target string) (string, bool) {
+	if target == diffusion.TargetGame {
+		return "positions with the moves played from them (`dchess ingest --horizon 4` makes them; model.target game)", false
+	}
+	return "positions labelled with Stockfish's principal variation (`dchess label --pv 4` makes them; model.target pv)", true
+}
+
 // sequenceFirstRun is a sequence family's first short run: the default
 // size trains at a few sequences a second (docs/benchmarks.md), so the
 // small config, stopped after a few hundred steps.
@@ -49,7 +68,14 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 			dc.Family = c.Model.Family
 			return dc.Validate()
 		},
+		Bounds: transformerBounds,
+		Size: func(c *Config) ModelSize {
+			return transformerSize(c.Model.Settings.(*diffusion.Config).Transformer())
+		},
 		Objective: newDiffusionObjective,
+		Examples: func(c *Config) (string, bool) {
+			return sequenceExamples(c.Model.Settings.(*diffusion.Config).Target)
+		},
 		Accuracy:  AccuracyAction,
 		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/strength.md); DiffuSearch trained on about 50 times as many sequences",
 		Metrics: []MetricInfo{

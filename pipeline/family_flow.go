@@ -36,6 +36,13 @@ func init() {
 			}
 			return &sequenceObjective{m: &flowModel{Model: m}, cfg: c}, nil
 		},
+		Examples: func(c *Config) (string, bool) {
+			return sequenceExamples(c.Model.Settings.(*flow.Config).Target)
+		},
+		Bounds: transformerBounds,
+		Size: func(c *Config) ModelSize {
+			return transformerSize(c.Model.Settings.(*flow.Config).Transformer())
+		},
 		Accuracy:  AccuracyAction,
 		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, flow-small with the board source chose Stockfish's move in 13.2 % of 500 test positions with a_i first, the player's default, diffusion-small in 11.8 % (13.4 % at best, jointly at 2 steps) and policy-small in 15.0 % (docs/strength.md)",
 		Metrics: []MetricInfo{

@@ -48,6 +48,35 @@ func init() {
 			}
 			return &nnueObjective{m: m, cfg: c}, nil
 		},
+		Examples: func(c *Config) (string, bool) {
+			nc := c.Model.Settings.(*nnue.Config)
+			what := labelledPositions
+			if nc.QuietOnly {
+				what += ", quiet ones (not in check, the best move not a capture: model.quiet_only)"
+			}
+			if nc.Lambda < 1 {
+				what += ", from games whose result is known (model.lambda below 1 blends it in)"
+			}
+			return what, true
+		},
+		Bounds: mergeBounds(layerBounds("hidden", 1024), Bounds{
+			"accumulator": {16, 4096},
+			"children":    {0, 16},
+			"child_plies": {0, 16},
+		}),
+		// The feature transformer and the dense layers; per example both
+		// views' active features, the targets, both accumulators and the
+		// dense layers' values.
+		Size: func(c *Config) ModelSize {
+			nc := c.Model.Settings.(*nnue.Config)
+			perView := nc.Accumulator
+			if nc.Pairwise {
+				perView /= 2
+			}
+			dense := denseSize(append(append([]int{2 * perView}, nc.Hidden...), 1))
+			return ModelSize{Params: int64(nnue.Features+1)*int64(nc.Accumulator) + dense.Params,
+				Values: int64(2*nnue.Slots+2+2*nc.Accumulator) + dense.Values}
+		},
 		Accuracy: AccuracySign,
 		Metrics: append([]MetricInfo{{"train_loss, val_loss",
 			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},

@@ -36,7 +36,26 @@ func init() {
 			// autoencoder it starts from.
 			return c.Model.Settings.(*deepchess.SiameseConfig).Validate()
 		},
+		Bounds: mergeBounds(layerBounds("tower", maxWidth), layerBounds("head", maxWidth)),
+		// Both towers' values, one tower's weights, and the head on the two
+		// embeddings; before a run takes its tower from the autoencoder,
+		// the head alone.
+		Size: func(c *Config) ModelSize {
+			sc := c.Model.Settings.(*deepchess.SiameseConfig)
+			var tower ModelSize
+			embedding := 0
+			if len(sc.Tower) > 0 {
+				tower = denseSize(append([]int{deepchess.InputSize}, sc.Tower...))
+				embedding = sc.Tower[len(sc.Tower)-1]
+			}
+			head := denseSize(append(append([]int{2 * embedding}, sc.Head...), 2))
+			return ModelSize{Params: tower.Params + head.Params, Values: 2*tower.Values + head.Values}
+		},
 		Objective: newSiameseObjective,
+		// A pair needs a position from each side's wins.
+		Examples: func(c *Config) (string, bool) {
+			return decisivePositions(c, "games White won and of games Black won"), false
+		},
 		Accuracy:  AccuracyPair,
 		Reference: "the small comparator reached 95.1 % test pair accuracy on 46,000 self-play games, where Stockfish at depth 10 reads 96.4 % of the same pairs, and still lost 0-20 to the heuristic (docs/strength.md); the DeepChess paper reports about 98 % on millions of positions",
 		Metrics: []MetricInfo{

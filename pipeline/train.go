@@ -133,6 +133,27 @@ type trainer struct {
 	badRecords   int64
 	// lastSave is when the newest checkpoint was written (or the session began).
 	lastSave time.Time
+	// unlock releases the run folder's lock, held from before the first
+	// file of the run is read or written until the run ends.
+	unlock func()
+}
+
+// runLockFile is the file in a run folder whose lock a training holds for
+// the whole run (flock: the lock goes with the process, even on kill -9),
+// so a second training into the same folder is refused instead of mixing
+// its config, checkpoints, metrics and weights with the first's.
+const runLockFile = "lock"
+
+// lockRunDir takes dir's run lock.
+func lockRunDir(dir string) (unlock func(), err error) {
+	unlock, err = safefile.Lock(filepath.Join(dir, runLockFile))
+	if errors.Is(err, safefile.ErrLocked) {
+		return nil, fmt.Errorf("train: %s: another dchess process is training into it", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return unlock, nil
 }
 
 // Train runs the training loop (see docs/training.md): shuffled minibatches
@@ -140,10 +161,11 @@ type trainer struct {
 // checkpoint every epoch and when ctx is cancelled, metrics.jsonl and
 // loss.png, and model.dcw at the end.
 func Train(ctx context.Context, opts TrainOptions) (*TrainResult, error) {
-	t, err := newTrainer(opts)
+	t, err := newTrainer(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
+	defer t.unlock()
 	defer func() { t.tg.close() }() // a new stage replaces the graph
 	defer t.metrics.close()
 	return t.run(ctx)
@@ -155,17 +177,29 @@ func (t *trainer) infof(format string, args ...any) {
 	}
 }
 
-func newTrainer(opts TrainOptions) (*trainer, error) {
+func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) {
 	if opts.RunDir == "" {
 		return nil, errors.New("train: no run folder given")
 	}
 	t := &trainer{opts: opts}
+	defer func() {
+		if err != nil && t.unlock != nil {
+			t.unlock()
+		}
+	}()
 	var ck *checkpoint
 	if opts.Resume {
 		if opts.Config != nil {
 			return nil, errors.New("train: a resumed run keeps its own config (do not pass one)")
 		}
-		var err error
+		// Locked before the checkpoint is read: a run still training
+		// would write newer ones.
+		if names, _ := checkpointFiles(filepath.Join(opts.RunDir, CheckpointDir)); len(names) == 0 {
+			return nil, fmt.Errorf("train: cannot resume: %w", noCheckpointError(opts.RunDir))
+		}
+		if t.unlock, err = lockRunDir(opts.RunDir); err != nil {
+			return nil, err
+		}
 		if ck, err = loadNewestCheckpoint(opts.RunDir); err != nil {
 			return nil, fmt.Errorf("train: cannot resume: %w", err)
 		}
@@ -186,9 +220,6 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 		if opts.Config == nil {
 			return nil, errors.New("train: no config given")
 		}
-		if names, _ := checkpointFiles(filepath.Join(opts.RunDir, CheckpointDir)); len(names) > 0 {
-			return nil, fmt.Errorf("train: %s already holds a run: pass --resume to continue it or choose another --out", opts.RunDir)
-		}
 		t.cfg = opts.Config.Clone()
 	}
 	if opts.Epochs > 0 {
@@ -204,10 +235,14 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	if runsDir == "" {
 		runsDir = DefaultRunsDir
 	}
-	var err error
 	// A new siamese run resolves its autoencoder here and records it (and
 	// the tower it gives) in the config as run; a resumed one has both.
 	if t.obj, err = t.cfg.family().Objective(t.cfg, ObjectiveEnv{Fresh: ck == nil, RunsDir: runsDir}); err != nil {
+		return nil, err
+	}
+	// Again with what the objective filled in (a siamese run's tower),
+	// before the weights are allocated.
+	if err := t.cfg.Validate(); err != nil {
 		return nil, err
 	}
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
@@ -218,6 +253,20 @@ func newTrainer(opts TrainOptions) (*trainer, error) {
 	}
 	if t.ds, err = dataset.OpenList(opts.Data); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
+	}
+	if err := t.checkExamples(ctx); err != nil {
+		return nil, err
+	}
+	if ck == nil {
+		if err := os.MkdirAll(opts.RunDir, 0o755); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		if t.unlock, err = lockRunDir(opts.RunDir); err != nil {
+			return nil, err
+		}
+		if names, _ := checkpointFiles(filepath.Join(opts.RunDir, CheckpointDir)); len(names) > 0 {
+			return nil, fmt.Errorf("train: %s already holds a run: pass --resume to continue it or choose another --out", opts.RunDir)
+		}
 	}
 	if err := os.MkdirAll(filepath.Join(opts.RunDir, CheckpointDir), 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
@@ -387,6 +436,11 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 	order := streamOrder{shuffled: true, epoch: t.state.Epoch, streamed: &streamed}
 	if err := t.obj.stream(ctx, t.ds, dataset.Train, order, f); err != nil {
 		return err
+	}
+	// checkExamples has seen one; should an epoch give none all the same,
+	// the run stops before it checkpoints or exports untrained weights.
+	if f.seen == 0 {
+		return t.noExamplesError()
 	}
 	if f.rows > 0 {
 		if err := t.step(f.rows); err != nil {

@@ -244,6 +244,7 @@ func evaluatorFamily(name, description string, settings func() any, model func(c
 			}
 			return &evalObjective{m: m, cfg: c}, nil
 		},
+		Examples:    func(*Config) (string, bool) { return labelledPositions, true },
 		Accuracy:    AccuracySign,
 		Reference:   reference,
 		Metrics:     evaluatorMetrics,
@@ -251,6 +252,9 @@ func evaluatorFamily(name, description string, settings func() any, model func(c
 		Evaluations: EvalStatic,
 	}
 }
+
+// labelledPositions are what the evaluators train on.
+const labelledPositions = "positions labelled by Stockfish (`dchess label --stockfish PATH -i DATASET -o LABELLED` makes them)"
 
 // evaluatorMetrics are the figures every evaluator reports.
 var evaluatorMetrics = []MetricInfo{

@@ -15,6 +15,7 @@ import (
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/dcw"
@@ -404,4 +405,64 @@ func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
 			t.Errorf("%s: the message is not one line: %q", name, msg)
 		}
 	}
+}
+
+// The reported bug: two trainings into one --out both ran, and the folder
+// ended with one run's config, the other's checkpoints and weights and
+// both runs' metrics. The run folder is locked for the whole run: a second
+// training into it, new or resumed, is refused at once and writes nothing.
+func TestSecondTrainingIntoARunFolderIsRefused(t *testing.T) {
+	if !safefile.LocksWork {
+		t.Skip("file locks do not exclude other processes here")
+	}
+	data := materialDataset(t, 300)
+	cfg := testConfig(t, ann.Family)
+	cfg.Epochs = 1
+	other := *cfg
+	other.Seed = 99
+	run := filepath.Join(t.TempDir(), "run")
+	ctx := context.Background()
+	// The progress reporter is made once a run is under way: the second
+	// training starts from there.
+	var second error
+	started := func(second *error, opts TrainOptions) ProgressFunc {
+		return func(string, int64, string) progress.Reporter {
+			_, *second = Train(ctx, opts)
+			return progress.New(io.Discard, progress.Options{Quiet: true})
+		}
+	}
+	first := TrainOptions{Config: cfg, Data: data, RunDir: run,
+		Progress: started(&second, TrainOptions{Config: &other, Data: data, RunDir: run})}
+	if _, err := Train(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(what string, err error) {
+		t.Helper()
+		want := run + ": another dchess process is training into it"
+		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+			t.Fatalf("%s: got %v, want one line with %q", what, err, want)
+		}
+	}
+	refused("a new run into a running run's folder", second)
+	if kept := testConfigFile(t, run); kept.Seed != cfg.Seed {
+		t.Fatalf("the refused run wrote its config (seed %d)", kept.Seed)
+	}
+
+	var resumed error
+	extend := TrainOptions{Data: data, RunDir: run, Resume: true, Epochs: 2}
+	extend.Progress = started(&resumed, TrainOptions{Data: data, RunDir: run, Resume: true, Epochs: 3})
+	res, err := Train(ctx, extend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused("a resume of a running run", resumed)
+	if res.Epochs != 2 {
+		t.Fatalf("the run ended at epoch %d, want 2: the refused resume trained", res.Epochs)
+	}
+	// The lock ends with the run.
+	unlock, err := safefile.Lock(filepath.Join(run, runLockFile))
+	if err != nil {
+		t.Fatalf("the run folder is still locked after the run: %v", err)
+	}
+	unlock()
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -109,8 +108,8 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			return usagef("--resume keeps the run's own config and seed: drop --config and --seed")
 		}
 		// The run's config names its family; it must be the one asked for.
-		if _, err := pipeline.LoadConfig(filepath.Join(opts.Out, pipeline.ConfigFile), opts.Model); err != nil {
-			return fmt.Errorf("cannot resume %s: %w", opts.Out, err)
+		if err := pipeline.CheckResume(opts.Out, opts.Model); err != nil {
+			return fmt.Errorf("cannot resume: %w", err)
 		}
 	} else {
 		cfg, err := loadTrainConfig(opts)

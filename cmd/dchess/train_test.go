@@ -239,3 +239,44 @@ func TestTrainDeepChessCommands(t *testing.T) {
 		t.Fatalf("eval --data: %+v, the exported epoch %d validated at %v", rep, res.BestEpoch, want)
 	}
 }
+
+// A run folder whose run stopped before its first checkpoint (its
+// config.yaml written, no checkpoint: a full disk) cannot be resumed, and
+// the message says so and how to start over, not to run what was run.
+func TestTrainResumeWithoutACheckpoint(t *testing.T) {
+	run := filepath.Join(t.TempDir(), "run")
+	cfg, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "configs", "test", "ann.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(run, pipeline.CheckpointDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(run, pipeline.ConfigFile), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}
+	err = runTrain(context.Background(), &trainOptions{Model: "ann", Data: "d", Out: run, Resume: true}, s)
+	if err == nil || !strings.Contains(err.Error(), "stopped before writing its first") || !strings.Contains(err.Error(), "without --resume") ||
+		strings.Contains(err.Error(), "train with --out") {
+		t.Fatalf("resume without a checkpoint: %v", err)
+	}
+}
+
+// The reported bug: `train` on an unlabelled dataset printed "0 steps, 0
+// samples", exited 0 and wrote random weights. It is refused, and no run
+// folder is made.
+func TestTrainRefusesADatasetWithoutLabels(t *testing.T) {
+	data := decisiveDataset(t, 200) // games' positions, no labels
+	run := filepath.Join(t.TempDir(), "run")
+	var out bytes.Buffer
+	s := &IOStreams{Out: &out, ErrOut: &bytes.Buffer{}}
+	err := runTrain(context.Background(), &trainOptions{Model: "cnn", Data: data, Out: run,
+		Config: filepath.Join(testenv.RepoRoot(), "configs", "test", "cnn.yaml")}, s)
+	if err == nil || !strings.Contains(err.Error(), "no position labelled by Stockfish") || !strings.Contains(err.Error(), "dchess label") {
+		t.Fatalf("cnn on an unlabelled dataset: %v (printed %q)", err, out.String())
+	}
+	if _, err := os.Stat(run); !os.IsNotExist(err) {
+		t.Fatalf("the refused run made its folder (%v)", err)
+	}
+}

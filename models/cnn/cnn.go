@@ -129,6 +129,29 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// Size is the number of weights the config builds and the number of values
+// one example's forward pass produces (every convolution's, pool's and
+// dense layer's output), from which a trainer bounds its memory before it
+// allocates anything. The config must be valid.
+func (c Config) Size() (params, values int) {
+	convs, pools, _ := c.convShapes()
+	in := c.Input.Channels()
+	for i, l := range c.Conv {
+		params += l.Filters*in*l.Kernel*l.Kernel + l.Filters
+		values += convs[i].size()
+		if l.Pool > 1 {
+			values += pools[i].size()
+		}
+		in = l.Filters
+	}
+	widths := c.denseWidths()
+	for i := 0; i+1 < len(widths); i++ {
+		params += (widths[i] + 1) * widths[i+1]
+		values += widths[i+1]
+	}
+	return params, values
+}
+
 // denseWidths returns the dense layers' widths from the features to the output.
 func (c Config) denseWidths() []int {
 	w := append([]int{c.features()}, c.Hidden...)

@@ -79,3 +79,25 @@ func TestTrainingIsDeterministic(t *testing.T) {
 		t.Fatalf("two identical runs differ by up to %g", d)
 	}
 }
+
+// Size counts the weights InitParams draws and, for the thesis network,
+// the values of its feature maps and output.
+func TestSizeCountsTheWeights(t *testing.T) {
+	for name, cfg := range testConfigs() {
+		m, err := NewModel(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights := 0
+		for _, p := range m.InitParams(1) {
+			weights += len(p.Data)
+		}
+		if params, _ := cfg.Size(); params != weights {
+			t.Errorf("%s: Size says %d weights, InitParams draws %d", name, params, weights)
+		}
+	}
+	// conv 13×8×8, pool 13×6×6, conv 10×6×6, pool 10×3×3, output 1.
+	if _, values := DefaultConfig().Size(); values != 13*64+13*36+10*36+10*9+1 {
+		t.Errorf("the thesis network's forward pass produces %d values, Size says %d", 13*64+13*36+10*36+10*9+1, values)
+	}
+}
