@@ -27,7 +27,7 @@ unit:
 # Fuzz targets as package:FuzzName; each runs FUZZTIME inputs on top of its committed seed corpus
 # (a count, not a duration: with -fuzztime 5s FuzzParseSPRT once failed with "context deadline
 # exceeded" as its time ran out, with no failing input).
-FUZZ_TARGETS := ./dataset/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./search/board:FuzzFromFEN ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader
+FUZZ_TARGETS := ./internal/chess/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./internal/chess/board:FuzzFromFEN ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Info is what `dchess dataset info` reports of a dataset (its --json

@@ -3,7 +3,7 @@ package dataset
 import (
 	"fmt"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // CheckMoves reports the first move of the label that is not legal where it

@@ -1,49 +1,16 @@
 // Package dataset holds everything dchess trains on: the record and label
-// types, the on-disk dataset format, the readers for PGN and labelled FEN
-// files, the Stockfish labeller and the board encodings.
+// types and the on-disk dataset format; its subpackages read games and
+// labelled files (ingest), label with Stockfish (label) and encode boards
+// for the models (encode). The chess rules and PGN are internal/chess's.
 package dataset
 
 import (
 	"hash/fnv"
 	"math"
 	"strings"
+
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
-
-// Result is a game's outcome from White's point of view.
-type Result int8
-
-const (
-	ResultUnknown Result = iota // "*" or a game with no result tag
-	WhiteWin                    // "1-0"
-	BlackWin                    // "0-1"
-	Draw                        // "1/2-1/2"
-)
-
-// String returns the PGN result token.
-func (r Result) String() string {
-	switch r {
-	case WhiteWin:
-		return "1-0"
-	case BlackWin:
-		return "0-1"
-	case Draw:
-		return "1/2-1/2"
-	}
-	return "*"
-}
-
-// ParseResult reads a PGN result token; anything else is ResultUnknown.
-func ParseResult(s string) Result {
-	switch s {
-	case "1-0":
-		return WhiteWin
-	case "0-1":
-		return BlackWin
-	case "1/2-1/2":
-		return Draw
-	}
-	return ResultUnknown
-}
 
 // Record is one position kept from a game or a labelled file.
 type Record struct {
@@ -55,7 +22,7 @@ type Record struct {
 	// Next holds the moves actually played after Move (the action-state-action
 	// targets when no engine PV is used), at most the ingest horizon.
 	Next   []string
-	Result Result
+	Result pgn.Result
 	// Ply counts half-moves from the start of the game (0 = before White's first move).
 	Ply      uint16
 	WhiteElo uint16

@@ -9,6 +9,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/internal/wire"
 )
 
@@ -210,7 +212,7 @@ func (d *payloadDecoder) decodeRecord(payload []byte, r *Record) error {
 	r.Key = binary.LittleEndian.Uint64(d.Fixed(8))
 	r.Move = d.move()
 	r.Next = d.moves()
-	r.Result = Result(d.Byte())
+	r.Result = pgn.Result(d.Byte())
 	r.Ply = d.Uint16()
 	r.WhiteElo = d.Uint16()
 	r.BlackElo = d.Uint16()
@@ -242,7 +244,7 @@ func (d *payloadDecoder) decodeRecord(payload []byte, r *Record) error {
 		l.Error = d.Str()
 		r.Label = l
 	}
-	if d.Bad || len(d.B) != 0 || flags&^flagLabel != 0 || r.Result > Draw {
+	if d.Bad || len(d.B) != 0 || flags&^flagLabel != 0 || r.Result > pgn.Draw {
 		return errCorruptRecord
 	}
 	return nil

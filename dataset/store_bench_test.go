@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
 // heapPeak samples the heap's object bytes in the background (runtime/metrics
@@ -60,7 +62,7 @@ func benchRecord(r *Record, i int) {
 	r.Key = mix64(uint64(pos) + 1)
 	r.Move = "e1g1"
 	r.Next = []string{"f8c5", "c2c3", "d7d6", "d2d4", "e5d4", "c3d4", "c5b4", "b1c3"}
-	r.Result = Result(i % 4)
+	r.Result = pgn.Result(i % 4)
 	r.Ply = uint16(i % 80)
 	r.WhiteElo, r.BlackElo = 2100, 2250
 	r.GameID = uint64(i / 80)

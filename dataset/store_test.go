@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/internal/safefile"
 )
 
@@ -24,7 +26,7 @@ func sampleRecords(n, gameLen int) []*Record {
 		r := &Record{
 			FEN:      fmt.Sprintf("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 %d", i+1),
 			Move:     moves[i%len(moves)],
-			Result:   Result(i % 4),
+			Result:   pgn.Result(i % 4),
 			Ply:      uint16(i % gameLen),
 			WhiteElo: uint16(1500 + i%700),
 			BlackElo: uint16(2800 - i%900),

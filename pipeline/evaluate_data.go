@@ -8,9 +8,9 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
 

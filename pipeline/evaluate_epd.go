@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/epd"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/epd"
 	"github.com/dchess/dchess/search/player"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/player"
 )

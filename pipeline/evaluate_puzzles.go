@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/player"
 )
 

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/flow"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
 

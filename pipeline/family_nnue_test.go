@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/nnue"
-	"github.com/dchess/dchess/search/board"
 )
 
 // rowCounter counts the rows a stream commits into one reusable row.

@@ -12,8 +12,8 @@ import (
 	"github.com/dchess/dchess/internal/safefile"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/nn/nntest"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/player"
 )
 

@@ -6,13 +6,13 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
-	"github.com/dchess/dchess/search/board"
 )
 
 // benchCase is one BenchmarkTrainStep case: a family's default config, or

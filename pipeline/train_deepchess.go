@@ -8,14 +8,16 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search/board"
 )
 
 // positionFilter picks the positions DeepChess trains on.
@@ -33,7 +35,7 @@ func newPositionFilter(c DataConfig) positionFilter {
 // played move is a capture (a record without its move cannot tell, and is
 // left out). err reports a record that cannot be read.
 func (f positionFilter) accept(r *dataset.Record) (deepchess.Packed, bool, error) {
-	if (r.Result != dataset.WhiteWin && r.Result != dataset.BlackWin) || int(r.Ply) < f.minPly {
+	if (r.Result != pgn.WhiteWin && r.Result != pgn.BlackWin) || int(r.Ply) < f.minPly {
 		return deepchess.Packed{}, false, nil
 	}
 	if f.skipCaptures && r.Move == "" {
@@ -254,7 +256,7 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 			return nil
 		}
 		pos := PairPosition{Packed: p, FEN: r.FEN}
-		whiteWon := r.Result == dataset.WhiteWin
+		whiteWon := r.Result == pgn.WhiteWin
 		if mirror && rng.IntN(2) == 0 {
 			pos = PairPosition{Packed: p.Mirror()} // training only: no FEN to mirror
 			whiteWon = !whiteWon

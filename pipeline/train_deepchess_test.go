@@ -11,10 +11,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/search/board"
 )
 
 // pieceValue is the material a greedy side grabs first.
@@ -63,12 +65,12 @@ func decisiveGames(t testing.TB, games int) string {
 				Ply: uint16(ply), GameID: uint64(g + 1)})
 			b.Make(m)
 		}
-		result := dataset.Draw
+		result := pgn.Draw
 		switch diff := material(b, board.White) - material(b, board.Black); {
 		case b.Status() == board.Checkmate && b.SideToMove() == board.Black, b.Status() != board.Checkmate && diff > 0:
-			result = dataset.WhiteWin
+			result = pgn.WhiteWin
 		case b.Status() == board.Checkmate, diff < 0:
-			result = dataset.BlackWin
+			result = pgn.BlackWin
 		}
 		for _, r := range recs {
 			r.Result = result
@@ -129,7 +131,7 @@ func TestPairsFollowThePaper(t *testing.T) {
 	// Index every stored position: its result, split, ply and whether its
 	// move was a capture.
 	type info struct {
-		result  dataset.Result
+		result  pgn.Result
 		split   dataset.Split
 		ply     int
 		capture bool
@@ -169,11 +171,11 @@ func TestPairsFollowThePaper(t *testing.T) {
 				t.Fatalf("pair %d holds a position that is not in the dataset", i)
 			}
 			for _, x := range []info{a, b} {
-				if x.split != split || x.ply < 10 || x.capture || x.result == dataset.Draw {
+				if x.split != split || x.ply < 10 || x.capture || x.result == pgn.Draw {
 					t.Fatalf("pair %d of %s holds %+v", i, split, x)
 				}
 			}
-			if a.result == b.result || (s.labels[i] == 1) != (a.result == dataset.WhiteWin) {
+			if a.result == b.result || (s.labels[i] == 1) != (a.result == pgn.WhiteWin) {
 				t.Fatalf("pair %d: results %v and %v labelled %v", i, a.result, b.result, s.labels[i])
 			}
 			firstBetter += int(s.labels[i])
@@ -199,8 +201,8 @@ func TestPairsFollowThePaper(t *testing.T) {
 	// the opposite result: index them as such.
 	original := maps.Clone(positions)
 	for p, x := range original {
-		if x.result != dataset.Draw {
-			x.result = dataset.WhiteWin + dataset.BlackWin - x.result
+		if x.result != pgn.Draw {
+			x.result = pgn.WhiteWin + pgn.BlackWin - x.result
 			positions[p.Mirror()] = x
 		}
 	}

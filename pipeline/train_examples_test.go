@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
@@ -54,8 +56,8 @@ func TestTrainingWithoutExamplesIsRefused(t *testing.T) {
 	games := decisiveGames(t, 12) // results and played moves, no labels
 	labelled := familyDataset(t, 12)
 	keep := func(*dataset.Record) bool { return true }
-	draws := rewrittenDataset(t, games, 0.2, 0, func(r *dataset.Record) bool { r.Result = dataset.Draw; return true })
-	whiteWins := rewrittenDataset(t, games, 0.2, 0, func(r *dataset.Record) bool { return r.Result == dataset.WhiteWin })
+	draws := rewrittenDataset(t, games, 0.2, 0, func(r *dataset.Record) bool { r.Result = pgn.Draw; return true })
+	whiteWins := rewrittenDataset(t, games, 0.2, 0, func(r *dataset.Record) bool { return r.Result == pgn.WhiteWin })
 	noMoves := rewrittenDataset(t, labelled, 0.2, 0, func(r *dataset.Record) bool { r.Move, r.Next = "", nil; return true })
 	allVal := rewrittenDataset(t, labelled, 1, 0, keep)
 

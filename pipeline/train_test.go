@@ -14,6 +14,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/ann"
@@ -21,7 +22,6 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 // materialDataset writes n random legal positions labelled with a

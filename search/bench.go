@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // BenchPositions are the positions `dchess bench` searches: openings,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // SeenComparator is a Comparator that remembers the positions it is shown,

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // materialComparator says a is better for White than b with a probability

@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Score scale. A mate found n plies from the root scores MateScore-n for

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // materialEval is the simplest evaluator that makes tactics matter; the

@@ -4,7 +4,7 @@
 package search
 
 import (
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Evaluator scores a position in centipawns from the side to move's view.

@@ -3,7 +3,7 @@ package search
 import (
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Limits bound one search, as the UCI "go" command does. Zero fields are

@@ -1,6 +1,6 @@
 package search
 
-import "github.com/dchess/dchess/search/board"
+import "github.com/dchess/dchess/internal/chess/board"
 
 // searchMinimax is the seeds' fixed-depth minimax in negamax form: every
 // move is searched to the full depth and the leaves are scored by the

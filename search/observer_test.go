@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // followingEval scores by material, as materialEval does, but keeps its own

@@ -1,6 +1,6 @@
 package search
 
-import "github.com/dchess/dchess/search/board"
+import "github.com/dchess/dchess/internal/chess/board"
 
 // Ordering tiers: the hash move, then captures that do not lose material
 // and queen promotions (MVV-LVA), then killers and the counter move, then

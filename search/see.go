@@ -3,7 +3,7 @@ package search
 import (
 	"math/bits"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // see is the static exchange evaluation of a capture: the material the

@@ -3,7 +3,7 @@ package search
 import (
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 func TestStaticExchangeEvaluation(t *testing.T) {

@@ -1,6 +1,6 @@
 package search
 
-import "github.com/dchess/dchess/search/board"
+import "github.com/dchess/dchess/internal/chess/board"
 
 // Bound says how a stored score relates to the true value.
 type bound uint8

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/shipped"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 func TestBenchReportsNodes(t *testing.T) {

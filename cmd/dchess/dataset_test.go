@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/dataset"
 )
 
@@ -41,7 +43,7 @@ func makeTestDataset(t *testing.T) (string, []*dataset.Record) {
 			FEN:    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 			Move:   "e2e4",
 			Next:   []string{"e7e5", "g1f3"},
-			Result: dataset.WhiteWin,
+			Result: pgn.WhiteWin,
 			Ply:    uint16(i % 10),
 			GameID: uint64(i/10) + 1000,
 		}

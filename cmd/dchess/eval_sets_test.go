@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/pipeline"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 )
 
@@ -423,9 +425,9 @@ func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range []dataset.Record{
-		{FEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 30", Result: dataset.WhiteWin, Move: "e1e2"},
-		{FEN: "not a position", Result: dataset.WhiteWin, Move: "e2e4"},
-		{FEN: "r3k3/8/8/8/8/8/8/4K3 w - - 0 30", Result: dataset.BlackWin, Move: "e1e2"},
+		{FEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 30", Result: pgn.WhiteWin, Move: "e1e2"},
+		{FEN: "not a position", Result: pgn.WhiteWin, Move: "e2e4"},
+		{FEN: "r3k3/8/8/8/8/8/8/4K3 w - - 0 30", Result: pgn.BlackWin, Move: "e1e2"},
 	} {
 		r.GameID, r.Ply, r.Key = uint64(i), 20, uint64(i+1)
 		if err := w.Write(&r); err != nil {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 
 	"bytes"
 	"context"

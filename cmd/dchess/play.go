@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/play"
 	"github.com/dchess/dchess/search/player"
 )

@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/search/board"
 )
 
 // shardInput writes n positions reached by fixed move choices from the

@@ -11,13 +11,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/pipeline"
-	"github.com/dchess/dchess/search/board"
 )
 
 func labelledDataset(t *testing.T, n int) string {
@@ -141,9 +143,9 @@ func decisiveDataset(t *testing.T, n int) string {
 		if r.Label.CP == 0 {
 			continue
 		}
-		r.Result, r.Ply, r.Label = dataset.BlackWin, 20, nil
+		r.Result, r.Ply, r.Label = pgn.BlackWin, 20, nil
 		if whiteAhead {
-			r.Result = dataset.WhiteWin
+			r.Result = pgn.WhiteWin
 		}
 		for _, m := range b.LegalMoves() {
 			if !b.IsCapture(m) {

@@ -12,7 +12,7 @@ package encode
 import (
 	"math/bits"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Sizes of each encoding, in float32s.

@@ -3,7 +3,7 @@ package encode
 import (
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 func mustBoard(t *testing.T, fen string) *board.Board {

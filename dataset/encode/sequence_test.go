@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 func TestActionVocabularyIsUniqueAndRoundTrips(t *testing.T) {

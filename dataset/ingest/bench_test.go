@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/pgn"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/internal/testenv"
 )
 

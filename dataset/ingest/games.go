@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/pgn"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
 // skipKind says why a game or line produced no records.
@@ -135,8 +135,8 @@ func (c *gameConverter) convert(g *pgn.Game) ([]dataset.Record, skipKind, error)
 	}
 
 	result := g.Result
-	if result == dataset.ResultUnknown {
-		result = dataset.ParseResult(g.Tag("Result"))
+	if result == pgn.ResultUnknown {
+		result = pgn.ParseResult(g.Tag("Result"))
 	}
 	recs := make([]dataset.Record, len(chosen))
 	for j, k := range chosen {

@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/pgn"
-	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/search/board"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/notnil/chess"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 // memSink keeps every record written.
@@ -68,7 +69,7 @@ func TestRecordsOfAGame(t *testing.T) {
 	if !reflect.DeepEqual(first.Next, []string{"e7e5", "g1f3", "b8c6", "f1b5"}) {
 		t.Errorf("Next = %q", first.Next)
 	}
-	if first.Result != dataset.WhiteWin || first.WhiteElo != 2500 || first.BlackElo != 2400 {
+	if first.Result != pgn.WhiteWin || first.WhiteElo != 2500 || first.BlackElo != 2400 {
 		t.Errorf("result/elo %+v", first)
 	}
 	// The last position of game one has no following moves.
@@ -95,7 +96,7 @@ func TestRecordsOfAGame(t *testing.T) {
 		t.Error("two games share a GameID")
 	}
 	// Game two has no BlackElo tag: 0.
-	if g2 := recs[8]; g2.WhiteElo != 2100 || g2.BlackElo != 0 || g2.Result != dataset.BlackWin {
+	if g2 := recs[8]; g2.WhiteElo != 2100 || g2.BlackElo != 0 || g2.Result != pgn.BlackWin {
 		t.Errorf("game two %+v", g2)
 	}
 	// After 1. e4 no black pawn can take en passant, so the FEN has "-".
@@ -137,7 +138,7 @@ func TestFENStartGame(t *testing.T) {
 		t.Errorf("second record %+v", recs[1])
 	}
 	// The termination marker is "*", so the Result tag decides.
-	if recs[0].Result != dataset.WhiteWin {
+	if recs[0].Result != pgn.WhiteWin {
 		t.Errorf("result %v", recs[0].Result)
 	}
 	opts := DefaultOptions()

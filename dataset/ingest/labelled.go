@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/epd"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/epd"
 )
 
 // lineDecoder turns one line of a labelled file into a labelled record.

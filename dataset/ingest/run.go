@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/pgn"
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
 // Batches bound the work in flight: at most batchUnits games (or lines)

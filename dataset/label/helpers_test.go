@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/search/board"
 )
 
 // Environment variables that turn the test binary into a helper process.

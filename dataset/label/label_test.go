@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/search/board"
 )
 
 // nodesOptions label with a node limit: fast, and the same on every run.

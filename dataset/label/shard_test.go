@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/jobarray"
-	"github.com/dchess/dchess/search/board"
 )
 
 // walkFENs returns n positions reached by fixed move choices from the

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/uci"
 )
 

@@ -8,9 +8,9 @@ package ann
 import (
 	"fmt"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search/board"
 )
 
 // Family is the name weights files and configs use for this model.

@@ -16,9 +16,9 @@ import (
 	cblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search/board"
 )
 
 // Family is the name weights files and configs use for this model.

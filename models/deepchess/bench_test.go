@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 // paperComparator is the paper's comparator (773-600-400-200-100 towers,

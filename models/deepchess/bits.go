@@ -3,7 +3,7 @@ package deepchess
 import (
 	"math/bits"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Packed is a position's 773 DeepChess bits in 13 words: words 0-11 are the

@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/blas/gonum"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search/board"
 )
 
 // DefaultCacheMB bounds the cache of position projections of a Comparator.

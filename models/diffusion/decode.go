@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Decoder plays from a Net (search.MoveProposer): it starts from s_i with

@@ -12,8 +12,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/search/board"
 )
 
 func tinyConfig() Config {

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // biasNet returns a net that predicts by its output biases alone (see

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
-	"github.com/dchess/dchess/search/board"
 )
 
 // maskedRun builds m's graph for a batch whose rows are s_i = boards[r]

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // predictFunc lets a test stand in for the network.

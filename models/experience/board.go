@@ -1,6 +1,6 @@
 package experience
 
-import "github.com/dchess/dchess/search/board"
+import "github.com/dchess/dchess/internal/chess/board"
 
 // pieceChars are the seed's piece characters: 0 empty, 1-6 White's pawn,
 // knight, bishop, rook, queen, king, a-f Black's, indexed [colour][piece].

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )

@@ -9,9 +9,8 @@ import (
 	"sort"
 	"time"
 
-	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/dataset/pgn"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
 // ImportBatch is how many games one import transaction holds: large enough
@@ -134,7 +133,7 @@ func Import(ctx context.Context, db *DB, r io.Reader, src ImportSource, progress
 		if g.Number < sum.ResumedAt {
 			continue // in the tree since the interrupted run
 		}
-		if g.Result == dataset.ResultUnknown {
+		if g.Result == pgn.ResultUnknown {
 			sum.Skipped++
 			sum.NoResult++
 			continue

@@ -3,8 +3,8 @@ package flow
 import (
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/search/board"
 )
 
 // BenchmarkDecode is one move of the default-size model (random weights)

@@ -8,8 +8,8 @@ import (
 	"sort"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
-	"github.com/dchess/dchess/search/board"
 )
 
 // predictor gives p_{1|t} as log-probabilities per slot: a Net, or a

@@ -9,10 +9,10 @@ import (
 	G "gorgonia.org/gorgonia"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
-	"github.com/dchess/dchess/search/board"
 )
 
 // TestLegalMaskLossByHandOnTheBoardSource: with legal_mask the mask is the

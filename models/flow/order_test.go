@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
-	"github.com/dchess/dchess/search/board"
 )
 
 // unsureOracle is unsure as a trained model is before it knows the move:

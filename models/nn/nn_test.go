@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 func TestCentipawnsInvertsWinProbability(t *testing.T) {

@@ -3,7 +3,7 @@ package nnue
 import (
 	"math"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Evaluator scores positions with a Net. It implements search.Evaluator

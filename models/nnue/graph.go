@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	G "gorgonia.org/gorgonia"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
 	"github.com/dchess/dchess/models/nn/ops"
-	"github.com/dchess/dchess/search/board"
 )
 
 // Model is the training side of the family.
@@ -121,13 +123,13 @@ func (m *Model) usable(r *dataset.Record) bool {
 	if r.Label == nil || r.Label.Status != dataset.LabelOK {
 		return false
 	}
-	return m.cfg.Lambda == 1 || r.Result != dataset.ResultUnknown
+	return m.cfg.Lambda == 1 || r.Result != pgn.ResultUnknown
 }
 
 // encode fills one row from a position, Stockfish's best move there (""
 // when unknown), its win probability from the side to move and the game's
 // result.
-func (m *Model) encode(b *board.Board, best string, winProb float32, result dataset.Result, rows [][]float32) (bool, error) {
+func (m *Model) encode(b *board.Board, best string, winProb float32, result pgn.Result, rows [][]float32) (bool, error) {
 	if m.cfg.QuietOnly {
 		if quiet, err := (&dataset.Label{BestMove: best}).Quiet(b); err != nil || !quiet {
 			return false, err
@@ -187,11 +189,11 @@ func MirrorRow(src, dst [][]float32) {
 
 // resultFor is a game's result from side's view: 1 won, 0.5 drawn or
 // unknown, 0 lost.
-func resultFor(r dataset.Result, side board.Color) float32 {
+func resultFor(r pgn.Result, side board.Color) float32 {
 	switch {
-	case r == dataset.WhiteWin && side == board.White, r == dataset.BlackWin && side == board.Black:
+	case r == pgn.WhiteWin && side == board.White, r == pgn.BlackWin && side == board.Black:
 		return 1
-	case r == dataset.WhiteWin, r == dataset.BlackWin:
+	case r == pgn.WhiteWin, r == pgn.BlackWin:
 		return 0
 	}
 	return 0.5

@@ -3,7 +3,7 @@ package nnue
 import (
 	"math/bits"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 func popcount(x uint64) int { return bits.OnesCount64(x) }

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 // TestKernelsAgree compares the AVX2 kernels with the plain-Go loops: the

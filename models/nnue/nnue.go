@@ -12,7 +12,7 @@ import (
 	"math/bits"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Family names the family in configs and model.dcw.

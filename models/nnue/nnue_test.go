@@ -12,16 +12,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/pgn"
+
 	"gopkg.in/yaml.v3"
 	G "gorgonia.org/gorgonia"
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -98,14 +100,14 @@ func TestEncode(t *testing.T) {
 		used   bool
 		result float32
 	}{
-		{"quiet, black to move, white won", dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label("g8f6")}, 1, true, 0},
-		{"best move captures", dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label("d5e4")}, 1, false, 0},
+		{"quiet, black to move, white won", dataset.Record{FEN: open, Result: pgn.WhiteWin, Label: label("g8f6")}, 1, true, 0},
+		{"best move captures", dataset.Record{FEN: open, Result: pgn.WhiteWin, Label: label("d5e4")}, 1, false, 0},
 		{"in check", dataset.Record{FEN: "rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3",
-			Result: dataset.Draw, Label: label("c7c6")}, 1, false, 0},
-		{"not labelled", dataset.Record{FEN: open, Result: dataset.BlackWin}, 1, false, 0},
+			Result: pgn.Draw, Label: label("c7c6")}, 1, false, 0},
+		{"not labelled", dataset.Record{FEN: open, Result: pgn.BlackWin}, 1, false, 0},
 		{"result needed but unknown", dataset.Record{FEN: open, Label: label("g8f6")}, 0.5, false, 0},
-		{"black won, black to move", dataset.Record{FEN: open, Result: dataset.BlackWin, Label: label("g8f6")}, 0.5, true, 1},
-		{"draw", dataset.Record{FEN: open, Result: dataset.Draw, Label: label("g8f6")}, 0.5, true, 0.5},
+		{"black won, black to move", dataset.Record{FEN: open, Result: pgn.BlackWin, Label: label("g8f6")}, 0.5, true, 1},
+		{"draw", dataset.Record{FEN: open, Result: pgn.Draw, Label: label("g8f6")}, 0.5, true, 0.5},
 	}
 	for _, c := range cases {
 		cfg := smallConfig()
@@ -484,7 +486,7 @@ func TestLossBlendsResult(t *testing.T) {
 	m := newModel(t, cfg)
 	recs := materialSet(64, 6)
 	for i, r := range recs { // results of every kind
-		r.Result = []dataset.Result{dataset.WhiteWin, dataset.BlackWin, dataset.Draw}[i%3]
+		r.Result = []pgn.Result{pgn.WhiteWin, pgn.BlackWin, pgn.Draw}[i%3]
 	}
 	bt := encodeBatch(t, m, recs)
 	gr := buildGraph(t, m, m.InitParams(6), bt)
@@ -515,7 +517,7 @@ func TestEncodeChild(t *testing.T) {
 			{Mate: -3, PV: []string{"c7c6"}},        // no reply known: quiet unless in check
 			{CP: 10},                                // no moves: unused
 		}}
-	rec := dataset.Record{FEN: open, Result: dataset.WhiteWin, Label: label}
+	rec := dataset.Record{FEN: open, Result: pgn.WhiteWin, Label: label}
 	m := newModel(t, smallConfig())
 	rows := func() [][]float32 {
 		return [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
@@ -549,7 +551,7 @@ func TestEncodeChild(t *testing.T) {
 		}
 		// Scored from its own side to move; White won.
 		want := rows()
-		if _, err := m.encode(mustFEN(t, c.child), "", c.win, dataset.WhiteWin, want); err != nil {
+		if _, err := m.encode(mustFEN(t, c.child), "", c.win, pgn.WhiteWin, want); err != nil {
 			t.Fatal(err)
 		}
 		if !reflect.DeepEqual(got, want) {

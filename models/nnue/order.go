@@ -4,8 +4,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 // zeroGroups orders the accumulator's units so that the first layer's

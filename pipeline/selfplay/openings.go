@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/dchess/dchess/dataset/pgn"
-	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/epd"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/epd"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/search/match"
 )
 

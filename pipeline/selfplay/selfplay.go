@@ -18,10 +18,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"

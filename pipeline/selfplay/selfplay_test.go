@@ -12,8 +12,8 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/match"
 )

@@ -19,8 +19,8 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/safefile"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 )
 

@@ -12,7 +12,7 @@ package heuristic
 import (
 	"math/bits"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Weights are the evaluation's parameters, each a {middlegame, endgame}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 func explain(t testing.TB, fen string) Breakdown {

@@ -1,6 +1,6 @@
 package heuristic
 
-import "github.com/dchess/dchess/search/board"
+import "github.com/dchess/dchess/internal/chess/board"
 
 // Piece-square tables from Tomasz Michniewski's "Simplified Evaluation
 // Function" (chessprogramming.org), written as a board is printed: a8

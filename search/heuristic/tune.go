@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"sync"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Tuning fits the weights to positions with known scores (Texel's method):

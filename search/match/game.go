@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
 )

@@ -12,7 +12,7 @@ import (
 
 	"github.com/dchess/dchess/internal/safefile"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
 )
 

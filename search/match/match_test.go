@@ -15,8 +15,8 @@ import (
 
 	"github.com/notnil/chess"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/match"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 // pgnSink writes games in game order: a game that finishes early waits

@@ -11,7 +11,7 @@ import (
 
 	"github.com/notnil/chess"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )

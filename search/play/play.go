@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )

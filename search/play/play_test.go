@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )

@@ -3,7 +3,7 @@ package player
 import (
 	"fmt"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Board replays pos on a fresh board. An illegal move is an error that

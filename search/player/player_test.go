@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 )
 
 func TestParseSpec(t *testing.T) {

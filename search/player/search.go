@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/board"
 	"github.com/dchess/dchess/search/heuristic"
 )
 

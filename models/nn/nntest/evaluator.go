@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/search/board"
 )
 
 // The checks below are the tests every family built on nn.Evaluator shares

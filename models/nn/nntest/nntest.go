@@ -13,8 +13,8 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/search/board"
 )
 
 // Model is the part of pipeline.Model these helpers use.

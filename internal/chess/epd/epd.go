@@ -15,7 +15,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dchess/dchess/search/board"
+	"github.com/dchess/dchess/internal/chess/board"
 )
 
 // Line is one parsed EPD line.

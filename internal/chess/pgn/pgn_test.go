@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/testenv"
 )
 
@@ -67,7 +66,7 @@ func TestTagsCommentsVariationsNAGs(t *testing.T) {
 	if !reflect.DeepEqual(g.Moves, want) {
 		t.Errorf("moves = %q, want %q", g.Moves, want)
 	}
-	if g.Result != dataset.WhiteWin {
+	if g.Result != WhiteWin {
 		t.Errorf("result = %v", g.Result)
 	}
 	if g.Line != 1 || g.MoveLines[0] != 6 || g.MoveLines[1] != 7 || g.MoveLines[4] != 8 {
@@ -79,13 +78,13 @@ func TestMoveNumbersAndResults(t *testing.T) {
 	for _, tc := range []struct {
 		movetext string
 		moves    []string
-		result   dataset.Result
+		result   Result
 	}{
-		{"1.e4 e5 2.Nf3 0-1", []string{"e4", "e5", "Nf3"}, dataset.BlackWin},
-		{"1. e4 1... e5 2. O-O 1/2-1/2", []string{"e4", "e5", "O-O"}, dataset.Draw},
-		{"12. ... Qxd1+ 13. Kxd1 *", []string{"Qxd1+", "Kxd1"}, dataset.ResultUnknown},
-		{"1. 0-0-0 0-0 1-0", []string{"0-0-0", "0-0"}, dataset.WhiteWin},
-		{"1. e8=Q# 1-0", []string{"e8=Q#"}, dataset.WhiteWin},
+		{"1.e4 e5 2.Nf3 0-1", []string{"e4", "e5", "Nf3"}, BlackWin},
+		{"1. e4 1... e5 2. O-O 1/2-1/2", []string{"e4", "e5", "O-O"}, Draw},
+		{"12. ... Qxd1+ 13. Kxd1 *", []string{"Qxd1+", "Kxd1"}, ResultUnknown},
+		{"1. 0-0-0 0-0 1-0", []string{"0-0-0", "0-0"}, WhiteWin},
+		{"1. e8=Q# 1-0", []string{"e8=Q#"}, WhiteWin},
 	} {
 		games, errs := readAll(t, "[Event \"x\"]\n\n"+tc.movetext+"\n")
 		if len(errs) != 0 || len(games) != 1 {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/search/board"
-	"github.com/dchess/dchess/search/epd"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/epd"
 )
 
 func TestParseOperationsAndCounters(t *testing.T) {

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/dchess/dchess/dataset"
 )
 
 // Tag is one tag pair, value unescaped.
@@ -28,7 +26,7 @@ type Game struct {
 	Moves     []string
 	MoveLines []int32
 	// Result is the game termination marker.
-	Result dataset.Result
+	Result Result
 }
 
 // Tag returns the value of the named tag, "" when absent.
@@ -337,7 +335,7 @@ func (p *parser) movetext() (warn, err *Error) {
 		case c == '*':
 			p.pos++
 			if depth == 0 {
-				p.g.Result, resultSeen = dataset.ResultUnknown, true
+				p.g.Result, resultSeen = ResultUnknown, true
 			}
 		case c >= '0' && c <= '9':
 			n := p.pos
@@ -355,7 +353,7 @@ func (p *parser) movetext() (warn, err *Error) {
 			switch strings.TrimRight(tok, "+#!?") {
 			case "1-0", "0-1", "1/2-1/2":
 				if depth == 0 {
-					p.g.Result, resultSeen = dataset.ParseResult(tok), true
+					p.g.Result, resultSeen = ParseResult(tok), true
 				}
 			case "0-0", "0-0-0":
 				if depth == 0 {
