@@ -3,10 +3,8 @@ package match
 import (
 	"fmt"
 	"io"
-	"strings"
-	"unicode"
 
-	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/search"
 )
 
@@ -92,90 +90,40 @@ func pgnTermination(term string) string {
 // time taken, as cutechess-cli writes them, and the reason the game ended
 // in the last move's comment (when a move was played).
 func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
-	var b strings.Builder
-	tag := func(name, value string) {
-		fmt.Fprintf(&b, "[%s \"%s\"]\n", name, pgnString(value))
-	}
-	tag("Event", event)
-	tag("Site", "?")
-	tag("Date", g.Start.Format("2006.01.02"))
-	tag("Round", fmt.Sprint(g.Number))
-	tag("White", g.White)
-	tag("Black", g.Black)
-	tag("Result", g.Result)
-	tag("Termination", pgnTermination(g.Termination))
-	tag("TimeControl", timeControl)
-	tag("SetUp", "1")
-	tag("FEN", g.Opening.FEN)
-	tag("PlyCount", fmt.Sprint(len(g.Moves)))
-	b.WriteByte('\n')
-
-	start, err := board.FromFEN(g.Opening.FEN)
-	if err != nil {
-		return err
-	}
-	var tokens []string
-	moveNo, side := start.FullmoveNumber(), start.SideToMove()
-	for i, m := range g.Moves {
-		switch {
-		case side == board.White:
-			tokens = append(tokens, fmt.Sprintf("%d.", moveNo))
-		case i == 0:
-			tokens = append(tokens, fmt.Sprintf("%d...", moveNo))
-		}
-		tokens = append(tokens, m.SAN)
+	game := pgn.Export{FEN: g.Opening.FEN, Result: g.Result, Tags: []pgn.Tag{
+		{Name: "Event", Value: event},
+		{Name: "Site", Value: "?"},
+		{Name: "Date", Value: g.Start.Format("2006.01.02")},
+		{Name: "Round", Value: fmt.Sprint(g.Number)},
+		{Name: "White", Value: g.White},
+		{Name: "Black", Value: g.Black},
+		{Name: "Result", Value: g.Result},
+		{Name: "Termination", Value: pgnTermination(g.Termination)},
+		{Name: "TimeControl", Value: timeControl},
+		{Name: "SetUp", Value: "1"},
+		{Name: "FEN", Value: g.Opening.FEN},
+		{Name: "PlyCount", Value: fmt.Sprint(len(g.Moves))},
+	}}
+	for _, m := range g.Moves {
+		move := pgn.ExportMove{SAN: m.SAN}
 		if m.Info.HasScore {
-			tokens = append(tokens, fmt.Sprintf("{%s/%d %.3fs}", scoreComment(m.Info.Score, m.Info.Mate), m.Info.Depth, m.Elapsed.Seconds()))
+			move.Comment = fmt.Sprintf("%s/%d %.3fs", scoreComment(m.Info.Score, m.Info.Mate), m.Info.Depth, m.Elapsed.Seconds())
 		}
-		if side == board.Black {
-			moveNo++
-		}
-		side = side.Other()
+		game.Moves = append(game.Moves, move)
 	}
 	// notnil/chess cannot read a comment before the first move, so a game
 	// that ended before any move keeps only its Termination tag. chess.js
 	// cannot read two comments in a row, so the reason joins the last
 	// move's score comment, as cutechess-cli writes it: {+M1/1 0.000s, Black mates}.
-	if g.Reason != "" && len(g.Moves) > 0 {
-		reason := strings.NewReplacer("{", "(", "}", ")").Replace(g.Reason)
-		if last := g.Moves[len(g.Moves)-1]; last.Info.HasScore {
-			tokens[len(tokens)-1] = strings.TrimSuffix(tokens[len(tokens)-1], "}") + ", " + reason + "}"
+	if g.Reason != "" && len(game.Moves) > 0 {
+		last := &game.Moves[len(game.Moves)-1]
+		if last.Comment != "" {
+			last.Comment += ", " + g.Reason
 		} else {
-			tokens = append(tokens, "{"+reason+"}")
+			last.Comment = g.Reason
 		}
 	}
-	tokens = append(tokens, g.Result)
-	// Lines stay under 80 characters, as the PGN standard asks.
-	lineLen := 0
-	for _, t := range tokens {
-		if lineLen > 0 && lineLen+1+len(t) > 79 {
-			b.WriteByte('\n')
-			lineLen = 0
-		} else if lineLen > 0 {
-			b.WriteByte(' ')
-			lineLen++
-		}
-		b.WriteString(t)
-		lineLen += len(t)
-	}
-	b.WriteString("\n\n")
-	_, err = io.WriteString(w, b.String())
-	return err
-}
-
-// pgnString is value as a legal PGN string token: \ and " escaped, and
-// each control character (newline, tab...), which the standard does not
-// allow in a string, replaced by a space. A name from an engine's "id
-// name" or a player SPEC would otherwise end a tag line in the middle.
-// Spaces around the value are dropped, as a reader would.
-func pgnString(value string) string {
-	value = strings.TrimSpace(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, value))
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(value)
+	return pgn.Write(w, game)
 }
 
 // scoreComment is "+0.35" in pawns, or "+M3"/"-M2" for mates.
