@@ -141,6 +141,10 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		pos, err := parsePosition(fields[1:])
 		if err != nil {
+			// The refused position is not replaced by the previous one or
+			// the start position: the GUI believes it sent this game, so a
+			// move for any other would be played as a wrong or illegal
+			// move. "go" answers bestmove 0000 until a valid position.
 			e.badPosition = err
 			e.send("info string %v", oneLine(err))
 			return false
@@ -338,6 +342,11 @@ func parsePosition(args []string) (player.Position, error) {
 		n := 0
 		for n < len(rest) && rest[n] != "moves" {
 			n++
+		}
+		if n == 0 {
+			// An empty StartFEN means the start position to player.Board,
+			// so a missing FEN would silently become the start position.
+			return pos, fmt.Errorf("position fen: the FEN is missing")
 		}
 		pos.StartFEN = strings.Join(rest[:n], " ")
 		rest = rest[n:]

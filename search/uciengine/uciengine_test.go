@@ -153,7 +153,7 @@ func TestParsePosition(t *testing.T) {
 	if err != nil || pos.StartFEN != "8/8/8/8/8/4k3/8/4K2R w K - 0 1" || len(pos.Moves) != 1 {
 		t.Errorf("got %+v, %v", pos, err)
 	}
-	for _, bad := range []string{"", "fen 8/8 w", "startpos e2e4", "startpos moves e2e5"} {
+	for _, bad := range []string{"", "fen 8/8 w", "startpos e2e4", "startpos moves e2e5", "fen", "fen moves e2e4"} {
 		if _, err := parsePosition(strings.Fields(bad)); err == nil {
 			t.Errorf("parsePosition(%q) succeeded", bad)
 		}
@@ -169,5 +169,27 @@ func TestEndOfInputLetsABoundedSearchAnswer(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "info depth 3 ") || !strings.Contains(out.String(), "bestmove ") {
 		t.Errorf("output %q, want a depth 3 search and its bestmove", out.String())
+	}
+}
+
+// A "position fen" without a FEN is refused, not read as the start
+// position, and the next "go" answers no move (issue #53, item 16).
+func TestMissingFENIsRefused(t *testing.T) {
+	s := startSession(t, "heuristic")
+	for _, cmd := range []string{"position fen", "position fen moves e2e4"} {
+		s.send("position startpos moves e2e4")
+		s.send(cmd)
+		s.send("isready")
+		if got := s.until("readyok"); len(got) != 2 || !strings.HasPrefix(got[0], "info string") || !strings.Contains(got[0], "FEN") {
+			t.Errorf("%q reported as %q", cmd, got)
+		}
+		s.send("go depth 1")
+		if got := s.until("bestmove"); len(got) != 2 || !strings.Contains(got[0], "refused") || got[1] != "bestmove 0000" {
+			t.Errorf("go after %q answered %q", cmd, got)
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
 	}
 }
