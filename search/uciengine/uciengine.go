@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dchess/dchess/search/player"
 )
@@ -57,17 +58,27 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, ver
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
+		// Lines of any length, as Stockfish reads them: UCI sets no limit,
+		// and "position startpos moves ..." grows with the game.
+		r := bufio.NewReader(in)
+		for {
+			line, err := r.ReadString('\n')
+			if line != "" {
+				select {
+				case lines <- strings.TrimRight(line, "\r\n"):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
 				return
 			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 	for {
 		select {
@@ -122,7 +133,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			return false
 		}
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 		}
 		e.send("readyok")
 	case "setoption":
@@ -131,11 +142,11 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		e.pos, e.badPosition = player.Position{}, nil
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			return false
 		}
 		if err := e.p.NewGame(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 		}
 	case "position":
 		e.stopSearch()
@@ -146,20 +157,20 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			// move for any other would be played as a wrong or illegal
 			// move. "go" answers bestmove 0000 until a valid position.
 			e.badPosition = err
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			return false
 		}
 		e.pos, e.badPosition = pos, nil
 	case "go":
 		e.stopSearch()
 		if e.badPosition != nil {
-			e.send("info string no move: the last position was refused (%s)", oneLine(e.badPosition))
+			e.sayInfo("no move: the last position was refused (%v)", e.badPosition)
 			e.send("bestmove 0000")
 			return false
 		}
 		lim, waitForStop, err := parseGo(fields[1:])
 		if err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return false
 		}
@@ -167,7 +178,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			lim.Depth = e.depthCap
 		}
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return false
 		}
@@ -180,12 +191,28 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		return true
 	default:
-		e.send("info string unknown command %q", fields[0])
+		e.sayInfo("unknown command %q", fields[0])
 	}
 	return false
 }
 
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+// maxInfoBytes caps an "info string" text. Messages quote what the GUI
+// sent, and echoing an over-long line back could break a GUI that reads
+// lines into a fixed buffer (dchess's own client refuses 1 MiB).
+const maxInfoBytes = 1024
+
+// sayInfo sends a message as one "info string" line, cut to maxInfoBytes.
+func (e *Engine) sayInfo(format string, args ...any) {
+	text := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
+	if len(text) > maxInfoBytes {
+		cut := maxInfoBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "..."
+	}
+	e.send("info string %s", text)
+}
 
 func (e *Engine) setOption(args []string) {
 	// setoption name <name...> [value <value...>]
@@ -207,19 +234,19 @@ func (e *Engine) setOption(args []string) {
 	case "hash":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxHashMB {
-			e.send("info string Hash wants 1..%d, got %q", maxHashMB, v)
+			e.sayInfo("Hash wants 1..%d, got %q", maxHashMB, v)
 			return
 		}
 		e.hashMB, e.hashSet, e.dirty = n, true, true
 	case "depth":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxDepth {
-			e.send("info string Depth wants 0..%d, got %q", maxDepth, v)
+			e.sayInfo("Depth wants 0..%d, got %q", maxDepth, v)
 			return
 		}
 		e.depthCap = n
 	default:
-		e.send("info string unknown option %q", optName)
+		e.sayInfo("unknown option %q", optName)
 	}
 }
 
@@ -280,7 +307,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 			<-sctx.Done()
 		}
 		if err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return
 		}

@@ -3,6 +3,7 @@ package uciengine
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -29,6 +30,9 @@ func startSession(t *testing.T, spec string) *session {
 	sess := &session{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	go func() {
 		err := Run(context.Background(), inR, outW, s, "test")
+		// A session that ended early fails the test's next send or read
+		// instead of blocking it.
+		inR.CloseWithError(fmt.Errorf("the session ended (Run returned %v)", err))
 		outW.Close()
 		sess.done <- err
 	}()
@@ -186,6 +190,41 @@ func TestMissingFENIsRefused(t *testing.T) {
 		s.send("go depth 1")
 		if got := s.until("bestmove"); len(got) != 2 || !strings.Contains(got[0], "refused") || got[1] != "bestmove 0000" {
 			t.Errorf("go after %q answered %q", cmd, got)
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A line longer than any buffer (here a game of 240,000 plies, over 1 MiB)
+// is read whole, and junk that long is reported briefly; neither ends the
+// session (issue #53, item 13).
+func TestLongLinesDoNotEndTheSession(t *testing.T) {
+	s := startSession(t, "heuristic")
+	// Knights out and back: legal for ever, and it ends where it began.
+	game := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60000)
+	if len(game) <= 1<<20 {
+		t.Fatalf("the game line is only %d bytes", len(game))
+	}
+	s.send(game + " e2e4")
+	s.send("go depth 1")
+	lines := s.until("bestmove")
+	if got := lines[len(lines)-1]; got == "bestmove 0000" || !strings.HasPrefix(got, "bestmove ") {
+		t.Fatalf("go after a %d-byte position answered %q", len(game), lines)
+	}
+	// Black is to move after e2e4: a White move would mean the line was cut.
+	if mv := strings.Fields(lines[len(lines)-1])[1]; mv[1] != '7' && mv[1] != '8' {
+		t.Errorf("bestmove %s is not Black's", mv)
+	}
+	junk := strings.Repeat("x", 2<<20)
+	for _, line := range []string{junk, "setoption name Hash value " + junk, "position startpos moves " + junk} {
+		s.send(line)
+		s.send("isready")
+		got := s.until("readyok")
+		if len(got) != 2 || !strings.HasPrefix(got[0], "info string ") || len(got[0]) > 2048 {
+			t.Errorf("%.40q... answered %d lines, the first %d bytes", line, len(got), len(got[0]))
 		}
 	}
 	s.send("quit")
