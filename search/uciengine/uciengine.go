@@ -45,12 +45,10 @@ type Engine struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
-	// unbounded says the running search ends only on stop.
-	unbounded bool
 }
 
-// Run reads UCI commands from in until "quit" or end of input and answers
-// on out. Errors in commands are reported as "info string" lines, as GUIs
+// Run reads UCI commands from in until "quit" or end of input, which is
+// taken as "quit", and answers on out. Errors in commands are reported as "info string" lines, as GUIs
 // expect; Run itself fails only when out cannot be written.
 func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
 	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
@@ -87,11 +85,9 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, ver
 			return nil
 		case line, ok := <-lines:
 			if !ok {
-				// Input ended (a piped script): a bounded search may finish
-				// and answer; an unbounded one is stopped.
-				if e.done != nil && !e.unbounded {
-					<-e.done
-				}
+				// End of input is "quit", as in Stockfish: the GUI is gone,
+				// and a search it cannot read (go depth 40, say) would run
+				// on as an orphan. The stopped search still sends bestmove.
 				e.stopSearch()
 				return <-readErr
 			}
@@ -294,7 +290,6 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
-	e.unbounded = lim.Infinite && lim.Depth == 0 && lim.Nodes == 0
 	start := time.Now()
 	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/search/player"
 )
@@ -164,15 +165,26 @@ func TestParsePosition(t *testing.T) {
 	}
 }
 
-func TestEndOfInputLetsABoundedSearchAnswer(t *testing.T) {
+// End of input is "quit", as for Stockfish: a GUI that is gone reads no
+// answer, so even a long bounded search is stopped at once; it still sends
+// the best move it has (issue #53, item 12).
+func TestEndOfInputStopsTheSearch(t *testing.T) {
 	s, _ := player.ParseSpec("heuristic")
 	var out strings.Builder
-	in := strings.NewReader("position startpos moves e2e4\ngo depth 3\n")
-	if err := Run(context.Background(), in, &out, s, "test"); err != nil {
-		t.Fatal(err)
+	in := strings.NewReader("position startpos moves e2e4\ngo depth 40\n")
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), in, &out, s, "test") }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still searching 30 s after its input ended")
 	}
-	if !strings.Contains(out.String(), "info depth 3 ") || !strings.Contains(out.String(), "bestmove ") {
-		t.Errorf("output %q, want a depth 3 search and its bestmove", out.String())
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "bestmove ") || last == "bestmove 0000" {
+		t.Errorf("output %q, want a bestmove last", lines)
 	}
 }
 
