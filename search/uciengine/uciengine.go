@@ -48,8 +48,9 @@ type Engine struct {
 }
 
 // Run reads UCI commands from in until "quit" or end of input, which is
-// taken as "quit", and answers on out. Errors in commands are reported as "info string" lines, as GUIs
-// expect; Run itself fails only when out cannot be written.
+// taken as "quit", and answers on out. Errors in commands are reported as
+// "info string" lines, as GUIs expect; Run itself fails only when out
+// cannot be written.
 func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
 	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
 	defer e.close()
