@@ -156,7 +156,7 @@ func TestNewestWeights(t *testing.T) {
 }
 
 func TestUCICommand(t *testing.T) {
-	s, out, _ := playStreams("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n")
+	s, out := guiStreams("uci\nisready\nposition startpos moves e2e4\ngo depth 2\n")
 	if err := runUCI(context.Background(), &uciOptions{Player: "heuristic"}, s); err != nil {
 		t.Fatal(err)
 	}

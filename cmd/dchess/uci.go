@@ -23,10 +23,13 @@ func newUCICmd(s *IOStreams) *cobra.Command {
 		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
 (cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
 uci, isready, setoption (Hash, Depth), ucinewgame, position startpos|fen ... moves ...,
-go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.`,
+go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.
+End of input is quit, as for Stockfish: a running search stops and sends its
+bestmove, so a script that pipes commands in keeps its input open until the
+answer has come.`,
 		Example: `  dchess uci --player heuristic
   cutechess-cli -engine cmd="dchess uci --player cnn:runs/cnn/model.dcw" -engine cmd=stockfish ...
-  printf 'uci\nposition startpos\ngo depth 5\n' | dchess uci --player heuristic`,
+  (printf 'uci\nposition startpos\ngo depth 5\n'; sleep 1) | dchess uci --player heuristic`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runUCI(cmd.Context(), opts, s) },
 	}

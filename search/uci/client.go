@@ -11,10 +11,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -30,7 +32,10 @@ type StartOptions struct {
 	// Stderr receives the engine's standard error; nil discards it.
 	Stderr io.Writer
 	// HandshakeTimeout bounds the wait for "uciok" (default 5 s), so a
-	// program that does not speak UCI fails fast instead of hanging.
+	// program that does not speak UCI fails fast instead of hanging. It is
+	// the limit for each engine process per CPU core that this program
+	// runs: engines share the cores, and 64 started on 2 cores (match
+	// --concurrency 64) can each take longer than 5 s to start.
 	HandshakeTimeout time.Duration
 	// ReadyTimeout bounds a wait for "readyok" when the caller's context
 	// has no earlier deadline (default 30 s: allocating a large hash is slow).
@@ -131,6 +136,48 @@ func (e *ExitError) Is(target error) bool { return target == io.EOF }
 
 func (e *ExitError) Unwrap() error { return e.Status }
 
+// liveEngines counts the engine processes this program has started and not
+// yet reaped: the load a starting engine competes with for the CPUs.
+var liveEngines atomic.Int64
+
+// cpuCount is a variable so that tests can pretend to have one core.
+var cpuCount = runtime.NumCPU
+
+// handshakeDeadline is when a missing "uciok" becomes an error: the
+// handshake limit times the most engine processes per CPU core seen since
+// the start (at least one). It is read again at the deadline, because the
+// engine started first in a match is starved by those started after it.
+type handshakeDeadline struct {
+	start   time.Time
+	base    time.Duration
+	perCore int64
+}
+
+func newHandshakeDeadline(base time.Duration) *handshakeDeadline {
+	d := &handshakeDeadline{start: time.Now(), base: base}
+	d.update()
+	return d
+}
+
+// update takes in the current number of engines and returns the deadline,
+// which never moves earlier.
+func (d *handshakeDeadline) update() time.Time {
+	cpus := int64(max(cpuCount(), 1))
+	d.perCore = max(d.perCore, (liveEngines.Load()+cpus-1)/cpus, 1)
+	return d.start.Add(d.limit())
+}
+
+func (d *handshakeDeadline) limit() time.Duration { return d.base * time.Duration(d.perCore) }
+
+// missed says how long the engine had, and why that long.
+func (d *handshakeDeadline) missed() string {
+	if d.perCore == 1 {
+		return fmt.Sprintf("no uciok within %v (not a UCI engine?)", d.limit())
+	}
+	return fmt.Sprintf("no uciok within %v (%v for each of %d engine processes per CPU core; not a UCI engine?)",
+		d.limit(), d.base, d.perCore)
+}
+
 // maxLineBytes caps one line of engine output; a longer one means the
 // program is not a sane UCI engine.
 const maxLineBytes = 1 << 20
@@ -187,6 +234,7 @@ func Start(ctx context.Context, path string, opts StartOptions) (*Engine, error)
 		}
 		return nil, fmt.Errorf("cannot start uci engine %s: %w", path, err)
 	}
+	liveEngines.Add(1) // until readLoop reaps the process
 	e := &Engine{
 		path:    path,
 		opts:    opts,
@@ -220,21 +268,26 @@ func (e *Engine) readLoop(stdout io.Reader) {
 		_, _ = io.Copy(io.Discard, stdout)
 	}
 	e.exitErr = e.cmd.Wait()
+	liveEngines.Add(-1)
 	close(e.lines)
 	close(e.exited)
 }
 
 func (e *Engine) handshake(ctx context.Context) error {
-	hctx, cancel := context.WithTimeout(ctx, e.opts.HandshakeTimeout)
-	defer cancel()
+	deadline := newHandshakeDeadline(e.opts.HandshakeTimeout)
 	if err := e.send("uci"); err != nil {
 		return fmt.Errorf("%w during the uci handshake", err)
 	}
 	for {
+		hctx, cancel := context.WithDeadline(ctx, deadline.update())
 		line, err := e.readLine(hctx)
+		cancel()
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-				return fmt.Errorf("uci engine %s: no uciok within %v (not a UCI engine?)", e.path, e.opts.HandshakeTimeout)
+				if time.Now().Before(deadline.update()) {
+					continue // more engines started meanwhile
+				}
+				return fmt.Errorf("uci engine %s: %s", e.path, deadline.missed())
 			}
 			if errors.Is(err, io.EOF) {
 				return fmt.Errorf("%w during the uci handshake", err)

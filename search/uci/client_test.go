@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// slowStart is how long a "slow-start" fake engine takes before it answers.
+const slowStart = time.Second
+
 // runFakeEngine answers the UCI protocol on stdin/stdout the way mode says.
 func runFakeEngine(mode string) int {
 	out := bufio.NewWriter(os.Stdout)
@@ -41,6 +44,9 @@ func runFakeEngine(mode string) int {
 		return 3
 	case "long-line":
 		say(strings.Repeat("x", 2*maxLineBytes))
+	case "slow-start":
+		// A start on a crowded machine: uciok comes a second late.
+		time.Sleep(slowStart)
 	}
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
@@ -165,6 +171,63 @@ func TestStartErrorsAreOneLineAndDoNotHang(t *testing.T) {
 				t.Fatalf("error %q does not name the engine %s", err, c.path)
 			}
 		})
+	}
+}
+
+// Engines share the CPUs, so the uciok limit is per engine process per
+// core: with 64 Stockfish processes on 2 cores a first start missed a fixed
+// 5 s (issue #53, item 15). Here a start that takes 5 times the limit
+// succeeds among 24 other engines on one pretend core and fails alone.
+func TestHandshakeLimitGrowsWithEnginesPerCore(t *testing.T) {
+	defer func(n func() int) { cpuCount = n }(cpuCount)
+	cpuCount = func() int { return 1 }
+	limit := slowStart / 5
+	var others []*Engine
+	defer func() {
+		for _, e := range others {
+			e.Close()
+		}
+	}()
+	for range 24 {
+		e, err := fakeEngine(t, "normal", StartOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		others = append(others, e)
+	}
+	e, err := fakeEngine(t, "slow-start", StartOptions{HandshakeTimeout: limit})
+	if err != nil {
+		t.Fatalf("among %d engines on one core: %v", len(others)+1, err)
+	}
+	e.Close()
+	for _, e := range others {
+		e.Close()
+	}
+	_, err = fakeEngine(t, "slow-start", StartOptions{HandshakeTimeout: limit})
+	if err == nil || !strings.Contains(err.Error(), "no uciok within") {
+		t.Fatalf("alone: got %v, want no uciok", err)
+	}
+}
+
+// The engine started first in a match is starved by those started after
+// it, so the deadline follows engines started during the handshake, and
+// does not shrink back when they stop.
+func TestHandshakeDeadlineFollowsLaterEngines(t *testing.T) {
+	defer func(n func() int) { cpuCount = n }(cpuCount)
+	cpuCount = func() int { return 2 }
+	d := newHandshakeDeadline(time.Second)
+	before := d.update()
+	liveEngines.Add(8)
+	grown := d.update()
+	liveEngines.Add(-8)
+	if !grown.After(before) || d.limit() < 4*time.Second {
+		t.Fatalf("with 8 more engines on 2 cores the limit is %v, want 4 s or more", d.limit())
+	}
+	if after := d.update(); !after.Equal(grown) {
+		t.Fatalf("the deadline moved from %v to %v when the engines stopped", grown, after)
+	}
+	if msg := d.missed(); !strings.Contains(msg, "no uciok within") || !strings.Contains(msg, "1s for each of") {
+		t.Errorf("a missed scaled limit reads %q", msg)
 	}
 }
 

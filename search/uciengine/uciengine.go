@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dchess/dchess/search/player"
 )
@@ -44,30 +45,39 @@ type Engine struct {
 
 	cancel context.CancelFunc
 	done   chan struct{}
-	// unbounded says the running search ends only on stop.
-	unbounded bool
 }
 
-// Run reads UCI commands from in until "quit" or end of input and answers
-// on out. Errors in commands are reported as "info string" lines, as GUIs
-// expect; Run itself fails only when out cannot be written.
+// Run reads UCI commands from in until "quit" or end of input, which is
+// taken as "quit", and answers on out. Errors in commands are reported as
+// "info string" lines, as GUIs expect; Run itself fails only when out
+// cannot be written.
 func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
 	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
 	defer e.close()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() {
-		sc := bufio.NewScanner(in)
-		sc.Buffer(make([]byte, 64*1024), 1<<20)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
+		// Lines of any length, as Stockfish reads them: UCI sets no limit,
+		// and "position startpos moves ..." grows with the game.
+		r := bufio.NewReader(in)
+		for {
+			line, err := r.ReadString('\n')
+			if line != "" {
+				select {
+				case lines <- strings.TrimRight(line, "\r\n"):
+				case <-ctx.Done():
+					return
+				}
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = nil
+				}
+				readErr <- err
+				close(lines)
 				return
 			}
 		}
-		readErr <- sc.Err()
-		close(lines)
 	}()
 	for {
 		select {
@@ -76,11 +86,9 @@ func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, ver
 			return nil
 		case line, ok := <-lines:
 			if !ok {
-				// Input ended (a piped script): a bounded search may finish
-				// and answer; an unbounded one is stopped.
-				if e.done != nil && !e.unbounded {
-					<-e.done
-				}
+				// End of input is "quit", as in Stockfish: the GUI is gone,
+				// and a search it cannot read (go depth 40, say) would run
+				// on as an orphan. The stopped search still sends bestmove.
 				e.stopSearch()
 				return <-readErr
 			}
@@ -122,7 +130,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			return false
 		}
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 		}
 		e.send("readyok")
 	case "setoption":
@@ -131,31 +139,35 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		e.pos, e.badPosition = player.Position{}, nil
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			return false
 		}
 		if err := e.p.NewGame(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 		}
 	case "position":
 		e.stopSearch()
 		pos, err := parsePosition(fields[1:])
 		if err != nil {
+			// The refused position is not replaced by the previous one or
+			// the start position: the GUI believes it sent this game, so a
+			// move for any other would be played as a wrong or illegal
+			// move. "go" answers bestmove 0000 until a valid position.
 			e.badPosition = err
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			return false
 		}
 		e.pos, e.badPosition = pos, nil
 	case "go":
 		e.stopSearch()
 		if e.badPosition != nil {
-			e.send("info string no move: the last position was refused (%s)", oneLine(e.badPosition))
+			e.sayInfo("no move: the last position was refused (%v)", e.badPosition)
 			e.send("bestmove 0000")
 			return false
 		}
 		lim, waitForStop, err := parseGo(fields[1:])
 		if err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return false
 		}
@@ -163,7 +175,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			lim.Depth = e.depthCap
 		}
 		if err := e.ensurePlayer(ctx); err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return false
 		}
@@ -176,12 +188,28 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.stopSearch()
 		return true
 	default:
-		e.send("info string unknown command %q", fields[0])
+		e.sayInfo("unknown command %q", fields[0])
 	}
 	return false
 }
 
-func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", " ") }
+// maxInfoBytes caps an "info string" text. Messages quote what the GUI
+// sent, and echoing an over-long line back could break a GUI that reads
+// lines into a fixed buffer (dchess's own client refuses 1 MiB).
+const maxInfoBytes = 1024
+
+// sayInfo sends a message as one "info string" line, cut to maxInfoBytes.
+func (e *Engine) sayInfo(format string, args ...any) {
+	text := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " ")
+	if len(text) > maxInfoBytes {
+		cut := maxInfoBytes
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut] + "..."
+	}
+	e.send("info string %s", text)
+}
 
 func (e *Engine) setOption(args []string) {
 	// setoption name <name...> [value <value...>]
@@ -203,19 +231,19 @@ func (e *Engine) setOption(args []string) {
 	case "hash":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxHashMB {
-			e.send("info string Hash wants 1..%d, got %q", maxHashMB, v)
+			e.sayInfo("Hash wants 1..%d, got %q", maxHashMB, v)
 			return
 		}
 		e.hashMB, e.hashSet, e.dirty = n, true, true
 	case "depth":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 || n > maxDepth {
-			e.send("info string Depth wants 0..%d, got %q", maxDepth, v)
+			e.sayInfo("Depth wants 0..%d, got %q", maxDepth, v)
 			return
 		}
 		e.depthCap = n
 	default:
-		e.send("info string unknown option %q", optName)
+		e.sayInfo("unknown option %q", optName)
 	}
 }
 
@@ -263,7 +291,6 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
-	e.unbounded = lim.Infinite && lim.Depth == 0 && lim.Nodes == 0
 	start := time.Now()
 	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}
@@ -276,7 +303,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 			<-sctx.Done()
 		}
 		if err != nil {
-			e.send("info string %v", oneLine(err))
+			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return
 		}
@@ -338,6 +365,11 @@ func parsePosition(args []string) (player.Position, error) {
 		n := 0
 		for n < len(rest) && rest[n] != "moves" {
 			n++
+		}
+		if n == 0 {
+			// An empty StartFEN means the start position to player.Board,
+			// so a missing FEN would silently become the start position.
+			return pos, fmt.Errorf("position fen: the FEN is missing")
 		}
 		pos.StartFEN = strings.Join(rest[:n], " ")
 		rest = rest[n:]

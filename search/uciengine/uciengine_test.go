@@ -3,9 +3,11 @@ package uciengine
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/search/player"
 )
@@ -29,6 +31,9 @@ func startSession(t *testing.T, spec string) *session {
 	sess := &session{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	go func() {
 		err := Run(context.Background(), inR, outW, s, "test")
+		// A session that ended early fails the test's next send or read
+		// instead of blocking it.
+		inR.CloseWithError(fmt.Errorf("the session ended (Run returned %v)", err))
 		outW.Close()
 		sess.done <- err
 	}()
@@ -153,21 +158,89 @@ func TestParsePosition(t *testing.T) {
 	if err != nil || pos.StartFEN != "8/8/8/8/8/4k3/8/4K2R w K - 0 1" || len(pos.Moves) != 1 {
 		t.Errorf("got %+v, %v", pos, err)
 	}
-	for _, bad := range []string{"", "fen 8/8 w", "startpos e2e4", "startpos moves e2e5"} {
+	for _, bad := range []string{"", "fen 8/8 w", "startpos e2e4", "startpos moves e2e5", "fen", "fen moves e2e4"} {
 		if _, err := parsePosition(strings.Fields(bad)); err == nil {
 			t.Errorf("parsePosition(%q) succeeded", bad)
 		}
 	}
 }
 
-func TestEndOfInputLetsABoundedSearchAnswer(t *testing.T) {
+// End of input is "quit", as for Stockfish: a GUI that is gone reads no
+// answer, so even a long bounded search is stopped at once; it still sends
+// the best move it has (issue #53, item 12).
+func TestEndOfInputStopsTheSearch(t *testing.T) {
 	s, _ := player.ParseSpec("heuristic")
 	var out strings.Builder
-	in := strings.NewReader("position startpos moves e2e4\ngo depth 3\n")
-	if err := Run(context.Background(), in, &out, s, "test"); err != nil {
+	in := strings.NewReader("position startpos moves e2e4\ngo depth 40\n")
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), in, &out, s, "test") }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still searching 30 s after its input ended")
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "bestmove ") || last == "bestmove 0000" {
+		t.Errorf("output %q, want a bestmove last", lines)
+	}
+}
+
+// A "position fen" without a FEN is refused, not read as the start
+// position, and the next "go" answers no move (issue #53, item 16).
+func TestMissingFENIsRefused(t *testing.T) {
+	s := startSession(t, "heuristic")
+	for _, cmd := range []string{"position fen", "position fen moves e2e4"} {
+		s.send("position startpos moves e2e4")
+		s.send(cmd)
+		s.send("isready")
+		if got := s.until("readyok"); len(got) != 2 || !strings.HasPrefix(got[0], "info string") || !strings.Contains(got[0], "FEN") {
+			t.Errorf("%q reported as %q", cmd, got)
+		}
+		s.send("go depth 1")
+		if got := s.until("bestmove"); len(got) != 2 || !strings.Contains(got[0], "refused") || got[1] != "bestmove 0000" {
+			t.Errorf("go after %q answered %q", cmd, got)
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "info depth 3 ") || !strings.Contains(out.String(), "bestmove ") {
-		t.Errorf("output %q, want a depth 3 search and its bestmove", out.String())
+}
+
+// A line longer than any buffer (here a game of 240,000 plies, over 1 MiB)
+// is read whole, and junk that long is reported briefly; neither ends the
+// session (issue #53, item 13).
+func TestLongLinesDoNotEndTheSession(t *testing.T) {
+	s := startSession(t, "heuristic")
+	// Knights out and back: legal for ever, and it ends where it began.
+	game := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60000)
+	if len(game) <= 1<<20 {
+		t.Fatalf("the game line is only %d bytes", len(game))
+	}
+	s.send(game + " e2e4")
+	s.send("go depth 1")
+	lines := s.until("bestmove")
+	if got := lines[len(lines)-1]; got == "bestmove 0000" || !strings.HasPrefix(got, "bestmove ") {
+		t.Fatalf("go after a %d-byte position answered %q", len(game), lines)
+	}
+	// Black is to move after e2e4: a White move would mean the line was cut.
+	if mv := strings.Fields(lines[len(lines)-1])[1]; mv[1] != '7' && mv[1] != '8' {
+		t.Errorf("bestmove %s is not Black's", mv)
+	}
+	junk := strings.Repeat("x", 2<<20)
+	for _, line := range []string{junk, "setoption name Hash value " + junk, "position startpos moves " + junk} {
+		s.send(line)
+		s.send("isready")
+		got := s.until("readyok")
+		if len(got) != 2 || !strings.HasPrefix(got[0], "info string ") || len(got[0]) > 2048 {
+			t.Errorf("%.40q... answered %d lines, the first %d bytes", line, len(got), len(got[0]))
+		}
+	}
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
 	}
 }
