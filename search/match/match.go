@@ -281,10 +281,12 @@ func (w *worker) play(ctx context.Context, n int) (GameResult, error) {
 		if s.p != nil && !s.broken {
 			continue
 		}
+		verb := "starting"
 		if s.p != nil {
 			// A crashed or stalled player is replaced: an engine process is
 			// restarted, a hung goroutine left behind.
 			go s.p.Close()
+			verb = "restarting"
 		}
 		entrant := w.cfg.A
 		if s.side == "b" {
@@ -295,7 +297,7 @@ func (w *worker) play(ctx context.Context, n int) (GameResult, error) {
 			if ctx.Err() != nil {
 				return GameResult{}, errAborted
 			}
-			return GameResult{}, fmt.Errorf("restarting %s: %w", s.name, err)
+			return GameResult{}, fmt.Errorf("%s %s: %w", verb, s.name, err)
 		}
 		s.p, s.broken = p, false
 	}

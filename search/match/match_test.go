@@ -462,6 +462,20 @@ func TestRunErrors(t *testing.T) {
 		!strings.Contains(err.Error(), "/nonexistent") {
 		t.Errorf("missing engine: %v", err)
 	}
+	// A first start that fails is a start, not a restart: the word sent
+	// users looking for a crash that never happened.
+	var starts atomic.Int32
+	random := specEntrant(t, "random")
+	failing := match.Entrant{Name: "slow", New: func(ctx context.Context) (player.Player, error) {
+		if starts.Add(1) > 1 {
+			return nil, errors.New("no uciok")
+		}
+		return random.New(ctx)
+	}}
+	if _, err := match.Run(ctx, match.Config{A: random, B: failing, Depth: 1, Games: 4, Concurrency: 2}); err == nil ||
+		!strings.HasPrefix(err.Error(), "starting slow: no uciok") {
+		t.Errorf("a player that cannot start: %v", err)
+	}
 }
 
 func TestInterruptedMatchReportsFinishedGames(t *testing.T) {
