@@ -80,6 +80,8 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f.Int64Var(&opts.Nodes, "nodes", 0, "nodes per position (reproducible labels)")
 	f.Int64Var(&opts.MoveTimeMs, "movetime", 0, "milliseconds per position")
 	f.IntVar(&opts.Workers, "workers", runtime.NumCPU(), "Stockfish processes, each with one thread")
+	// --help (and the reference made from it) says "one per CPU", not this machine's count.
+	f.Lookup("workers").DefValue = "one per CPU"
 	f.IntVar(&opts.Hash, "hash", 16, "hash table of each process in MB, cleared for every position (at depth 8, 1 labels 7-22 % faster: docs/benchmarks.md)")
 	f.IntVar(&opts.PV, "pv", 8, "keep the principal variation up to this many moves (0: none)")
 	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
