@@ -7,7 +7,7 @@ FUZZTIME ?= 100000x
 # (needs a C compiler and Debian's libopenblas0-pthread); the default is pure Go.
 TAGS     ?=
 
-.PHONY: build test unit fuzz bench lint quickstart slurm-test clean
+.PHONY: build test unit fuzz bench lint docs quickstart slurm-test clean
 
 build:
 	$(GO) build -tags "$(TAGS)" -ldflags "-X main.version=$(VERSION)" -o $(BIN) ./cmd/dchess
@@ -35,6 +35,11 @@ fuzz:
 		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
+
+# The command reference in docs/reference/commands, made from each command's --help;
+# a test fails when the checked-in pages differ from what this writes.
+docs:
+	$(GO) run ./cmd/dchess docs --out docs/reference/commands
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
