@@ -19,7 +19,7 @@ func newExperienceCmd(s *IOStreams) *cobra.Command {
 		Long: `The experience tree is Deep Red's memory (seed 002): one row per move from a parent
 position to a child position, with the side that moved and the White-win, Black-win
 and draw counts of the games that played it. It is a SQLite file: the experience:FILE
-player reads it, and the sqlite3 shell can query it (schema in the README).`,
+player reads it, and the sqlite3 shell can query it (schema in docs/guide/train.md).`,
 		Example: `  dchess experience build ../shared/data/pgn/Kasparov.pgn --db exp.db
   dchess experience stats --db exp.db
   sqlite3 exp.db "SELECT move, white_wins, black_wins, draws FROM moves ORDER BY white_wins+black_wins+draws DESC LIMIT 5"`,

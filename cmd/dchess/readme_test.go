@@ -3,13 +3,14 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
 // TestReadmeOutputsAreIgnored runs over every code example in the README
-// and checks that the files and folders it writes into the checkout are in
+// and the guide (docs/guide) and checks that the files and folders it writes into the checkout are in
 // .gitignore, so trying the examples leaves git status clean.
 func TestReadmeOutputsAreIgnored(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -40,20 +41,27 @@ func TestReadmeOutputsAreIgnored(t *testing.T) {
 	}
 }
 
-// readmeCodeLines returns the lines of the README's code blocks.
+// readmeCodeLines returns the lines of the code blocks of the README and
+// of every page of the guide.
 func readmeCodeLines(t *testing.T) []string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	pages, err := filepath.Glob("../../docs/guide/*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no guide pages: %v", err)
 	}
 	var lines []string
-	inCode := false
-	for _, line := range strings.Split(string(readme), "\n") {
-		if strings.HasPrefix(line, "```") {
-			inCode = !inCode
-		} else if inCode {
-			lines = append(lines, line)
+	for _, page := range append([]string{"../../README.md"}, pages...) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inCode := false
+		for _, line := range strings.Split(string(text), "\n") {
+			if strings.HasPrefix(line, "```") {
+				inCode = !inCode
+			} else if inCode {
+				lines = append(lines, line)
+			}
 		}
 	}
 	return lines

@@ -189,7 +189,7 @@ func TestCheckSuggestions(t *testing.T) {
 	}
 }
 
-// TestReadmeCommandLinesExist: every dchess command line in the README's
+// TestReadmeCommandLinesExist: every dchess command line in the README's and the guide's
 // code blocks names a command and flags the tree has, so the tour's text
 // does not send a reader to a flag that is gone.
 func TestReadmeCommandLinesExist(t *testing.T) {

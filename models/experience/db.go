@@ -6,7 +6,7 @@
 // move with the best record for its side.
 //
 // The database is plain SQLite (modernc.org/sqlite, pure Go), so the
-// sqlite3 shell reads it; the schema is in Schema and the README.
+// sqlite3 shell reads it; the schema is in Schema and docs/guide/train.md.
 package experience
 
 import (
