@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The NNUE study's data curve (issue #19, docs/strength.md): does more data
 # of one kind still help? The default recipe (configs/nnue.yaml, pairwise
-# since session 19) trained on the first 2, 4 and 10 chunks of a network's
+# since fb91edc) trained on the first 2, 4 and 10 chunks of a network's
 # own games (NETWORK, default the shipped one) against
 # heuristic:depth=3 (about 1.05, 2.1 and 5.3 million quiet positions, what
 # the network trains on), each scored on the first chunk's test split and
@@ -33,7 +33,7 @@ here=$(dirname "$0")
 play=$study/play
 # The network that plays the chunks' games. One network for the whole curve,
 # so that its chunks are of one kind: the curve of docs/strength.md was
-# played by the round-4 network, shipped until session 20
+# played by the round-4 network, shipped until d158908
 # (git show ecab3d0:models/shipped/nnue.dcw > round4.dcw; NETWORK=round4.dcw).
 network=${NETWORK:-$root/models/shipped/nnue.dcw}
 points="2 4 10"

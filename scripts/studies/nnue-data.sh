@@ -23,7 +23,7 @@
 # LABEL_HASH (default 16, Stockfish's own) is each Stockfish's table in MB;
 # it is cleared for every position, so at depth 8 a 1 MB table labels 7-22 %
 # faster with 99.7 % of scores the same (docs/benchmarks.md, "The
-# table's size"); the data curve of session 33 on uses 1. A rerun skips the
+# table's size"); the data curve made since 2026-11-28 uses 1. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
 # 0/1) makes only the chunks k with (k - 1) mod n = i, so n machines make
