@@ -126,12 +126,12 @@ type trainer struct {
 	bar     progress.Reporter
 	arch    []byte
 
-	// This session's training time and samples, for samples/s.
+	// This process's training time and the run's samples when it began, for samples/s.
 	trainTime    time.Duration
-	sessionStart int64
+	startSamples int64
 	lastLoss     float64
 	badRecords   int64
-	// lastSave is when the newest checkpoint was written (or the session began).
+	// lastSave is when the newest checkpoint was written (or this process began).
 	lastSave time.Time
 	// unlock releases the run folder's lock, held from before the first
 	// file of the run is read or written until the run ends.
@@ -298,7 +298,7 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 		t.tg.close()
 		return nil, err
 	}
-	t.sessionStart = t.state.Samples
+	t.startSamples = t.state.Samples
 	return t, nil
 }
 
@@ -550,7 +550,7 @@ func (t *trainer) step(rows int) error {
 }
 
 func (t *trainer) samplesPerSec() float64 {
-	return ratio(float64(t.state.Samples-t.sessionStart), t.trainTime.Seconds())
+	return ratio(float64(t.state.Samples-t.startSamples), t.trainTime.Seconds())
 }
 
 // measure builds a metrics line of the given kind with the training
@@ -760,9 +760,9 @@ func (t *trainer) startProgress() {
 	if t.cfg.MaxSteps > 0 {
 		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
 	}
-	// A resumed run counts this session's samples against what is left,
+	// A resumed run counts this process's samples against what is left,
 	// as label counts a resumed journal, so the rate and the time left
-	// are this session's (the status line keeps the run's step).
+	// are this process's (the status line keeps the run's step).
 	t.bar = t.opts.Progress("train", max(0, total-t.state.Samples), "samples")
 }
 

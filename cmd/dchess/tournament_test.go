@@ -310,9 +310,9 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 
 // TestTournamentMergeRefitsTheShippedAnchor runs the README's merges of the
 // gauntlets in docs/results and checks the pooled anchors that
-// docs/strength.md and the README give for the network shipped in sessions
-// 26-36, with the search before singular extensions and with main's, and
-// for the one shipped since.
+// docs/strength.md and the README give for the network shipped from
+// 9641d09 to f759b62, with the search before singular extensions and with
+// main's, and for the one shipped since.
 func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
 	for _, c := range []struct {
 		glob       string

@@ -220,8 +220,8 @@ func checkQuantizedMatchesGraph(t *testing.T, c Config) {
 // every position of the perft suites and every bench position and the
 // position after each of its moves (8,430 positions, quiet or not): 2.48 cp
 // on average, 2.04 the median, 8.53 at the 99th percentile and 17.56 at
-// most (the networks shipped before it: in sessions 26-36 2.14, 1.68, 8.82
-// and 16.96, in sessions 20-25 2.42, 1.92, 9.12 and 13.43; the
+// most (the networks shipped before it: from 9641d09 2.14, 1.68, 8.82
+// and 16.96, from d158908 2.42, 1.92, 9.12 and 13.43; the
 // 512 → 32 → 1 one without the product 1.76, 1.36, 7.11 and
 // 13.24, and with the float first layer before that 0.48, 0.39, 1.71 and
 // 3.00): about half of it the bytes' steps of 1/127, half the int8

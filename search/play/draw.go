@@ -33,7 +33,7 @@ func (p Pieces) glyphs() *[2][7]string {
 
 // sideLabel names a side and how its pieces are drawn:
 // "White (capitals): You", "Black (♚ ♛ ♜): heuristic".
-func (s *session) sideLabel(c board.Color) string {
+func (s *runState) sideLabel(c board.Color) string {
 	who := s.opts.Opponent.Name()
 	if c == s.opts.Human {
 		who = s.opts.Name
@@ -50,7 +50,7 @@ func (s *session) sideLabel(c board.Color) string {
 
 // draw prints the board from the human's side, each side labelled, with
 // the last move.
-func (s *session) draw() {
+func (s *runState) draw() {
 	human, glyphs := s.opts.Human, s.opts.Pieces.glyphs()
 	var sb strings.Builder
 	sb.WriteByte('\n')

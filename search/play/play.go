@@ -145,7 +145,7 @@ func (g *Game) Run(ctx context.Context, in io.Reader, out io.Writer) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	s := &session{opts: g.opts, start: g.start, b: b, out: out}
+	s := &runState{opts: g.opts, start: g.start, b: b, out: out}
 	if seeder, ok := opp.(player.GameSeeder); ok && g.opts.Seed != 0 {
 		seeder.SeedGame(g.opts.Seed)
 	}
@@ -215,8 +215,8 @@ func (g *Game) Run(ctx context.Context, in io.Reader, out io.Writer) (Result, er
 	return res, nil
 }
 
-// session is the state of one Run.
-type session struct {
+// runState is the state of one Run.
+type runState struct {
 	opts  Options
 	start string
 	b     *board.Board
@@ -225,7 +225,7 @@ type session struct {
 }
 
 // position is the game so far as players see it.
-func (s *session) position() player.Position {
+func (s *runState) position() player.Position {
 	uci := make([]string, len(s.moves))
 	for i, m := range s.moves {
 		uci[i] = m.UCI
@@ -233,7 +233,7 @@ func (s *session) position() player.Position {
 	return player.Position{StartFEN: s.start, Moves: uci}
 }
 
-func (s *session) opponentMoves(ctx context.Context) error {
+func (s *runState) opponentMoves(ctx context.Context) error {
 	opp := s.opts.Opponent
 	fmt.Fprintf(s.out, "%s is thinking...\n", opp.Name())
 	info, err := opp.Move(ctx, s.position(), s.opts.Limits)
@@ -250,13 +250,13 @@ func (s *session) opponentMoves(ctx context.Context) error {
 	return nil
 }
 
-func (s *session) make(m board.Move, info player.MoveInfo) {
+func (s *runState) make(m board.Move, info player.MoveInfo) {
 	s.moves = append(s.moves, match.PlayedMove{UCI: board.UCI(m), SAN: s.b.SAN(m), Info: info})
 	s.b.Make(m)
 }
 
 // undo takes back the human's last move and the reply to it.
-func (s *session) undo() {
+func (s *runState) undo() {
 	first := 0 // index of the human's first move
 	if start, _ := board.FromFEN(s.start); start.SideToMove() != s.opts.Human {
 		first = 1
@@ -278,7 +278,7 @@ func (s *session) undo() {
 }
 
 // parse reads SAN (with check marks and annotations) or UCI.
-func (s *session) parse(text string) (board.Move, bool) {
+func (s *runState) parse(text string) (board.Move, bool) {
 	if m, err := s.b.ParseUCI(strings.ToLower(text)); err == nil {
 		return m, true
 	}
@@ -290,7 +290,7 @@ func (s *session) parse(text string) (board.Move, bool) {
 	return 0, false
 }
 
-func (s *session) legalSAN() []string {
+func (s *runState) legalSAN() []string {
 	moves := s.b.LegalMoves()
 	out := make([]string, len(moves))
 	for i, m := range moves {

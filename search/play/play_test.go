@@ -104,7 +104,7 @@ func TestParseMove(t *testing.T) {
 		{"b8", ""}, {"Ke3", ""}, {"e2e4", ""}, {"castle", ""},
 	} {
 		b, _ := board.FromFEN(fen)
-		s := &session{b: b}
+		s := &runState{b: b}
 		m, ok := s.parse(tc.text)
 		if got := map[bool]string{true: board.UCI(m)}[ok]; got != tc.uci {
 			t.Errorf("%q reads as %q, want %q", tc.text, got, tc.uci)

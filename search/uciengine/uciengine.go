@@ -25,7 +25,7 @@ const (
 	maxDepth      = 64
 )
 
-// Engine runs one UCI session.
+// Engine runs one UCI conversation.
 type Engine struct {
 	spec    player.Spec
 	version string

@@ -12,15 +12,15 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-// session drives Run through pipes, line by line, like a GUI.
-type session struct {
+// conversation drives Run through pipes, line by line, like a GUI.
+type conversation struct {
 	t    *testing.T
 	in   *io.PipeWriter
 	out  *bufio.Scanner
 	done chan error
 }
 
-func startSession(t *testing.T, spec string) *session {
+func startConversation(t *testing.T, spec string) *conversation {
 	t.Helper()
 	s, err := player.ParseSpec(spec)
 	if err != nil {
@@ -28,19 +28,19 @@ func startSession(t *testing.T, spec string) *session {
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	sess := &session{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	c := &conversation{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	go func() {
 		err := Run(context.Background(), inR, outW, s, "test")
-		// A session that ended early fails the test's next send or read
+		// A conversation that ended early fails the test's next send or read
 		// instead of blocking it.
-		inR.CloseWithError(fmt.Errorf("the session ended (Run returned %v)", err))
+		inR.CloseWithError(fmt.Errorf("the conversation ended (Run returned %v)", err))
 		outW.Close()
-		sess.done <- err
+		c.done <- err
 	}()
-	return sess
+	return c
 }
 
-func (s *session) send(line string) {
+func (s *conversation) send(line string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
 		s.t.Fatal(err)
@@ -48,7 +48,7 @@ func (s *session) send(line string) {
 }
 
 // until reads lines up to and including the first that starts with prefix.
-func (s *session) until(prefix string) []string {
+func (s *conversation) until(prefix string) []string {
 	s.t.Helper()
 	var lines []string
 	for s.out.Scan() {
@@ -61,8 +61,8 @@ func (s *session) until(prefix string) []string {
 	return nil
 }
 
-func TestScriptedSession(t *testing.T) {
-	s := startSession(t, "heuristic")
+func TestScriptedConversation(t *testing.T) {
+	s := startConversation(t, "heuristic")
 	s.send("uci")
 	hello := s.until("uciok")
 	if !strings.HasPrefix(hello[0], "id name dchess heuristic") {
@@ -191,7 +191,7 @@ func TestEndOfInputStopsTheSearch(t *testing.T) {
 // A "position fen" without a FEN is refused, not read as the start
 // position, and the next "go" answers no move (issue #53, item 16).
 func TestMissingFENIsRefused(t *testing.T) {
-	s := startSession(t, "heuristic")
+	s := startConversation(t, "heuristic")
 	for _, cmd := range []string{"position fen", "position fen moves e2e4"} {
 		s.send("position startpos moves e2e4")
 		s.send(cmd)
@@ -212,9 +212,9 @@ func TestMissingFENIsRefused(t *testing.T) {
 
 // A line longer than any buffer (here a game of 240,000 plies, over 1 MiB)
 // is read whole, and junk that long is reported briefly; neither ends the
-// session (issue #53, item 13).
-func TestLongLinesDoNotEndTheSession(t *testing.T) {
-	s := startSession(t, "heuristic")
+// conversation (issue #53, item 13).
+func TestLongLinesDoNotEndTheConversation(t *testing.T) {
+	s := startConversation(t, "heuristic")
 	// Knights out and back: legal for ever, and it ends where it began.
 	game := "position startpos moves" + strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 60000)
 	if len(game) <= 1<<20 {
