@@ -150,9 +150,10 @@ func packPosition(b *board.Board, out []byte) {
 	ep, hasEP := EnPassant(b)
 	var epPawn uint8 = 64
 	if hasEP {
-		epPawn = ep + 8
+		// The pushed pawn stands in front of the square, seen from its side.
+		epPawn = ep - 8
 		if b.SideToMove() == board.Black {
-			epPawn = ep - 8
+			epPawn = ep + 8
 		}
 	}
 	rights := b.CastlingRights()

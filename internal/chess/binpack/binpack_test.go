@@ -54,6 +54,10 @@ func sample(t *testing.T) []Entry {
 	es = append(es, game(t, "8/P5k1/8/8/8/8/2p5/5K2 w - - 0 60", 0, "a7a8b c2c1n", -1, -2)...)
 	es = append(es, game(t, "7k/2p5/8/KP5r/8/8/8/8 b - - 0 40", 1, "c7c5 a5a4 h5h4", -80, 70, -60)...)
 	es = append(es, game(t, "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 20", 0, "e8g8 e1c1 g8g7 c1b1", 0, 0, 0, 0)...)
+	// Chains that start where en passant is possible, for either side.
+	es = append(es, game(t, "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 1, "e5f6 g8f6", 44, -40)...)
+	es = append(es, game(t, "rnbqkbnr/pppp1ppp/8/8/3Pp3/5N2/PPP1PPPP/RNBQKB1R b KQkq d3 0 2", -1, "e4d3 e2d3", -3, 8)...)
+	es = append(es, game(t, "rnbqkbnr/pppp1ppp/8/8/3Pp3/5N2/PPP1PPPP/RNBQKB1R b KQkq d3 0 2", -1, "b8c6", 9)...)
 	// The same position twice in a row: not a continuation.
 	es = append(es, es[len(es)-1])
 	// A result that does not flip breaks the chain too.
