@@ -92,6 +92,11 @@ move e2e4
 	if recs[0].GameID != recs[1].GameID || recs[2].GameID == recs[1].GameID || recs[3].GameID == recs[2].GameID {
 		t.Errorf("game IDs %x %x %x %x", recs[0].GameID, recs[1].GameID, recs[2].GameID, recs[3].GameID)
 	}
+	// Windows line ends and a last "e" with no newline read the same.
+	crlf, _ := labelledRun(t, FormatPlain, ViewDefault, strings.ReplaceAll(strings.SplitAfter(text, "fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 b")[0], "\n", "\r\n")+" - - 0 30\r\nmove g8f8\r\nscore 1\r\nresult 0\r\ne")
+	if len(crlf) != 4 || !reflect.DeepEqual(crlf[:3], recs[:3]) || crlf[3].Label.BestMove != "g8f8" {
+		t.Errorf("with CRLF: %d records", len(crlf))
+	}
 }
 
 // TestBinpackReadsAsItsPlain ingests Stockfish's own binpack and the plain
