@@ -212,13 +212,16 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 		}
 	}
 	report()
-	// keep counts a scanned record and says whether --quiet-only lets
-	// the jsonl and csv formats write it.
-	keep := func(r *Record) bool {
+	tick := func() {
 		scanned++
 		if scanned%4096 == 0 {
 			report()
 		}
+	}
+	// keep counts a scanned record and says whether --quiet-only lets
+	// the jsonl and csv formats write it.
+	keep := func(r *Record) bool {
+		tick()
 		if !opts.QuietOnly {
 			return true
 		}
@@ -262,7 +265,7 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	case ExportPlain:
 		var buf []byte
 		err = d.Scan(ctx, opts.Split, func(r *Record) error {
-			scanned++
+			tick()
 			e, _, ok := nnue.entry(r, true)
 			if !ok {
 				return nil
@@ -275,7 +278,7 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	case ExportBinpack:
 		w := binpack.NewWriter(bw)
 		err = d.Scan(ctx, opts.Split, func(r *Record) error {
-			scanned++
+			tick()
 			e, _, ok := nnue.entry(r, true)
 			if !ok {
 				return nil
@@ -294,7 +297,7 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	case ExportBullet:
 		var buf []byte
 		err = d.Scan(ctx, opts.Split, func(r *Record) error {
-			scanned++
+			tick()
 			e, b, ok := nnue.entry(r, false)
 			if !ok {
 				return nil

@@ -93,7 +93,13 @@ func exportNNUE(t *testing.T, recs []*Record, opts ExportOptions) (string, Expor
 }
 
 func TestExportPlain(t *testing.T) {
-	got, st := exportNNUE(t, nnueRecords(), ExportOptions{Format: ExportPlain})
+	var progress []int64
+	got, st := exportNNUE(t, nnueRecords(), ExportOptions{Format: ExportPlain, Progress: func(done, total int64) {
+		progress = append(progress, done, total)
+	}})
+	if len(progress) != 2 || progress[1] != int64(len(nnueRecords())) {
+		t.Errorf("progress %v", progress)
+	}
 	want := `fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 move e2e4
 score 31
@@ -278,5 +284,21 @@ func TestExportGolden(t *testing.T) {
 	}
 	if bin != string(wantBin) {
 		t.Errorf("binpack export differs from Stockfish's:\n got % x\nwant % x", bin, wantBin)
+	}
+}
+
+// TestExportNNUEProgress: the NNUE formats report progress as they scan,
+// as jsonl and csv do.
+func TestExportNNUEProgress(t *testing.T) {
+	recs := make([]*Record, 4100)
+	for i := range recs {
+		recs[i] = nnueRecords()[0]
+	}
+	for _, format := range []string{ExportPlain, ExportBinpack, ExportBullet} {
+		var seen []int64
+		_, st := exportNNUE(t, recs, ExportOptions{Format: format, Progress: func(done, total int64) { seen = append(seen, done) }})
+		if len(seen) != 2 || seen[1] != 4096 || st.Written != 4100 {
+			t.Errorf("%s: progress %v, %d written", format, seen, st.Written)
+		}
 	}
 }
