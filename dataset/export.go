@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/dchess/dchess/internal/chess/binpack"
 	"github.com/dchess/dchess/internal/safefile"
 )
 
@@ -43,6 +45,9 @@ type LabelJSON struct {
 	Engine   string       `json:"engine"`
 	MultiPV  []PVLineJSON `json:"multipv"`
 	Error    string       `json:"error,omitempty"`
+	// Quiet is Label.Quiet (not in check, the best move not a capture) for
+	// a successful label, null otherwise.
+	Quiet *bool `json:"quiet"`
 }
 
 // PVLineJSON is one MultiPV line of a label in a jsonl export.
@@ -86,19 +91,23 @@ func RecordToJSON(r *Record, split Split) RecordJSON {
 			}
 			lj.MultiPV = append(lj.MultiPV, PVLineJSON{CP: line.CP, Mate: line.Mate, PV: pv})
 		}
+		if quiet, ok := quietOf(r); ok {
+			lj.Quiet = &quiet
+		}
 		out.Label = lj
 	}
 	return out
 }
 
-// CSVHeader is the first row of a csv export.
-var CSVHeader = []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv"}
+// CSVHeader is the first row of a csv export. Columns are only ever added
+// at the end, so readers that index them keep working.
+var CSVHeader = []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv", "quiet"}
 
 // CSVRow is r as a csv export writes it. It gives the label columns only
 // for a successful label; cp is empty for a mate score and mate empty for
-// a centipawn score.
+// a centipawn score; quiet is 1 or 0 (Label.Quiet).
 func CSVRow(r *Record) []string {
-	row := []string{r.FEN, r.Move, r.Result.String(), strconv.Itoa(int(r.Ply)), "", "", "", "", ""}
+	row := []string{r.FEN, r.Move, r.Result.String(), strconv.Itoa(int(r.Ply)), "", "", "", "", "", ""}
 	if l := r.Label; l != nil && l.Status == LabelOK {
 		if l.Mate != 0 {
 			row[5] = strconv.Itoa(int(l.Mate))
@@ -108,20 +117,40 @@ func CSVRow(r *Record) []string {
 		row[6] = strconv.FormatFloat(float64(l.WinProb), 'g', -1, 32)
 		row[7] = l.BestMove
 		row[8] = strings.Join(l.PV, " ")
+		if quiet, ok := quietOf(r); ok {
+			row[9] = map[bool]string{true: "1", false: "0"}[quiet]
+		}
 	}
 	return row
 }
 
-// Export formats.
+// Export formats. plain, binpack and bullet are the NNUE trainers' formats
+// (docs/dataset-format.md): Stockfish's text and compressed training data,
+// and bullet's text lines.
 const (
-	ExportJSONL = "jsonl"
-	ExportCSV   = "csv"
+	ExportJSONL   = "jsonl"
+	ExportCSV     = "csv"
+	ExportPlain   = "plain"
+	ExportBinpack = "binpack"
+	ExportBullet  = "bullet"
 )
+
+// ExportFormats lists the export formats.
+var ExportFormats = []string{ExportJSONL, ExportCSV, ExportPlain, ExportBinpack, ExportBullet}
 
 // ExportOptions say what Export writes and where.
 type ExportOptions struct {
-	// Format is ExportJSONL or ExportCSV.
+	// Format is one of ExportFormats.
 	Format string
+	// QuietOnly writes only quiet labelled positions (Label.Quiet: not in
+	// check, the best move not a capture), in every format.
+	QuietOnly bool
+	// SkipUnknownResult leaves out, in the plain, binpack and bullet
+	// formats, records whose game result is unknown; otherwise they are
+	// written as draws (those formats have no unknown result).
+	SkipUnknownResult bool
+	// Stats, if not nil, receives what was written and left out.
+	Stats *ExportStats
 	// Split limits the export to one split (AllSplits for every record).
 	Split Split
 	// Output is the file to write; "" or "-" writes to Stdout instead.
@@ -135,12 +164,19 @@ type ExportOptions struct {
 	Progress func(done, total int64)
 }
 
-// Export writes d's records in stored order as JSON lines or CSV and
-// returns how many it wrote.
+// Export writes d's records in stored order in opts.Format and returns
+// how many it wrote. The plain, binpack and bullet formats hold only
+// labelled positions, so they leave the others out (and count them in
+// opts.Stats).
 func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) {
-	if opts.Format != ExportJSONL && opts.Format != ExportCSV {
-		return 0, fmt.Errorf("export format %q: want jsonl or csv", opts.Format)
+	if !slices.Contains(ExportFormats, opts.Format) {
+		return 0, fmt.Errorf("export format %q: want %s", opts.Format, strings.Join(ExportFormats, ", "))
 	}
+	if opts.Stats == nil {
+		opts.Stats = &ExportStats{}
+	}
+	stats := opts.Stats
+	nnue := &nnueExporter{opts: &opts, stats: stats}
 	m := d.Manifest()
 	if opts.Split != AllSplits && m.Split == nil && opts.Split != Train {
 		return 0, fmt.Errorf("dataset %s is not split, so its %s split is empty (run: dchess dataset split %s)", d.Dir(), opts.Split, d.Dir())
@@ -169,18 +205,35 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	if opts.Split != AllSplits && m.Split != nil {
 		total = m.Split.Records.Of(opts.Split)
 	}
-	var count int64
+	var scanned int64
 	report := func() {
 		if opts.Progress != nil {
-			opts.Progress(count, total)
+			opts.Progress(scanned, total)
 		}
 	}
 	report()
 	tick := func() {
-		count++
-		if count%4096 == 0 {
+		scanned++
+		if scanned%4096 == 0 {
 			report()
 		}
+	}
+	// keep counts a scanned record and says whether --quiet-only lets
+	// the jsonl and csv formats write it.
+	keep := func(r *Record) bool {
+		tick()
+		if !opts.QuietOnly {
+			return true
+		}
+		if r.Label == nil || r.Label.Status != LabelOK {
+			stats.Unlabelled++
+			return false
+		}
+		if quiet, ok := quietOf(r); !ok || !quiet {
+			stats.NotQuiet++
+			return false
+		}
+		return true
 	}
 
 	var err error
@@ -188,14 +241,20 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 	case ExportJSONL:
 		enc := json.NewEncoder(bw)
 		err = d.Scan(ctx, opts.Split, func(r *Record) error {
-			tick()
+			if !keep(r) {
+				return nil
+			}
+			stats.Written++
 			return enc.Encode(RecordToJSON(r, d.SplitOf(r.GameID)))
 		})
 	case ExportCSV:
 		cw := csv.NewWriter(bw)
 		if err = cw.Write(CSVHeader); err == nil {
 			err = d.Scan(ctx, opts.Split, func(r *Record) error {
-				tick()
+				if !keep(r) {
+					return nil
+				}
+				stats.Written++
 				return cw.Write(CSVRow(r))
 			})
 		}
@@ -203,20 +262,65 @@ func Export(ctx context.Context, d *Dataset, opts ExportOptions) (int64, error) 
 		if err == nil {
 			err = cw.Error()
 		}
+	case ExportPlain:
+		var buf []byte
+		err = d.Scan(ctx, opts.Split, func(r *Record) error {
+			tick()
+			e, _, ok := nnue.entry(r, true)
+			if !ok {
+				return nil
+			}
+			stats.Written++
+			buf = append(buf[:0], e.String()...)
+			_, err := bw.Write(buf)
+			return err
+		})
+	case ExportBinpack:
+		w := binpack.NewWriter(bw)
+		err = d.Scan(ctx, opts.Split, func(r *Record) error {
+			tick()
+			e, _, ok := nnue.entry(r, true)
+			if !ok {
+				return nil
+			}
+			// entry checked the position and move, so an error here is
+			// the output's.
+			if err := w.Write(e); err != nil {
+				return err
+			}
+			stats.Written++
+			return nil
+		})
+		if err == nil {
+			err = w.Close()
+		}
+	case ExportBullet:
+		var buf []byte
+		err = d.Scan(ctx, opts.Split, func(r *Record) error {
+			tick()
+			e, b, ok := nnue.entry(r, false)
+			if !ok {
+				return nil
+			}
+			stats.Written++
+			buf = bulletLine(buf[:0], r, &e, b)
+			_, err := bw.Write(buf)
+			return err
+		})
 	}
 	if err == nil {
 		err = bw.Flush()
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return count, fmt.Errorf("export interrupted after %d records; nothing was written to %s", count, opts.Output)
+			return stats.Written, fmt.Errorf("export interrupted after %d records; nothing was written to %s", scanned, opts.Output)
 		}
-		return count, fmt.Errorf("export: %w", err)
+		return stats.Written, fmt.Errorf("export: %w", err)
 	}
 	if file != nil {
 		if err := file.Commit(); err != nil {
-			return count, fmt.Errorf("export: %w", err)
+			return stats.Written, fmt.Errorf("export: %w", err)
 		}
 	}
-	return count, nil
+	return stats.Written, nil
 }

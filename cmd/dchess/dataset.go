@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -244,32 +245,47 @@ func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStream
 // ---- export ----
 
 type datasetExportOptions struct {
-	Dir    string
-	Format string
-	Output string
-	Split  string
-	Force  bool
+	Dir               string
+	Format            string
+	Output            string
+	Split             string
+	Force             bool
+	QuietOnly         bool
+	SkipUnknownResult bool
 }
 
 func newDatasetExportCmd(s *IOStreams) *cobra.Command {
 	opts := &datasetExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export DATASET",
-		Short: "Write a dataset's records as JSON lines or CSV",
+		Short: "Write a dataset's records as JSON lines, CSV or NNUE training data",
 		Long: `export writes records in stored order. jsonl gives one object per record with every
 field, the label included (null when unlabelled); csv gives the columns
-fen,move,result,ply,cp,mate,win_prob,best_move,pv (pv moves separated by spaces,
-label columns empty when unlabelled). With -o the file appears only when complete.`,
+fen,move,result,ply,cp,mate,win_prob,best_move,pv,quiet (pv moves separated by spaces,
+label columns empty when unlabelled). quiet is 1 when the side to move is not in check
+and the best move is not a capture.
+
+plain and binpack are Stockfish's training-data formats (text and compressed, read by
+nnue-pytorch and Stockfish's tools), bullet is bullet's text "FEN | score | wdl". They
+hold labelled positions only: scores in centipawns, mates as +-32000, from the side to
+move (plain, binpack) or White (bullet); the game result as 1/0/-1 for the side to move
+(plain, binpack) or 1.0/0.5/0.0 for White (bullet), a record with no result written as a
+draw unless --skip-unknown-result. plain and binpack store the label's best move.
+--quiet-only keeps the quiet positions, in any format. With -o the file appears only
+when complete.`,
 		Example: `  dchess dataset export data/labelled > all.jsonl
   dchess dataset export data/labelled --format csv --split test -o test.csv
-  dchess dataset export data/labelled --format csv -o all.csv --force`,
+  dchess dataset export data/labelled --format csv -o all.csv --force
+  dchess dataset export data/labelled --format binpack --quiet-only --split train -o train.binpack`,
 		Args: datasetArg,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Dir = args[0]
 			return runDatasetExport(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "output format: jsonl or csv")
+	cmd.Flags().StringVar(&opts.Format, "format", "jsonl", "output format: jsonl, csv, plain, binpack or bullet")
+	cmd.Flags().BoolVar(&opts.QuietOnly, "quiet-only", false, "write only quiet labelled positions (not in check, best move not a capture)")
+	cmd.Flags().BoolVar(&opts.SkipUnknownResult, "skip-unknown-result", false, "plain, binpack, bullet: leave out records with no game result instead of writing them as draws")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "-", "output file (- for standard output)")
 	cmd.Flags().StringVar(&opts.Split, "split", "all", "records of one split only: train, val, test or all")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
@@ -278,8 +294,8 @@ label columns empty when unlabelled). With -o the file appears only when complet
 }
 
 func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStreams) error {
-	if opts.Format != dataset.ExportJSONL && opts.Format != dataset.ExportCSV {
-		return usagef("--format %q: want jsonl or csv", opts.Format)
+	if !slices.Contains(dataset.ExportFormats, opts.Format) {
+		return usagef("--format %q: want %s", opts.Format, strings.Join(dataset.ExportFormats, ", "))
 	}
 	split, err := dataset.ParseSplit(opts.Split)
 	if err != nil {
@@ -290,14 +306,36 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 		return err
 	}
 	bar := s.lazyProgress("export", "records")
+	var st dataset.ExportStats
 	count, err := dataset.Export(ctx, d, dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
-		Progress: bar.Set})
+		QuietOnly: opts.QuietOnly, SkipUnknownResult: opts.SkipUnknownResult, Stats: &st, Progress: bar.Set})
 	bar.Finish()
 	if err != nil {
 		return err
 	}
 	if opts.Output != "-" && opts.Output != "" {
 		s.Infof("exported %s records to %s\n", datasetCount(count), opts.Output)
+	}
+	var left []string
+	for _, c := range []struct {
+		n    int64
+		what string
+	}{{st.Unlabelled, "without a label"}, {st.NoMove, "without a move"}, {st.NotQuiet, "not quiet"}, {st.Invalid, "the format cannot hold"}} {
+		if c.n > 0 {
+			left = append(left, fmt.Sprintf("%s %s", datasetCount(c.n), c.what))
+		}
+	}
+	if opts.SkipUnknownResult && st.UnknownResult > 0 {
+		left = append(left, fmt.Sprintf("%s with no game result", datasetCount(st.UnknownResult)))
+	}
+	if len(left) > 0 {
+		s.Infof("left out: %s\n", strings.Join(left, ", "))
+	}
+	if st.FirstInvalid != "" {
+		s.Infof("first record the format cannot hold: %s\n", st.FirstInvalid)
+	}
+	if !opts.SkipUnknownResult && st.UnknownResult > 0 && opts.Format != dataset.ExportJSONL && opts.Format != dataset.ExportCSV {
+		s.Infof("%s records have no game result and were written as draws (--skip-unknown-result leaves them out)\n", datasetCount(st.UnknownResult))
 	}
 	return nil
 }

@@ -311,7 +311,7 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(rows[0], []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv"}) {
+	if !reflect.DeepEqual(rows[0], []string{"fen", "move", "result", "ply", "cp", "mate", "win_prob", "best_move", "pv", "quiet"}) {
 		t.Errorf("header %v", rows[0])
 	}
 	if len(want) == 0 || !reflect.DeepEqual(rows[1:], want) {

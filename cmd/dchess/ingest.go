@@ -56,13 +56,21 @@ and pv; an EPD line with no ce or dm (a test suite, an opening book) gives an un
 position for dchess label. Lichess and CSV scores are from White's point of view and are
 turned to the side to move; EPD's ce already is. --score-view overrides that.
 
+--format plain, binpack and bullet read the NNUE trainers' data: Stockfish's .plain and
+.binpack (a move, a score and a result from the side to move, the ply) and bullet's text
+"FEN | score | wdl" (score and result from White's view). The game result is kept, the
+stored move becomes the label's best move, the depth is unknown (0), and a score of
++-31754 or beyond is a mate. Consecutive entries of one game share a game ID, so
+dchess dataset split keeps them together.
+
 Malformed games and bad lines are skipped, counted and the first ten reported with their
 line; the run still succeeds unless --strict is given.`,
 		Example: `  dchess ingest games.pgn -o data/games
   dchess ingest more-games.pgn -o data/games --force     # replace data/games
   dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10
   zcat games.pgn.gz | dchess ingest - -o data/games --max-games 10000
-  dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000`,
+  dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000
+  dchess ingest --format binpack test80.binpack -o data/sf`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
 			opts.Command = os.Args
@@ -71,7 +79,7 @@ line; the run still succeeds unless --strict is given.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
-	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv or epd")
+	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd, plain, binpack or bullet")
 	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
 	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
 	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
@@ -165,6 +173,9 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped
 	if format != ingest.FormatPGN {
 		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad
+		if format == ingest.FormatPlain || format == ingest.FormatBinpack {
+			unit = "entries"
+		}
 	}
 	fmt.Fprintf(s.Out, "read %d %s in %.1fs (%.0f/s): %d kept, %d skipped", read, unit, sum.Seconds, float64(read)/max(sum.Seconds, 1e-9), kept, skipped)
 	if format == ingest.FormatPGN && skipped > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/chess/epd"
+	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
 // lineDecoder turns one line of a labelled file into a labelled record.
@@ -29,7 +30,7 @@ func newLineDecoder(opts *Options) *lineDecoder {
 	case ViewSideToMove:
 		d.white = false
 	default:
-		d.white = opts.Format != FormatEPD
+		d.white = opts.Format == FormatLichessEvals || opts.Format == FormatCSV || opts.Format == FormatBullet
 	}
 	return d
 }
@@ -45,9 +46,15 @@ type parsed struct {
 	// unscored marks an EPD line with no ce or dm (a test suite, an opening
 	// book): the position is kept unlabelled, ready for `dchess label`.
 	unscored bool
+	// The NNUE formats also give the game's result and ply.
+	result pgn.Result
+	ply    int
 }
 
 func (d *lineDecoder) decode(b *batch, u *unit) outcome {
+	if d.opts.Format == FormatPlain || d.opts.Format == FormatBinpack {
+		return d.decodeEntry(b, u)
+	}
 	if u.tooLong {
 		return outcome{counted: true, err: &LineError{Line: u.line, Reason: "line longer than 1 MiB"}}
 	}
@@ -68,10 +75,35 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 		p, err = parseCSV(trimmed)
 	case FormatEPD:
 		p, err = parseEPD(trimmed)
+	case FormatBullet:
+		p, err = parseBullet(trimmed)
 	}
 	if err != nil {
 		return outcome{counted: true, err: &LineError{Line: u.line, Reason: err.Error()}}
 	}
+	return d.record(p, u)
+}
+
+// decodeEntry reads one entry of a plain or binpack file.
+func (d *lineDecoder) decodeEntry(b *batch, u *unit) outcome {
+	bad := func(reason string) outcome {
+		return outcome{counted: true, err: &EntryError{Entry: u.number, Line: u.line, Reason: reason}}
+	}
+	switch {
+	case u.bad != "":
+		return bad(u.bad)
+	case u.tooLong:
+		return bad("line longer than 1 MiB")
+	}
+	p, err := parsePlain(string(b.text[u.start:u.end]), u.closed)
+	if err != nil {
+		return bad(err.Error())
+	}
+	return d.record(p, u)
+}
+
+// record makes the record of a parsed line or entry.
+func (d *lineDecoder) record(p *parsed, u *unit) outcome {
 	if d.white && p.board.SideToMove() == board.Black {
 		p.cp, p.mate = -p.cp, -p.mate
 	}
@@ -81,10 +113,16 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	if p.unscored {
 		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key}}}
 	}
+	game := key
+	if u.game != 0 {
+		game = u.game
+	}
 	rec := dataset.Record{
 		FEN:    fen,
 		Key:    key,
-		GameID: key,
+		GameID: game,
+		Result: p.result,
+		Ply:    uint16(min(max(p.ply, 0), 65535)),
 		Label: &dataset.Label{
 			Status:   dataset.LabelOK,
 			CP:       p.cp,

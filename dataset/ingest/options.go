@@ -20,6 +20,9 @@ const (
 	FormatLichessEvals Format = "lichess-evals" // Lichess evaluation export, JSON lines
 	FormatCSV          Format = "csv"           // FEN,Evaluation (the Kaggle Stockfish set)
 	FormatEPD          Format = "epd"           // EPD with ce/dm, bm, pv operations (unscored lines stay unlabelled)
+	FormatPlain        Format = "plain"         // Stockfish's .plain training data
+	FormatBinpack      Format = "binpack"       // Stockfish's .binpack training data
+	FormatBullet       Format = "bullet"        // bullet's text lines: FEN | score | wdl
 )
 
 // ParseFormat reads a format name; "" means PGN.
@@ -27,10 +30,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
 	case "":
 		return FormatPGN, nil
-	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD:
+	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPlain, FormatBinpack, FormatBullet:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv or epd)", s)
+	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv, epd, plain, binpack or bullet)", s)
 }
 
 // ScoreView says whose point of view an imported score is written from.
@@ -38,7 +41,8 @@ type ScoreView string
 
 const (
 	// ViewDefault uses the format's convention: White's view for
-	// lichess-evals and csv, the side to move for EPD's ce.
+	// lichess-evals, csv and bullet, the side to move for EPD's ce and
+	// for plain and binpack.
 	ViewDefault    ScoreView = ""
 	ViewWhite      ScoreView = "white"
 	ViewSideToMove ScoreView = "stm"

@@ -31,6 +31,12 @@ type unit struct {
 	number     int // game number (PGN) or line number
 	line       int
 	tooLong    bool
+	// plain and binpack: closed says the entry ended with its "e" line, bad
+	// is why the binpack reader stopped, game is the entry's game ID
+	// (see chainer).
+	closed bool
+	bad    string
+	game   uint64
 }
 
 // outcome is what a worker made of a unit.
@@ -103,6 +109,8 @@ type runner struct {
 	prefix  bool // name the file in error messages
 	read    atomic.Int64
 	stopped bool // MaxGames reached
+	// chain gives plain and binpack entries their game IDs, across inputs.
+	chain chainer
 }
 
 // input runs the split → decode → ordered write pipeline over one input.
@@ -114,10 +122,17 @@ func (r *runner) input(ctx context.Context, name string, stdin io.Reader) error 
 	defer closeIn()
 	var split splitFunc
 	newDecoder := func() decoder { return &gameDecoder{conv: newGameConverter(r.opts)} }
-	if r.opts.Format == FormatPGN {
+	switch r.opts.Format {
+	case FormatPGN:
 		split = pgnSplitter(in)
-	} else {
+	case FormatPlain:
+		split = plainSplitter(in, &r.chain)
+	case FormatBinpack:
+		split = binpackSplitter(in, &r.chain)
+	default:
 		split = lineSplitter(in)
+	}
+	if r.opts.Format != FormatPGN {
 		newDecoder = func() decoder { return newLineDecoder(r.opts) }
 	}
 
