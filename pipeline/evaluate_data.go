@@ -10,6 +10,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -95,13 +96,13 @@ type ImaginedScores struct {
 	StateExact         int     `json:"state_exact"`
 	StateExactRate     float64 `json:"state_exact_rate"`
 	// StateWrong sorts the wrong tokens of s_{i+1} by where they are.
-	StateWrong          diffusion.WrongTokens `json:"state_wrong_tokens"`
-	NextActionPositions int                   `json:"next_action_positions"`
-	NextActionCorrect   int                   `json:"next_action_correct"`
-	NextActionAccuracy  float64               `json:"next_action_accuracy"`
+	StateWrong          transformer.WrongTokens `json:"state_wrong_tokens"`
+	NextActionPositions int                     `json:"next_action_positions"`
+	NextActionCorrect   int                     `json:"next_action_correct"`
+	NextActionAccuracy  float64                 `json:"next_action_accuracy"`
 }
 
-func (sc *ImaginedScores) add(m diffusion.Imagined) {
+func (sc *ImaginedScores) add(m transformer.Imagined) {
 	if m.HasState {
 		sc.StatePositions++
 		sc.StateTokensCorrect += m.StateCorrect
@@ -332,7 +333,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 				d.UnrestrictedLegal++
 			}
 			if d.Imagined != nil {
-				m, err := diffusion.CompareImagined(horizon, res.Tokens, truth)
+				m, err := transformer.CompareImagined(horizon, res.Tokens, truth)
 				if err != nil {
 					return err
 				}

@@ -11,8 +11,8 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // benchCase is one BenchmarkTrainStep case: a family's default config, or
@@ -153,7 +153,7 @@ func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *
 		var legal []int
 		if c.LegalMask {
 			var err error
-			if _, legal, err = diffusion.LegalActions(pos); err != nil {
+			if _, legal, err = transformer.LegalActions(pos); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -64,7 +65,7 @@ func (o *sequenceObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.
 // Decoding is a sequence family's decoder as its player decodes: the
 // decoder and the steps it takes by default.
 type Decoding struct {
-	Decoder diffusion.SequenceDecoder
+	Decoder transformer.SequenceDecoder
 	Steps   int
 }
 
@@ -142,7 +143,7 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 		}
 		var legal []int
 		if tr.LegalMask {
-			if _, legal, err = diffusion.LegalActions(b); err != nil {
+			if _, legal, err = transformer.LegalActions(b); err != nil {
 				sink.reject()
 				return nil
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/heuristic"
 )
@@ -205,10 +206,10 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	model := writeBiasWeights(t, diffusion.Family, bias, false)
 	want := pipeline.ImaginedReport{
 		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
-			StateWrong:          diffusion.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
+			StateWrong:          transformer.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
 			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
 		GivenActionRight: pipeline.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
-			StateWrong:          diffusion.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
+			StateWrong:          transformer.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
 	// Flow with the mask source reads the same biases to the same tokens
