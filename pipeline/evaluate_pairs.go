@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -79,12 +80,12 @@ func EvaluatePairs(ctx context.Context, opts DataOptions) (*PairReport, error) {
 // its pairs: a siamese network with its training run's config, or a player
 // whose search scores each position, with the siamese defaults (the same
 // pairs as a siamese run that kept its filters and seed).
-func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *Config, func(), error) {
+func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *family.Config, func(), error) {
 	name := spec.Raw
 	if spec.Name != "" {
 		name = spec.Name
 	}
-	if Supports(spec.Family, EvalPairs) {
+	if family.Supports(spec.Family, family.EvalPairs) {
 		cmp, err := deepchess.Load(spec.Path)
 		if err != nil {
 			return nil, "", nil, nil, err
@@ -98,7 +99,7 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		}
 		return judge, name, cfg, func() {}, nil
 	}
-	cfg, err := DefaultConfig(deepchess.SiameseFamily)
+	cfg, err := family.DefaultConfig(deepchess.SiameseFamily)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
@@ -165,10 +166,10 @@ func whiteView(fen string, mi player.MoveInfo) int {
 // draw the pairs: the training run's, when the weights sit in its run
 // folder beside config.yaml, else the siamese defaults (ply 10 on, no
 // captures, seed 1).
-func pairConfig(weights string) (*Config, error) {
+func pairConfig(weights string) (*family.Config, error) {
 	path := filepath.Join(filepath.Dir(weights), "config.yaml")
 	if _, err := os.Stat(path); err != nil {
-		return DefaultConfig(deepchess.SiameseFamily)
+		return family.DefaultConfig(deepchess.SiameseFamily)
 	}
-	return LoadConfig(path, deepchess.SiameseFamily)
+	return family.LoadConfig(path, deepchess.SiameseFamily)
 }

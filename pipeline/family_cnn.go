@@ -2,18 +2,19 @@ package pipeline
 
 import (
 	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search"
 )
 
 // The thesis CNN (seed 004): an evaluator trained on Stockfish's win
 // probabilities, played through alpha-beta.
 func init() {
-	f := evaluatorFamily(cnn.Family,
+	f := family.NewEvaluator(cnn.Family,
 		"the thesis CNN: board planes -> convolutions and pooling -> win probability (seed 004)",
 		func() any { c := cnn.DefaultConfig(); return &c },
-		func(c *Config) (Model, error) {
+		func(c *family.Config) (family.Model, error) {
 			cfg := *c.Model.Settings.(*cnn.Config)
-			cfg.Input = c.input()
+			cfg.Input = c.Input()
 			return cnn.NewModel(cfg)
 		},
 		func(path string) (search.Evaluator, error) { return cnn.Load(path) },
@@ -21,19 +22,19 @@ func init() {
 	f.FirstRun = "dchess train --model cnn --data DATASET --config configs/cnn.yaml --max-steps 2000"
 	// Kernels, pads and pools of a few board widths are far past what an
 	// 8×8 board's maps can use.
-	f.Bounds = mergeBounds(layerBounds("hidden", maxWidth), Bounds{
-		"conv":               {0, maxLayers},
-		"conv[].filters":     {1, 4096},
-		"conv[].kernel":      {1, 32},
-		"conv[].pad":         {0, 16},
-		"conv[].pool":        {0, 32},
-		"conv[].pool_stride": {0, 32},
+	f.Bounds = family.MergeBounds(family.LayerBounds("hidden", family.MaxWidth), family.Bounds{
+		"conv":               {Min: 0, Max: family.MaxLayers},
+		"conv[].filters":     {Min: 1, Max: 4096},
+		"conv[].kernel":      {Min: 1, Max: 32},
+		"conv[].pad":         {Min: 0, Max: 16},
+		"conv[].pool":        {Min: 0, Max: 32},
+		"conv[].pool_stride": {Min: 0, Max: 32},
 	})
-	f.Size = func(c *Config) ModelSize {
+	f.Size = func(c *family.Config) family.ModelSize {
 		cfg := *c.Model.Settings.(*cnn.Config)
-		cfg.Input = c.input()
+		cfg.Input = c.Input()
 		params, values := cfg.Size()
-		return ModelSize{Params: int64(params), Values: int64(cfg.Input.Size() + values)}
+		return family.ModelSize{Params: int64(params), Values: int64(cfg.Input.Size() + values)}
 	}
-	mustRegister(f)
+	family.MustRegister(f)
 }

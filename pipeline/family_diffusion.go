@@ -5,7 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
 	"github.com/dchess/dchess/search/player"
 )
@@ -14,12 +16,12 @@ import (
 // 000) and the one-step policy it is compared with: one transformer, read
 // by the same training objective, decoder and player.
 func init() {
-	mustRegister(sequenceFamily(diffusion.Family,
+	family.MustRegister(sequenceFamily(diffusion.Family,
 		"discrete diffusion over action-state-action sequences, ELBO-weighted (seed 000)", diffusion.DefaultConfig,
-		EvalActions|EvalStepsSweep))
-	mustRegister(sequenceFamily(diffusion.PolicyFamily,
+		family.EvalActions|family.EvalStepsSweep))
+	family.MustRegister(sequenceFamily(diffusion.PolicyFamily,
 		"the one-step policy the diffusion model is compared with: a_i from s_i", diffusion.DefaultPolicyConfig,
-		EvalActions))
+		family.EvalActions))
 }
 
 // sequenceData is what the sequence families (diffusion, policy, flow)
@@ -28,13 +30,13 @@ const sequenceData = "positions labelled with principal variations (dchess label
 
 // transformerBounds are the sequence families' bounds: their transformer's
 // sizes (which Transformer.Validate also keeps) and the decoding steps.
-var transformerBounds = Bounds{
-	"horizon": {1, 16},
-	"dim":     {1, 4096},
-	"heads":   {1, 4096},
-	"layers":  {1, maxLayers},
-	"mlp":     {1, 1 << 14},
-	"steps":   {1, MaxDecodingSteps},
+var transformerBounds = family.Bounds{
+	"horizon": {Min: 1, Max: 16},
+	"dim":     {Min: 1, Max: 4096},
+	"heads":   {Min: 1, Max: 4096},
+	"layers":  {Min: 1, Max: family.MaxLayers},
+	"mlp":     {Min: 1, Max: 1 << 14},
+	"steps":   {Min: 1, Max: family.MaxDecodingSteps},
 }
 
 // sequenceExamples says what a sequence family trains on for its target.
@@ -52,16 +54,16 @@ func sequenceFirstRun(family string) string {
 	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
 }
 
-func sequenceFamily(name, description string, defaults func() diffusion.Config, evals Evaluations) Family {
-	return Family{
+func sequenceFamily(name, description string, defaults func() diffusion.Config, evals family.Evaluations) family.Family {
+	return family.Family{
 		Name:        name,
 		Description: description,
 		Data:        sequenceData,
 		FirstRun:    sequenceFirstRun(name),
 		NewSettings: func() any { c := defaults(); return &c },
 		Defaults:    sequenceDefaults,
-		Validate: func(c *Config) error {
-			if c.Loss != LossCrossEntropy {
+		Validate: func(c *family.Config) error {
+			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("%s is trained on the cross-entropy of its tokens: loss must be cross_entropy, not %q", c.Model.Family, c.Loss)
 			}
 			dc := c.Model.Settings.(*diffusion.Config)
@@ -69,18 +71,18 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 			return dc.Validate()
 		},
 		Bounds: transformerBounds,
-		Size: func(c *Config) ModelSize {
-			return transformerSize(c.Model.Settings.(*diffusion.Config).Transformer())
+		Size: func(c *family.Config) family.ModelSize {
+			return TransformerSize(c.Model.Settings.(*diffusion.Config).Transformer())
 		},
 		Objective: newDiffusionObjective,
-		Examples: func(c *Config) (string, bool) {
+		Examples: func(c *family.Config) (string, bool) {
 			return sequenceExamples(c.Model.Settings.(*diffusion.Config).Target)
 		},
-		Accuracy:  AccuracyAction,
+		Accuracy:  family.AccuracyAction,
 		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/strength.md); DiffuSearch trained on about 50 times as many sequences",
-		Metrics: []MetricInfo{
-			{"train_loss, val_loss", "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
-			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
+		Metrics: []family.MetricInfo{
+			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
+			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
 		Player:      sequencePlayer(diffusionDecoder),
 		Decoder:     diffusionDecoder,
@@ -93,24 +95,21 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 // clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
 // all, batches of 128 sequences; validation capped so an epoch's check
 // stays short.
-func sequenceDefaults(c *Config) {
-	c.Data = DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
+func sequenceDefaults(c *family.Config) {
+	c.Data = family.DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
 		ShuffleBuffer: 10000, ValMax: 2000}
 	o := &c.Optimizer
-	o.Name, o.LR, o.WeightDecay, o.ClipNorm = OptimizerAdamW, 3e-4, 0.01, 1
-	o.Schedule, o.WarmupSteps, o.DecaySteps = ScheduleCosine, 250, 19750
-	c.Loss, c.BatchSize, c.MaxSteps, c.Patience = LossCrossEntropy, 128, 20000, 3
+	o.Name, o.LR, o.WeightDecay, o.ClipNorm = family.OptimizerAdamW, 3e-4, 0.01, 1
+	o.Schedule, o.WarmupSteps, o.DecaySteps = family.ScheduleCosine, 250, 19750
+	c.Loss, c.BatchSize, c.MaxSteps, c.Patience = family.LossCrossEntropy, 128, 20000, 3
 }
-
-// MaxDecodingSteps bounds a sequence decoder's steps.
-const MaxDecodingSteps = 1000
 
 // diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
 // T (default: as trained), order= its decoding order (decodingOrder).
 // It accepts the player's repetition= (player.ProposerSettings), which
 // only a game reads: scoring positions ignores it.
-func diffusionDecoder(spec player.Spec) (*Decoding, error) {
+func diffusionDecoder(spec player.Spec) (*family.Decoding, error) {
 	settings := slices.Clone(player.ProposerSettings)
 	if spec.Family == diffusion.Family {
 		settings = append(settings, "steps", "order")
@@ -134,7 +133,7 @@ func diffusionDecoder(spec player.Spec) (*Decoding, error) {
 		return nil, err
 	}
 	dec.ActionFirst = actionFirst
-	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
+	return &family.Decoding{Decoder: dec, Steps: dec.Steps}, nil
 }
 
 // Decoding orders of order=: joint decides a_i among the other tokens (by
@@ -167,8 +166,8 @@ func decodingSteps(spec player.Spec, def int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if steps < 1 || steps > MaxDecodingSteps {
-		return 0, player.SpecErrorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, MaxDecodingSteps)
+	if steps < 1 || steps > family.MaxDecodingSteps {
+		return 0, player.SpecErrorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, family.MaxDecodingSteps)
 	}
 	return int(steps), nil
 }
@@ -190,7 +189,7 @@ func (m *diffusionModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) 
 	m.Encode(m.in, seq, m.weight, rows)
 }
 
-func newDiffusionObjective(cfg *Config, _ ObjectiveEnv) (objective, error) {
+func newDiffusionObjective(cfg *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
 	dc := *cfg.Model.Settings.(*diffusion.Config)
 	dc.Family = cfg.Model.Family
 	m, err := diffusion.NewModel(dc)
@@ -198,4 +197,13 @@ func newDiffusionObjective(cfg *Config, _ ObjectiveEnv) (objective, error) {
 		return nil, err
 	}
 	return &sequenceObjective{m: &diffusionModel{Model: m}, cfg: cfg}, nil
+}
+
+// transformerSize is the size of a sequence family's transformer: at the
+// least, each block holds per token its attention's output and its MLP's
+// hidden and output values, and per head the token's attention weights.
+func TransformerSize(tr diffusion.Transformer) family.ModelSize {
+	tokens := int64(encode.SequenceLen(tr.Horizon))
+	perToken := int64(2*tr.Dim+tr.MLP) + int64(tr.Heads)*tokens
+	return family.ModelSize{Params: int64(tr.ParamCount()), Values: int64(tr.Layers) * tokens * perToken}
 }

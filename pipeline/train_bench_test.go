@@ -11,6 +11,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
 )
@@ -21,8 +22,8 @@ type benchCase struct{ name, config string }
 
 func trainStepCases() []benchCase {
 	var cases []benchCase
-	for _, family := range TrainableFamilies() {
-		cases = append(cases, benchCase{name: family})
+	for _, fam := range family.Names() {
+		cases = append(cases, benchCase{name: fam})
 	}
 	return append(cases, benchCase{"diffusion-small", "diffusion-small"}, benchCase{"policy-small", "policy-small"})
 }
@@ -41,15 +42,15 @@ func BenchmarkTrainStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			family := cfg.Model.Family
-			if family == deepchess.SiameseFamily {
+			fam := cfg.Model.Family
+			if fam == deepchess.SiameseFamily {
 				cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
 			}
-			o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
+			o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			params, err := o.initParams(1)
+			params, err := o.InitParams(1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -62,7 +63,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			if seq, ok := o.(*sequenceObjective); ok {
 				fillSequenceBatch(b, seq, tg, rng)
 			} else {
-				fillRandomBatch(tg, family, rng)
+				fillRandomBatch(tg, fam, rng)
 			}
 			sizes := make([]int, len(params))
 			for i, p := range params {
@@ -99,23 +100,23 @@ func BenchmarkTrainStep(b *testing.B) {
 	}
 }
 
-func benchConfig(bc benchCase) (*Config, error) {
+func benchConfig(bc benchCase) (*family.Config, error) {
 	if bc.config == "" {
-		return DefaultConfig(bc.name)
+		return family.DefaultConfig(bc.name)
 	}
 	data, err := configs.Read(bc.config)
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(data, "")
+	return family.ParseConfig(data, "")
 }
 
 // fillRandomBatch fills the evaluation families' inputs with random codes
 // or sparse bits and their targets with random probabilities.
-func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
+func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
 	for _, buf := range tg.bufs {
 		for i := range buf {
-			if family == ann.Family || family == cnn.Family {
+			if fam == ann.Family || fam == cnn.Family {
 				buf[i] = float32(rng.IntN(15)-7) / 7
 			} else if rng.IntN(24) == 0 { // about 32 of the 773 bits are set
 				buf[i] = 1
@@ -123,7 +124,7 @@ func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
 		}
 	}
 	for i := range tg.ys {
-		tg.ys[i] = rng.Float32()
+		tg.Targets()[i] = rng.Float32()
 	}
 }
 

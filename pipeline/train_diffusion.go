@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	G "gorgonia.org/gorgonia"
@@ -12,6 +11,7 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
 )
@@ -25,7 +25,7 @@ import (
 // moves a_i's cross-entropy is taken over.
 type sequenceObjective struct {
 	m   sequenceModel
-	cfg *Config
+	cfg *family.Config
 }
 
 // sequenceModel is what the objective needs of a sequence family's
@@ -45,43 +45,26 @@ type sequenceModel interface {
 	EncodeLegal(legal []int, rows [][]float32)
 }
 
-func (o *sequenceObjective) family() string        { return o.cfg.Model.Family }
-func (o *sequenceObjective) arch() ([]byte, error) { return o.m.Arch() }
-func (o *sequenceObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+func (o *sequenceObjective) Family() string        { return o.cfg.Model.Family }
+func (o *sequenceObjective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *sequenceObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
-func (o *sequenceObjective) stages() int                   { return 1 }
-func (o *sequenceObjective) inputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
-func (o *sequenceObjective) targetWidth() int              { return 0 }
+func (o *sequenceObjective) Stages() int                   { return 1 }
+func (o *sequenceObjective) InputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *sequenceObjective) TargetWidth() int              { return 0 }
 
-func (o *sequenceObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+func (o *sequenceObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
 	out, err := o.m.Build(g, inputs, params)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
-	return netParts{perRow: out.PerRow, output: out.ActionLogits, learnables: out.Learnables}, nil
-}
-
-// Decoding is a sequence family's decoder as its player decodes: the
-// decoder and the steps it takes by default.
-type Decoding struct {
-	Decoder transformer.SequenceDecoder
-	Steps   int
-}
-
-// SequenceDecoder opens the decoder of a sequence family's SPEC (its path
-// resolved), with the player's settings.
-func SequenceDecoder(spec player.Spec) (*Decoding, error) {
-	f, err := LookupFamily(spec.Family)
-	if err != nil || f.Decoder == nil {
-		return nil, fmt.Errorf("player %s is not a sequence model", spec.Family)
-	}
-	return f.Decoder(spec)
+	return family.Net{PerRow: out.PerRow, Output: out.ActionLogits, Learnables: out.Learnables}, nil
 }
 
 // sequencePlayer makes a sequence family's player: it plays the first
 // action of the sequence its decoder decodes, without search.
-func sequencePlayer(open func(player.Spec) (*Decoding, error)) player.Factory {
+func sequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Factory {
 	return func(_ context.Context, spec player.Spec) (player.Player, error) {
 		d, err := open(spec)
 		if err != nil {
@@ -117,41 +100,41 @@ func RecordLine(r *dataset.Record, target string) []string {
 // maskSeed separates the masking draws from the shuffle's.
 const maskSeed = 0x6d61736b
 
-func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
 	tr := o.m.transformer()
-	epoch := order.epoch
-	if !order.shuffled {
-		epoch = validationEpoch // the same masks every validation
+	epoch := order.Epoch
+	if !order.Shuffled {
+		epoch = family.ValidationEpoch // the same masks every validation
 	}
 	// One generator per epoch, drawn once per streamed example: a resumed
 	// epoch replays the skipped examples' draws and masks the rest alike.
 	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
 	seq := make([]int16, tr.SeqLen())
-	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
 		line := RecordLine(r, o.m.target())
 		if len(line) == 0 {
 			return nil
 		}
 		b, err := board.FromFEN(r.FEN)
 		if err != nil {
-			sink.reject()
+			sink.Reject()
 			return nil
 		}
 		if _, err := encode.Sequence(b, line, tr.Horizon, seq); err != nil {
-			sink.reject()
+			sink.Reject()
 			return nil
 		}
 		var legal []int
 		if tr.LegalMask {
 			if _, legal, err = transformer.LegalActions(b); err != nil {
-				sink.reject()
+				sink.Reject()
 				return nil
 			}
 		}
-		rows, _ := sink.row()
+		rows, _ := sink.Row()
 		o.m.corrupt(rng, seq, rows)
 		o.m.EncodeLegal(legal, rows)
-		return sink.add()
+		return sink.Add()
 	})
 }
 
@@ -159,15 +142,15 @@ func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, spl
 // whole vocabulary, the legal moves with legal_mask) is 1 when it is the
 // target move, so the sign agreement the loop reports is the action
 // accuracy on those rows.
-func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
+func (o *sequenceObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
 	c := o.m.transformer()
-	logits := tg.outputs()
-	losses := tg.rowLosses()
-	weights, targets := tg.bufs[4], tg.bufs[5]
+	logits := tg.Outputs()
+	losses := tg.RowLosses()
+	weights, targets := tg.Inputs()[4], tg.Inputs()[5]
 	L, h := c.SeqLen(), c.Horizon
 	for i := 0; i < rows; i++ {
 		if weights[i*L+c.StateSlots()] == 0 {
-			acc.addLoss(float64(losses[i]))
+			acc.AddLoss(float64(losses[i]))
 			continue
 		}
 		lp := logits[i*h*encode.ActionVocab : (i*h+1)*encode.ActionVocab]
@@ -181,11 +164,11 @@ func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 		if best == int(targets[i]) {
 			correct = 1
 		}
-		acc.add(float64(losses[i]), correct, 1)
+		acc.Add(float64(losses[i]), correct, 1)
 	}
 }
 
-func (o *sequenceObjective) epochSize(man *dataset.Manifest) int64 {
+func (o *sequenceObjective) EpochSize(man *dataset.Manifest) int64 {
 	if man.Split != nil && man.Counts.Records > 0 {
 		return man.Split.Records.Train * max(man.Counts.Labelled, 1) / man.Counts.Records
 	}

@@ -10,13 +10,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/pipeline"
@@ -140,9 +140,9 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 // predict by their output biases alone (diffusion.BiasOnlyWeights): every
 // action slot by actionBias, every state slot an empty square; a_i over
 // the legal moves only with legalMask.
-func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32, legalMask bool) string {
+func writeBiasWeights(t *testing.T, name string, actionBias map[string]float32, legalMask bool) string {
 	t.Helper()
-	cfg, err := pipeline.LoadConfig(filepath.Join("..", "..", "configs", "test", family+".yaml"), family)
+	cfg, err := family.LoadConfig(filepath.Join("..", "..", "configs", "test", name+".yaml"), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +157,12 @@ func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32
 		fc.LegalMask = legalMask
 		f, err = flow.BiasOnlyWeights(fc, actionBias, encode.TokenEmpty)
 	default:
-		t.Fatalf("%s is not a sequence family", family)
+		t.Fatalf("%s is not a sequence family", name)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), family+".dcw")
+	path := filepath.Join(t.TempDir(), name+".dcw")
 	if err := dcw.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
