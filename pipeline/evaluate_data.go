@@ -305,7 +305,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.FEN, err)
 		}
-		line := RecordLine(r, diffusion.TargetPV)
+		line := diffusion.RecordLine(r, diffusion.TargetPV)
 		if horizon >= 2 {
 			// A line with an illegal move is scored up to that move:
 			// Sequence leaves the slots after it NoToken.

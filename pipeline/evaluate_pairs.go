@@ -31,7 +31,7 @@ type PairReport struct {
 
 // pairJudge says how likely the first position of a pair is the better
 // one for White: 1, 0, or 0.5 for a tie, which scores half a pair.
-type pairJudge func(ctx context.Context, first, second *PairPosition) (float64, error)
+type pairJudge func(ctx context.Context, first, second *deepchess.PairPosition) (float64, error)
 
 // EvaluatePairs scores a comparator on the dataset's test split with the
 // pairs training validates on, so the figure reads like the validation
@@ -51,7 +51,7 @@ func EvaluatePairs(ctx context.Context, opts DataOptions) (*PairReport, error) {
 	rep := &PairReport{Player: name, Dataset: opts.Dataset, Split: splitName}
 	tally := newScanTally(&opts.EvalOptions, -1, "pairs")
 	unreadable := func() { rep.Unreadable++ }
-	err = tally.done(ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *PairPosition, whiteFirst bool) error {
+	err = tally.done(deepchess.ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *deepchess.PairPosition, whiteFirst bool) error {
 		p, err := judge(ctx, first, second)
 		if err != nil {
 			return err
@@ -94,7 +94,7 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		if err != nil {
 			return nil, "", nil, nil, err
 		}
-		judge := func(_ context.Context, first, second *PairPosition) (float64, error) {
+		judge := func(_ context.Context, first, second *deepchess.PairPosition) (float64, error) {
 			return cmp.ComparePacked(&first.Packed, &second.Packed), nil
 		}
 		return judge, name, cfg, func() {}, nil
@@ -123,7 +123,7 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		}
 		return whiteView(fen, mi), nil
 	}
-	judge := func(ctx context.Context, first, second *PairPosition) (float64, error) {
+	judge := func(ctx context.Context, first, second *deepchess.PairPosition) (float64, error) {
 		a, err := whiteScore(ctx, first.FEN)
 		if err != nil {
 			return 0, err

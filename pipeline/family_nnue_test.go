@@ -101,7 +101,7 @@ func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manif
 }
 
 // streamRows counts the rows o streams from a split, failing on rejects.
-func streamRows(t *testing.T, o *nnueObjective, ds *dataset.Dataset, split dataset.Split) int64 {
+func streamRows(t *testing.T, o family.Objective, ds *dataset.Dataset, split dataset.Split) int64 {
 	t.Helper()
 	sink := &rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}
 	if err := o.Stream(context.Background(), ds, split, family.StreamOrder{}, sink); err != nil {
@@ -113,7 +113,7 @@ func streamRows(t *testing.T, o *nnueObjective, ds *dataset.Dataset, split datas
 	return int64(sink.added)
 }
 
-func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) *nnueObjective {
+func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) family.Objective {
 	t.Helper()
 	cfg := testConfig(t, nnue.Family)
 	set(cfg.Model.Settings.(*nnue.Config))
@@ -121,7 +121,7 @@ func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) *nnueObjective {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o.(*nnueObjective)
+	return o
 }
 
 func TestNNUEChildrenTrainOnly(t *testing.T) {

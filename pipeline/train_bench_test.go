@@ -11,6 +11,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
@@ -60,7 +61,7 @@ func BenchmarkTrainStep(b *testing.B) {
 			}
 			defer tg.close()
 			rng := rand.New(rand.NewPCG(1, 2))
-			if seq, ok := o.(*sequenceObjective); ok {
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
 				fillSequenceBatch(b, seq, tg, rng)
 			} else {
 				fillRandomBatch(tg, fam, rng)
@@ -93,8 +94,8 @@ func BenchmarkTrainStep(b *testing.B) {
 			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
 				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
-			if seq, ok := o.(*sequenceObjective); ok {
-				b.ReportMetric(samples*float64(seq.m.transformer().SeqLen()), "tokens/s")
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
+				b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
 			}
 		})
 	}
@@ -130,8 +131,9 @@ func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
 
 // fillSequenceBatch encodes a batch of random positions' lines (random
 // legal moves), each corrupted at a random step as training does.
-func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *rand.Rand) {
-	c := o.m.transformer()
+func fillSequenceBatch(b *testing.B, o diffusion.SequenceTrainer, tg *trainGraph, rng *rand.Rand) {
+	m := o.Model()
+	c := m.Transformer()
 	seq := make([]int16, c.SeqLen())
 	rows := make([][]float32, len(tg.bufs))
 	for r, pos := range nntest.RandomBoards(tg.batch, 3) {
@@ -161,7 +163,7 @@ func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *
 		for k, buf := range tg.bufs {
 			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
 		}
-		o.m.corrupt(rng, seq, rows)
-		o.m.EncodeLegal(legal, rows)
+		m.Corrupt(rng, seq, rows)
+		m.EncodeLegal(legal, rows)
 	}
 }

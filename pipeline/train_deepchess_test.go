@@ -151,7 +151,12 @@ func TestPairsFollowThePaper(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	o := &siameseObjective{cfg: cfg, filter: newPositionFilter(cfg.Data)}
+	// A resumed run's objective: its tower is given, nothing is loaded.
+	cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = []int{8}
+	o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	pairs := func(split dataset.Split, order family.StreamOrder) *pairSink {
 		s := &pairSink{}
 		if err := o.Stream(context.Background(), ds, split, order, s); err != nil {
@@ -206,7 +211,7 @@ func TestPairsFollowThePaper(t *testing.T) {
 			positions[p.Mirror()] = x
 		}
 	}
-	o.cfg.Data.MirrorPairs = true
+	cfg.Data.MirrorPairs = true // the objective reads its config as it streams
 	mirrored := pairs(dataset.Train, family.StreamOrder{Shuffled: true, Epoch: 0})
 	check(mirrored, dataset.Train)
 	swapped := 0

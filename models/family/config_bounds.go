@@ -22,9 +22,9 @@ type Bounds map[string]Bound
 
 // Bounds every family shares.
 const (
-	// maxLayers bounds a list of layers.
+	// MaxLayers bounds a list of layers.
 	MaxLayers = 64
-	// maxWidth bounds a dense layer's width.
+	// MaxWidth bounds a dense layer's width.
 	MaxWidth = 1 << 16
 	// maxCount bounds counts of steps, epochs and examples, which cost
 	// time, not memory: no run lives to make 10^15 optimizer steps.
@@ -50,12 +50,12 @@ var sharedBounds = Bounds{
 // notSizes are the integer keys that measure nothing.
 var notSizes = map[string]bool{"seed": true}
 
-// layerBounds bounds a list of layer widths under key.
+// LayerBounds bounds a list of layer widths under key.
 func LayerBounds(key string, width int64) Bounds {
 	return Bounds{key: {0, MaxLayers}, key + "[]": {1, width}}
 }
 
-// mergeBounds returns the union of bound tables.
+// MergeBounds returns the union of bound tables.
 func MergeBounds(tables ...Bounds) Bounds {
 	out := Bounds{}
 	for _, t := range tables {
@@ -197,7 +197,7 @@ func (c *Config) checkMemory() error {
 	return nil
 }
 
-// denseSize is the size of a stack of dense layers of the given widths,
+// DenseSize is the size of a stack of dense layers of the given widths,
 // input first.
 func DenseSize(widths []int) ModelSize {
 	var s ModelSize

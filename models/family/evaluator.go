@@ -16,7 +16,7 @@ import (
 
 // Model is what an evaluation family gives the training loop: models/ann.Model
 // and models/cnn.Model implement it. (DeepChess's families have objectives
-// of their own, see train_deepchess.go.)
+// of their own, in models/deepchess.)
 type Model interface {
 	// Family names the family ("ann", "cnn"); it is stored in model.dcw.
 	Family() string
@@ -34,7 +34,7 @@ type Model interface {
 	Build(g *G.ExprGraph, x *G.Node, params []dcw.Tensor) (logit *G.Node, learnables []*G.Node, err error)
 }
 
-// evaluatorFamily is the registration of an evaluation family whose
+// NewEvaluator is the registration of an evaluation family whose
 // network implements Model: trained on Stockfish's win probabilities with
 // evalObjective, reported by sign agreement, played through alpha-beta with
 // the weights loaded by load.
@@ -179,7 +179,7 @@ func sigmoidSquaredRows(logit, y *G.Node) (*G.Node, error) {
 	return G.Square(d)
 }
 
-// sampleLoss is one record's loss as the graph computes it, in float64.
+// SampleLoss is one record's loss as the graph computes it, in float64.
 func SampleLoss(loss string, logit, target float32) float64 {
 	z, y := float64(logit), float64(target)
 	if loss == LossCrossEntropy {

@@ -12,7 +12,7 @@ import (
 
 // Family is everything the rest of dchess asks of a model family: the
 // training loop, the config reader, `dchess train` and `dchess eval` read
-// it, and nothing outside the family's wiring file switches on its name.
+// it, and nothing outside the family's own package switches on its name.
 // docs/training.md ("Adding a family") is the contract in prose.
 type Family struct {
 	// Name is the family's name in --model, model.dcw and player SPECs.

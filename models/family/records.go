@@ -6,7 +6,7 @@ import (
 	"github.com/dchess/dchess/dataset"
 )
 
-// eachRecord streams a split shuffled by the config's seed and the epoch, or
+// EachRecord streams a split shuffled by the config's seed and the epoch, or
 // in stored order.
 func EachRecord(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order StreamOrder, cfg *Config, fn func(*dataset.Record) error) error {
 	if n := order.Streamed; n != nil {
@@ -22,7 +22,7 @@ func EachRecord(ctx context.Context, ds *dataset.Dataset, split dataset.Split, o
 	return ds.Scan(ctx, split, fn)
 }
 
-// trainRecords is the number of records in the train split, an upper bound
+// TrainRecords is the number of records in the train split, an upper bound
 // on the positions the filter keeps.
 func TrainRecords(man *dataset.Manifest) int64 {
 	if man.Split != nil {
@@ -31,7 +31,7 @@ func TrainRecords(man *dataset.Manifest) int64 {
 	return man.Counts.Records
 }
 
-// labelledTrainRecords estimates the labelled records of the train split.
+// LabelledTrainRecords estimates the labelled records of the train split.
 func LabelledTrainRecords(man *dataset.Manifest) int64 {
 	if man.Split != nil && man.Counts.Records > 0 {
 		return man.Split.Records.Train * man.Counts.Labelled / man.Counts.Records
@@ -39,6 +39,6 @@ func LabelledTrainRecords(man *dataset.Manifest) int64 {
 	return man.Counts.Labelled
 }
 
-// validationEpoch orders the validation pairs: the same pairs every epoch,
+// ValidationEpoch orders the validation pairs: the same pairs every epoch,
 // so their accuracy is comparable from one epoch to the next.
 const ValidationEpoch = -1

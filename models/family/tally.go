@@ -1,6 +1,6 @@
 package family
 
-// accuracy accumulates the two accuracy measures of docs/training.md.
+// Tally accumulates the two accuracy measures of docs/training.md.
 // It is saved in checkpoints so a resumed epoch reports the same numbers.
 type Tally struct {
 	LossSum   float64 `json:"loss_sum"`

@@ -1,4 +1,4 @@
-package pipeline
+package nnue
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/models/nnue"
 	"github.com/dchess/dchess/search"
 )
 
@@ -19,13 +18,16 @@ import (
 // transformer, trained on Stockfish's win probability over quiet
 // positions, played by the alpha-beta with its accumulators updated move
 // by move.
-func init() {
+//
+// Register adds it to the family registry and its player to the
+// player registry; cmd/dchess calls it through families.RegisterAll.
+func Register() {
 	family.MustRegister(family.Family{
-		Name:        nnue.Family,
+		Name:        Family,
 		Description: "an efficiently updatable network: 768 features x 2 views -> N -> dense -> centipawns, searched incrementally",
 		Data:        "positions labelled by Stockfish (dchess label), quiet ones by default",
 		FirstRun:    "dchess train --model nnue --data DATASET --config configs/nnue-small.yaml --max-steps 2000",
-		NewSettings: func() any { c := nnue.DefaultConfig(); return &c },
+		NewSettings: func() any { c := DefaultConfig(); return &c },
 		Defaults: func(c *family.Config) {
 			// Many small steps over many positions, as nnue-pytorch trains,
 			// annealed: with a constant rate the validation loss jumped 10 %
@@ -40,17 +42,17 @@ func init() {
 			if c.Loss != family.LossMSE {
 				return fmt.Errorf("nnue is trained on the squared error of its win probability: loss must be mse, not %q", c.Loss)
 			}
-			return c.Model.Settings.(*nnue.Config).Validate()
+			return c.Model.Settings.(*Config).Validate()
 		},
 		Objective: func(c *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
-			m, err := nnue.NewModel(*c.Model.Settings.(*nnue.Config))
+			m, err := NewModel(*c.Model.Settings.(*Config))
 			if err != nil {
 				return nil, err
 			}
 			return &nnueObjective{m: m, cfg: c}, nil
 		},
 		Examples: func(c *family.Config) (string, bool) {
-			nc := c.Model.Settings.(*nnue.Config)
+			nc := c.Model.Settings.(*Config)
 			what := family.LabelledPositions
 			if nc.QuietOnly {
 				what += ", quiet ones (not in check, the best move not a capture: model.quiet_only)"
@@ -69,14 +71,14 @@ func init() {
 		// views' active features, the targets, both accumulators and the
 		// dense layers' values.
 		Size: func(c *family.Config) family.ModelSize {
-			nc := c.Model.Settings.(*nnue.Config)
+			nc := c.Model.Settings.(*Config)
 			perView := nc.Accumulator
 			if nc.Pairwise {
 				perView /= 2
 			}
 			dense := family.DenseSize(append(append([]int{2 * perView}, nc.Hidden...), 1))
-			return family.ModelSize{Params: int64(nnue.Features+1)*int64(nc.Accumulator) + dense.Params,
-				Values: int64(2*nnue.Slots+2+2*nc.Accumulator) + dense.Values}
+			return family.ModelSize{Params: int64(Features+1)*int64(nc.Accumulator) + dense.Params,
+				Values: int64(2*Slots+2+2*nc.Accumulator) + dense.Values}
 		},
 		Accuracy: family.AccuracySign,
 		Metrics: append([]family.MetricInfo{{Name: "train_loss, val_loss",
@@ -86,7 +88,7 @@ func init() {
 			"rates about 2,361 ± 30 against strength-limited Stockfish at 10+0.1 over 400 games, and an earlier network " +
 			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/strength.md); Stockfish's first NNUE was " +
 			"more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games",
-		Evaluator:   func(path string) (search.Evaluator, error) { return nnue.Load(path) },
+		Evaluator:   func(path string) (search.Evaluator, error) { return Load(path) },
 		Evaluations: family.EvalStatic,
 	})
 }
@@ -94,11 +96,11 @@ func init() {
 // nnueObjective trains the network on one labelled position a row; the
 // sign agreement it reports is against the blended target.
 type nnueObjective struct {
-	m   *nnue.Model
+	m   *Model
 	cfg *family.Config
 }
 
-func (o *nnueObjective) Family() string        { return nnue.Family }
+func (o *nnueObjective) Family() string        { return Family }
 func (o *nnueObjective) Arch() ([]byte, error) { return o.m.Arch() }
 func (o *nnueObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
@@ -151,7 +153,7 @@ func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split d
 						mirrored[i] = make([]float32, len(rows[i]))
 					}
 				}
-				nnue.MirrorRow(rows, mirrored)
+				MirrorRow(rows, mirrored)
 			}
 			if err := sink.Add(); err != nil {
 				return err
@@ -173,7 +175,7 @@ func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split d
 func (o *nnueObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
 	logits, losses := tg.Outputs(), tg.RowLosses()
 	lambda := float32(o.m.Config().Lambda)
-	win, result := tg.Inputs()[nnue.InputWinProb], tg.Inputs()[nnue.InputResult]
+	win, result := tg.Inputs()[InputWinProb], tg.Inputs()[InputResult]
 	for i := 0; i < rows; i++ {
 		target := lambda*win[i] + (1-lambda)*result[i]
 		acc.Add(float64(losses[i]), nn.Sigmoid(logits[i]), target)

@@ -1,25 +1,33 @@
-package pipeline
+package deepchess
 
 import (
 	"fmt"
 	"slices"
 
-	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
 )
 
+// Register adds DeepChess's two families, Pos2Vec and the siamese
+// comparator that starts from it, to the family registry, and the
+// comparator's player to the player registry; cmd/dchess calls it through
+// families.RegisterAll.
+func Register() {
+	registerAutoencoder()
+	registerSiamese()
+}
+
 // DeepChess's Pos2Vec (seed 000): a deep belief network trained layer by
 // layer on positions of decisive games; the siamese comparator starts from
 // it. It does not play.
-func init() {
+func registerAutoencoder() {
 	family.MustRegister(family.Family{
-		Name:        deepchess.AutoencoderFamily,
+		Name:        AutoencoderFamily,
 		Description: "DeepChess's Pos2Vec: 773 bits -> stacked autoencoder, trained layer by layer (seed 000)",
 		Data:        "positions of decisive games (dchess ingest); no labels needed",
 		// Each layer trains on its own; a few epochs make a usable start.
 		FirstRun:    "dchess train --model autoencoder --data DATASET --config configs/autoencoder-small.yaml --epochs 3",
-		NewSettings: func() any { c := deepchess.DefaultAutoencoderConfig(); return &c },
+		NewSettings: func() any { c := DefaultAutoencoderConfig(); return &c },
 		Defaults: func(c *family.Config) {
 			deepChessDefaults(c)
 			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs = 0.005, 0.98, 200
@@ -31,12 +39,12 @@ func init() {
 			if c.Loss != family.LossMSE {
 				return fmt.Errorf("autoencoder is trained on its reconstruction error: loss must be mse, not %q", c.Loss)
 			}
-			return c.Model.Settings.(*deepchess.AutoencoderConfig).Validate()
+			return c.Model.Settings.(*AutoencoderConfig).Validate()
 		},
 		Bounds: family.LayerBounds("layers", family.MaxWidth),
 		// Every encoder and its decoder, the encoders' outputs.
 		Size: func(c *family.Config) family.ModelSize {
-			widths := append([]int{deepchess.InputSize}, c.Model.Settings.(*deepchess.AutoencoderConfig).Layers...)
+			widths := append([]int{InputSize}, c.Model.Settings.(*AutoencoderConfig).Layers...)
 			decoders := slices.Clone(widths)
 			slices.Reverse(decoders)
 			s := family.DenseSize(widths)
@@ -44,7 +52,7 @@ func init() {
 			return s
 		},
 		Objective: func(c *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
-			m, err := deepchess.NewAutoencoder(*c.Model.Settings.(*deepchess.AutoencoderConfig))
+			m, err := NewAutoencoder(*c.Model.Settings.(*AutoencoderConfig))
 			if err != nil {
 				return nil, err
 			}

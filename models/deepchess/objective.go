@@ -1,4 +1,4 @@
-package pipeline
+package deepchess
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
 )
@@ -34,46 +33,46 @@ func newPositionFilter(c family.DataConfig) positionFilter {
 // or Black won, at ply minPly or later and, with skipCaptures, not one whose
 // played move is a capture (a record without its move cannot tell, and is
 // left out). err reports a record that cannot be read.
-func (f positionFilter) accept(r *dataset.Record) (deepchess.Packed, bool, error) {
+func (f positionFilter) accept(r *dataset.Record) (Packed, bool, error) {
 	if (r.Result != pgn.WhiteWin && r.Result != pgn.BlackWin) || int(r.Ply) < f.minPly {
-		return deepchess.Packed{}, false, nil
+		return Packed{}, false, nil
 	}
 	if f.skipCaptures && r.Move == "" {
-		return deepchess.Packed{}, false, nil
+		return Packed{}, false, nil
 	}
 	b, err := board.FromFEN(r.FEN)
 	if err != nil {
-		return deepchess.Packed{}, false, err
+		return Packed{}, false, err
 	}
 	if f.skipCaptures {
 		m, err := b.ParseUCI(r.Move)
 		if err != nil {
-			return deepchess.Packed{}, false, err
+			return Packed{}, false, err
 		}
 		if b.IsCapture(m) {
-			return deepchess.Packed{}, false, nil
+			return Packed{}, false, nil
 		}
 	}
-	return deepchess.Pack(b), true, nil
+	return Pack(b), true, nil
 }
 
 // autoencoderObjective trains Pos2Vec layer by layer: stage k is layer k's
 // own autoencoder, trained on its reconstruction error (mean squared error
 // per value) with the layers below it fixed.
 type autoencoderObjective struct {
-	m      *deepchess.Autoencoder
+	m      *Autoencoder
 	cfg    *family.Config
 	filter positionFilter
 }
 
-func (o *autoencoderObjective) Family() string        { return deepchess.AutoencoderFamily }
+func (o *autoencoderObjective) Family() string        { return AutoencoderFamily }
 func (o *autoencoderObjective) Arch() ([]byte, error) { return o.m.Arch() }
 func (o *autoencoderObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
 func (o *autoencoderObjective) Stages() int { return o.m.Stages() }
 func (o *autoencoderObjective) InputShapes(batch int) [][]int {
-	return [][]int{{batch, deepchess.InputSize}}
+	return [][]int{{batch, InputSize}}
 }
 func (o *autoencoderObjective) TargetWidth() int { return 0 }
 
@@ -139,16 +138,16 @@ func meanSquaredRows(g *G.ExprGraph, a, b *G.Node) (*G.Node, error) {
 // split's shuffled positions afresh, so the pairs are new every epoch, and
 // validation pairs come only from validation games.
 type siameseObjective struct {
-	m      *deepchess.Siamese
+	m      *Siamese
 	cfg    *family.Config
 	filter positionFilter
 	// init holds the autoencoder the towers start from (nil on resume,
 	// when the checkpoint holds every weight).
 	init    *dcw.File
-	initCfg deepchess.AutoencoderConfig
+	initCfg AutoencoderConfig
 }
 
-func (o *siameseObjective) Family() string        { return deepchess.SiameseFamily }
+func (o *siameseObjective) Family() string        { return SiameseFamily }
 func (o *siameseObjective) Arch() ([]byte, error) { return o.m.Arch() }
 func (o *siameseObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	if o.init == nil {
@@ -158,7 +157,7 @@ func (o *siameseObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 }
 func (o *siameseObjective) Stages() int { return 1 }
 func (o *siameseObjective) InputShapes(batch int) [][]int {
-	return [][]int{{batch, deepchess.InputSize}, {batch, deepchess.InputSize}}
+	return [][]int{{batch, InputSize}, {batch, InputSize}}
 }
 func (o *siameseObjective) TargetWidth() int { return 1 }
 
@@ -197,7 +196,7 @@ func (o *siameseObjective) Stream(ctx context.Context, ds *dataset.Dataset, spli
 // the position itself, for comparators that search it. FEN is empty for a
 // mirrored training position, which only the network reads.
 type PairPosition struct {
-	Packed deepchess.Packed
+	Packed Packed
 	FEN    string
 }
 
@@ -281,7 +280,7 @@ func (o *siameseObjective) EpochSize(man *dataset.Manifest) int64 {
 // run under runsDir.
 func autoencoderWeights(init, runsDir string) (string, error) {
 	if init == "" {
-		path, err := family.NewestWeights(runsDir, deepchess.AutoencoderFamily)
+		path, err := family.NewestWeights(runsDir, AutoencoderFamily)
 		if err != nil {
 			return "", fmt.Errorf("siamese: the towers start from a trained autoencoder, and %w; or name a run with --init RUNDIR", err)
 		}

@@ -1,4 +1,4 @@
-package pipeline
+package diffusion
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
 	"github.com/dchess/dchess/search/player"
@@ -15,22 +14,25 @@ import (
 // The discrete diffusion model over action-state-action sequences (seed
 // 000) and the one-step policy it is compared with: one transformer, read
 // by the same training objective, decoder and player.
-func init() {
-	family.MustRegister(sequenceFamily(diffusion.Family,
-		"discrete diffusion over action-state-action sequences, ELBO-weighted (seed 000)", diffusion.DefaultConfig,
+//
+// Register adds both to the family registry and their players to the
+// player registry; cmd/dchess calls it through families.RegisterAll.
+func Register() {
+	family.MustRegister(sequenceFamily(Family,
+		"discrete diffusion over action-state-action sequences, ELBO-weighted (seed 000)", DefaultConfig,
 		family.EvalActions|family.EvalStepsSweep))
-	family.MustRegister(sequenceFamily(diffusion.PolicyFamily,
-		"the one-step policy the diffusion model is compared with: a_i from s_i", diffusion.DefaultPolicyConfig,
+	family.MustRegister(sequenceFamily(PolicyFamily,
+		"the one-step policy the diffusion model is compared with: a_i from s_i", DefaultPolicyConfig,
 		family.EvalActions))
 }
 
-// sequenceData is what the sequence families (diffusion, policy, flow)
+// SequenceData is what the sequence families (diffusion, policy, flow)
 // train on: a line of moves after each position.
-const sequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
+const SequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
 
-// transformerBounds are the sequence families' bounds: their transformer's
+// TransformerBounds are the sequence families' bounds: their transformer's
 // sizes (which Transformer.Validate also keeps) and the decoding steps.
-var transformerBounds = family.Bounds{
+var TransformerBounds = family.Bounds{
 	"horizon": {Min: 1, Max: 16},
 	"dim":     {Min: 1, Max: 4096},
 	"heads":   {Min: 1, Max: 4096},
@@ -39,44 +41,44 @@ var transformerBounds = family.Bounds{
 	"steps":   {Min: 1, Max: family.MaxDecodingSteps},
 }
 
-// sequenceExamples says what a sequence family trains on for its target.
-func sequenceExamples(target string) (string, bool) {
-	if target == diffusion.TargetGame {
+// SequenceExamples says what a sequence family trains on for its target.
+func SequenceExamples(target string) (string, bool) {
+	if target == TargetGame {
 		return "positions with the moves played from them (`dchess ingest --horizon 4` makes them; model.target game)", false
 	}
 	return "positions labelled with Stockfish's principal variation (`dchess label --pv 4` makes them; model.target pv)", true
 }
 
-// sequenceFirstRun is a sequence family's first short run: the default
+// SequenceFirstRun is a sequence family's first short run: the default
 // size trains at a few sequences a second (docs/benchmarks.md), so the
 // small config, stopped after a few hundred steps.
-func sequenceFirstRun(family string) string {
+func SequenceFirstRun(family string) string {
 	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
 }
 
-func sequenceFamily(name, description string, defaults func() diffusion.Config, evals family.Evaluations) family.Family {
+func sequenceFamily(name, description string, defaults func() Config, evals family.Evaluations) family.Family {
 	return family.Family{
 		Name:        name,
 		Description: description,
-		Data:        sequenceData,
-		FirstRun:    sequenceFirstRun(name),
+		Data:        SequenceData,
+		FirstRun:    SequenceFirstRun(name),
 		NewSettings: func() any { c := defaults(); return &c },
-		Defaults:    sequenceDefaults,
+		Defaults:    SequenceDefaults,
 		Validate: func(c *family.Config) error {
 			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("%s is trained on the cross-entropy of its tokens: loss must be cross_entropy, not %q", c.Model.Family, c.Loss)
 			}
-			dc := c.Model.Settings.(*diffusion.Config)
+			dc := c.Model.Settings.(*Config)
 			dc.Family = c.Model.Family
 			return dc.Validate()
 		},
-		Bounds: transformerBounds,
+		Bounds: TransformerBounds,
 		Size: func(c *family.Config) family.ModelSize {
-			return TransformerSize(c.Model.Settings.(*diffusion.Config).Transformer())
+			return TransformerSize(c.Model.Settings.(*Config).Transformer())
 		},
 		Objective: newDiffusionObjective,
 		Examples: func(c *family.Config) (string, bool) {
-			return sequenceExamples(c.Model.Settings.(*diffusion.Config).Target)
+			return SequenceExamples(c.Model.Settings.(*Config).Target)
 		},
 		Accuracy:  family.AccuracyAction,
 		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/strength.md); DiffuSearch trained on about 50 times as many sequences",
@@ -84,18 +86,18 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
-		Player:      sequencePlayer(diffusionDecoder),
+		Player:      SequencePlayer(diffusionDecoder),
 		Decoder:     diffusionDecoder,
 		Evaluations: evals,
 	}
 }
 
-// sequenceDefaults: the recipe docs/strength.md's comparison chose for
+// SequenceDefaults: the recipe docs/strength.md's comparison chose for
 // the three sequence families (#20): AdamW at 3e-4 with weight decay 0.01,
 // clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
 // all, batches of 128 sequences; validation capped so an epoch's check
 // stays short.
-func sequenceDefaults(c *family.Config) {
+func SequenceDefaults(c *family.Config) {
 	c.Data = family.DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
 		ShuffleBuffer: 10000, ValMax: 2000}
 	o := &c.Optimizer
@@ -106,30 +108,30 @@ func sequenceDefaults(c *family.Config) {
 
 // diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
-// T (default: as trained), order= its decoding order (decodingOrder).
+// T (default: as trained), order= its decoding order (DecodingOrder).
 // It accepts the player's repetition= (player.ProposerSettings), which
 // only a game reads: scoring positions ignores it.
 func diffusionDecoder(spec player.Spec) (*family.Decoding, error) {
 	settings := slices.Clone(player.ProposerSettings)
-	if spec.Family == diffusion.Family {
+	if spec.Family == Family {
 		settings = append(settings, "steps", "order")
 	}
 	if err := spec.CheckSettings(settings...); err != nil {
 		return nil, err
 	}
-	actionFirst, err := decodingOrder(spec)
+	actionFirst, err := DecodingOrder(spec)
 	if err != nil {
 		return nil, err
 	}
-	net, err := diffusion.Load(spec.Path)
+	net, err := Load(spec.Path)
 	if err != nil {
 		return nil, fmt.Errorf("player %s: %w", spec.Family, err)
 	}
 	if net.Config().Family != spec.Family {
 		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
 	}
-	dec := diffusion.NewDecoder(net)
-	if dec.Steps, err = decodingSteps(spec, dec.Steps); err != nil {
+	dec := NewDecoder(net)
+	if dec.Steps, err = DecodingSteps(spec, dec.Steps); err != nil {
 		return nil, err
 	}
 	dec.ActionFirst = actionFirst
@@ -147,9 +149,9 @@ const (
 	OrderActionFirst = "action-first"
 )
 
-// decodingOrder reads a sequence spec's order= (default action-first) and
+// DecodingOrder reads a sequence spec's order= (default action-first) and
 // says whether it is action-first.
-func decodingOrder(spec player.Spec) (bool, error) {
+func DecodingOrder(spec player.Spec) (bool, error) {
 	switch order := spec.Get("order", OrderActionFirst); order {
 	case OrderJoint:
 		return false, nil
@@ -160,8 +162,8 @@ func decodingOrder(spec player.Spec) (bool, error) {
 	}
 }
 
-// decodingSteps reads a spec's steps= (default def) within 1..MaxDecodingSteps.
-func decodingSteps(spec player.Spec, def int) (int, error) {
+// DecodingSteps reads a spec's steps= (default def) within 1..MaxDecodingSteps.
+func DecodingSteps(spec player.Spec, def int) (int, error) {
 	steps, err := spec.Int("steps", int64(def))
 	if err != nil {
 		return 0, err
@@ -174,14 +176,14 @@ func decodingSteps(spec player.Spec, def int) (int, error) {
 
 // diffusionModel is diffusion's (and the policy's) sequence model.
 type diffusionModel struct {
-	*diffusion.Model
+	*Model
 	in     []int16
 	weight []float32
 }
 
-func (m *diffusionModel) transformer() diffusion.Transformer { return m.Config().Transformer() }
-func (m *diffusionModel) target() string                     { return m.Config().Target }
-func (m *diffusionModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
+func (m *diffusionModel) Transformer() Transformer { return m.Config().Transformer() }
+func (m *diffusionModel) Target() string           { return m.Config().Target }
+func (m *diffusionModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight = make([]int16, len(seq)), make([]float32, len(seq))
 	}
@@ -190,19 +192,19 @@ func (m *diffusionModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) 
 }
 
 func newDiffusionObjective(cfg *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
-	dc := *cfg.Model.Settings.(*diffusion.Config)
+	dc := *cfg.Model.Settings.(*Config)
 	dc.Family = cfg.Model.Family
-	m, err := diffusion.NewModel(dc)
+	m, err := NewModel(dc)
 	if err != nil {
 		return nil, err
 	}
 	return &sequenceObjective{m: &diffusionModel{Model: m}, cfg: cfg}, nil
 }
 
-// transformerSize is the size of a sequence family's transformer: at the
+// TransformerSize is the size of a sequence family's transformer: at the
 // least, each block holds per token its attention's output and its MLP's
 // hidden and output values, and per head the token's attention weights.
-func TransformerSize(tr diffusion.Transformer) family.ModelSize {
+func TransformerSize(tr Transformer) family.ModelSize {
 	tokens := int64(encode.SequenceLen(tr.Horizon))
 	perToken := int64(2*tr.Dim+tr.MLP) + int64(tr.Heads)*tokens
 	return family.ModelSize{Params: int64(tr.ParamCount()), Values: int64(tr.Layers) * tokens * perToken}

@@ -1,4 +1,4 @@
-package pipeline
+package diffusion
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
@@ -24,22 +23,38 @@ import (
 // row also carries the legal moves of the record's position, the only
 // moves a_i's cross-entropy is taken over.
 type sequenceObjective struct {
-	m   sequenceModel
+	m   SequenceModel
 	cfg *family.Config
 }
 
-// sequenceModel is what the objective needs of a sequence family's
+// SequenceTrainer is a sequence family's objective, which also shows the
+// network it trains (a benchmark fills batches as the objective does).
+type SequenceTrainer interface {
+	family.Objective
+	Model() SequenceModel
+}
+
+// Model is the network the objective trains.
+func (o *sequenceObjective) Model() SequenceModel { return o.m }
+
+// NewSequenceObjective is the objective of a sequence family whose
+// network is m, trained with cfg.
+func NewSequenceObjective(m SequenceModel, cfg *family.Config) SequenceTrainer {
+	return &sequenceObjective{m: m, cfg: cfg}
+}
+
+// SequenceModel is what the objective needs of a sequence family's
 // network: the transformer's training graph, and how one sequence is
 // corrupted and written into a row of the batch buffers.
-type sequenceModel interface {
+type SequenceModel interface {
 	Arch() ([]byte, error)
 	InitParams(seed int64) []dcw.Tensor
 	InputShapes(batch int) [][]int
-	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (diffusion.Outputs, error)
-	transformer() diffusion.Transformer
-	target() string
+	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error)
+	Transformer() Transformer
+	Target() string
 	// corrupt draws the corruption of seq and writes the row.
-	corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
+	Corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
 	// EncodeLegal writes a_i's legal-move mask into the row (legal_mask
 	// only; nothing otherwise).
 	EncodeLegal(legal []int, rows [][]float32)
@@ -62,9 +77,9 @@ func (o *sequenceObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.
 	return family.Net{PerRow: out.PerRow, Output: out.ActionLogits, Learnables: out.Learnables}, nil
 }
 
-// sequencePlayer makes a sequence family's player: it plays the first
+// SequencePlayer makes a sequence family's player: it plays the first
 // action of the sequence its decoder decodes, without search.
-func sequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Factory {
+func SequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Factory {
 	return func(_ context.Context, spec player.Spec) (player.Player, error) {
 		d, err := open(spec)
 		if err != nil {
@@ -79,7 +94,7 @@ func sequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Fac
 // the played move and the moves after it for target game. nil means the
 // record has no line.
 func RecordLine(r *dataset.Record, target string) []string {
-	if target == diffusion.TargetGame {
+	if target == TargetGame {
 		if r.Move == "" {
 			return nil
 		}
@@ -101,7 +116,7 @@ func RecordLine(r *dataset.Record, target string) []string {
 const maskSeed = 0x6d61736b
 
 func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
-	tr := o.m.transformer()
+	tr := o.m.Transformer()
 	epoch := order.Epoch
 	if !order.Shuffled {
 		epoch = family.ValidationEpoch // the same masks every validation
@@ -111,7 +126,7 @@ func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, spl
 	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
 	seq := make([]int16, tr.SeqLen())
 	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		line := RecordLine(r, o.m.target())
+		line := RecordLine(r, o.m.Target())
 		if len(line) == 0 {
 			return nil
 		}
@@ -132,7 +147,7 @@ func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, spl
 			}
 		}
 		rows, _ := sink.Row()
-		o.m.corrupt(rng, seq, rows)
+		o.m.Corrupt(rng, seq, rows)
 		o.m.EncodeLegal(legal, rows)
 		return sink.Add()
 	})
@@ -141,9 +156,9 @@ func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, spl
 // score counts the rows whose a_i was masked: predicted (argmax over the
 // whole vocabulary, the legal moves with legal_mask) is 1 when it is the
 // target move, so the sign agreement the loop reports is the action
-// accuracy on those rows.
+// Tally on those rows.
 func (o *sequenceObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
-	c := o.m.transformer()
+	c := o.m.Transformer()
 	logits := tg.Outputs()
 	losses := tg.RowLosses()
 	weights, targets := tg.Inputs()[4], tg.Inputs()[5]
