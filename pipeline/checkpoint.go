@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/family"
 )
 
 // CheckpointDir is the folder of a run that holds its checkpoints.
@@ -46,7 +47,7 @@ type trainState struct {
 	// StoppedEarly is set when validation stopped improving for patience epochs.
 	StoppedEarly bool `json:"stopped_early"`
 	// TrainAcc accumulates the epoch in progress's training metrics.
-	TrainAcc accuracy `json:"train_acc"`
+	TrainAcc family.Tally `json:"train_acc"`
 	// Stage is the stage in progress (0-based: Pos2Vec's layer) and
 	// StageEpoch the epoch it began at; both stay 0 for one-stage families.
 	Stage      int `json:"stage,omitempty"`
@@ -137,22 +138,23 @@ func noCheckpointError(runDir string) error {
 		return fmt.Errorf("%s: %w: the folder does not exist; start a run there with `dchess train --out %s` (without --resume)",
 			runDir, ErrNoCheckpoint, runDir)
 	}
-	config := filepath.Join(runDir, ConfigFile)
+	config := filepath.Join(runDir, family.ConfigFile)
 	if _, err := os.Stat(config); err != nil {
 		return fmt.Errorf("%s: %w: no run has started there (it holds no %s either); start one with `dchess train --out %s` (without --resume)",
-			runDir, ErrNoCheckpoint, ConfigFile, runDir)
+			runDir, ErrNoCheckpoint, family.ConfigFile, runDir)
 	}
 	return fmt.Errorf("%s: %w yet: the run started there stopped before writing its first one, so there is nothing to continue or export; "+
 		"start it over with the same command without --resume (--config %s repeats its settings)", runDir, ErrNoCheckpoint, config)
 }
 
 // CheckResume says whether --resume can continue the run in runDir as a
-// run of family: it needs a checkpoint, and a config.yaml of family.
-func CheckResume(runDir, family string) error {
+// run of the named family: it needs a checkpoint, and a config.yaml of
+// that family.
+func CheckResume(runDir, name string) error {
 	if names, _ := checkpointFiles(filepath.Join(runDir, CheckpointDir)); len(names) == 0 {
 		return noCheckpointError(runDir)
 	}
-	_, err := LoadConfig(filepath.Join(runDir, ConfigFile), family)
+	_, err := family.LoadConfig(filepath.Join(runDir, family.ConfigFile), name)
 	return err
 }
 
@@ -253,7 +255,7 @@ func Export(runDir, out string, last bool) (string, error) {
 		return "", err
 	}
 	if out == "" {
-		out = filepath.Join(runDir, ModelFile)
+		out = filepath.Join(runDir, family.ModelFile)
 	}
 	if err := dcw.Write(out, ck.weightsFile(last)); err != nil {
 		return "", err

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/models/ann"
+	"github.com/dchess/dchess/models/family"
 )
 
 // The reported bug: --resume gave up when the newest checkpoint was damaged
@@ -101,7 +102,7 @@ func TestResumeWithoutACheckpointSaysWhatIsMissing(t *testing.T) {
 			}
 		}
 	}
-	resume(run, "stopped before writing its first", "without --resume", "--config "+filepath.Join(run, ConfigFile))
+	resume(run, "stopped before writing its first", "without --resume", "--config "+filepath.Join(run, family.ConfigFile))
 	resume(filepath.Join(t.TempDir(), "missing"), "does not exist", "without --resume")
 	resume(t.TempDir(), "no run has started there", "without --resume")
 
@@ -116,9 +117,9 @@ func TestResumeWithoutACheckpointSaysWhatIsMissing(t *testing.T) {
 }
 
 // testConfigFile reads a run's config.yaml.
-func testConfigFile(t *testing.T, run string) *Config {
+func testConfigFile(t *testing.T, run string) *family.Config {
 	t.Helper()
-	c, err := LoadConfig(filepath.Join(run, ConfigFile), "")
+	c, err := family.LoadConfig(filepath.Join(run, family.ConfigFile), "")
 	if err != nil {
 		t.Fatal(err)
 	}

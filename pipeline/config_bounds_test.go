@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dchess/dchess/internal/testenv"
+	"github.com/dchess/dchess/models/family"
 )
 
 // sizeNodes finds, in a config's YAML, every integer scalar and every
@@ -73,9 +74,9 @@ func fillEmptyLists(v reflect.Value) {
 // the config is loaded: set to an absurd value, each is a one-line error
 // naming the key, its value and its bound, never a panic or an allocation.
 func TestEverySizeIsBounded(t *testing.T) {
-	for _, family := range TrainableFamilies() {
-		t.Run(family, func(t *testing.T) {
-			def, err := DefaultConfig(family)
+	for _, fam := range family.Names() {
+		t.Run(fam, func(t *testing.T) {
+			def, err := family.DefaultConfig(fam)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestEverySizeIsBounded(t *testing.T) {
 			}
 			ints, lists := map[string]*yaml.Node{}, map[string]*yaml.Node{}
 			sizeNodes(&root, "", ints, lists)
-			if _, err := ParseConfig(data, family); err != nil {
+			if _, err := family.ParseConfig(data, fam); err != nil {
 				t.Fatalf("the default config with its empty lists filled: %v", err)
 			}
 			load := func() error {
@@ -98,7 +99,7 @@ func TestEverySizeIsBounded(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = ParseConfig(data, family)
+				_, err = family.ParseConfig(data, fam)
 				return err
 			}
 			refused := func(what string, want ...string) {
@@ -165,10 +166,10 @@ func TestModelsBeyondMemoryAreRefused(t *testing.T) {
 		"policy":      transformer,
 		"flow":        transformer,
 	}
-	for family, yml := range cases {
-		_, err := ParseConfig([]byte(yml), family)
+	for fam, yml := range cases {
+		_, err := family.ParseConfig([]byte(yml), fam)
 		if err == nil || !strings.Contains(err.Error(), "GiB") || !strings.Contains(err.Error(), "above the bound of 24 GiB") || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: got %v, want a one-line error on the memory it needs", family, err)
+			t.Errorf("%s: got %v, want a one-line error on the memory it needs", fam, err)
 		}
 	}
 }
@@ -190,7 +191,7 @@ func TestShippedConfigsAreWithinBounds(t *testing.T) {
 		if !strings.Contains(string(data), "\nmodel:") && !strings.HasPrefix(string(data), "model:") {
 			continue // a pipeline config
 		}
-		if _, err := ParseConfig(data, ""); err != nil {
+		if _, err := family.ParseConfig(data, ""); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
 		loaded++

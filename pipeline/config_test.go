@@ -7,6 +7,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/models/ann"
+	"github.com/dchess/dchess/models/family"
 )
 
 func TestEmbeddedConfigsLoad(t *testing.T) {
@@ -15,11 +16,11 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := ParseConfig(data, "")
+		c, err := family.ParseConfig(data, "")
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := c.family().Objective(c, ObjectiveEnv{}); err != nil {
+		if _, err := c.Family().Objective(c, family.ObjectiveEnv{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -28,23 +29,23 @@ func TestEmbeddedConfigsLoad(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ParseConfig(data, ""); err != nil {
+		if _, err := family.ParseConfig(data, ""); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
 	// The thesis and paper files spell out exactly the defaults.
-	for _, family := range TrainableFamilies() {
-		data, _ := configs.Read(family)
-		c, _ := ParseConfig(data, family)
-		def, _ := DefaultConfig(family)
+	for _, fam := range family.Names() {
+		data, _ := configs.Read(fam)
+		c, _ := family.ParseConfig(data, fam)
+		def, _ := family.DefaultConfig(fam)
 		if !reflect.DeepEqual(c, def) {
-			t.Fatalf("configs/%s.yaml differs from DefaultConfig:\n%+v\n%+v", family, c, def)
+			t.Fatalf("configs/%s.yaml differs from DefaultConfig:\n%+v\n%+v", fam, c, def)
 		}
 	}
 }
 
 func TestConfigErrors(t *testing.T) {
-	cases := map[string]struct{ yaml, family, want string }{
+	cases := map[string]struct{ yaml, fam, want string }{
 		"unknown top key":      {"batch_sise: 4\n", "ann", "batch_sise"},
 		"unknown model key":    {"model:\n  hiden: [3]\n", "ann", "hiden"},
 		"cnn key in ann":       {"model:\n  conv: []\n", "ann", "conv"},
@@ -68,7 +69,7 @@ func TestConfigErrors(t *testing.T) {
 		"unknown schedule":     {"optimizer:\n  schedule: step\n", "ann", "constant or cosine"},
 	}
 	for name, c := range cases {
-		_, err := ParseConfig([]byte(c.yaml), c.family)
+		_, err := family.ParseConfig([]byte(c.yaml), c.fam)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error containing %q", name, err, c.want)
 		}
@@ -76,7 +77,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestConfigFillsDefaults(t *testing.T) {
-	c, err := ParseConfig([]byte("model:\n  hidden: [8]\nepochs: 2\n"), "ann")
+	c, err := family.ParseConfig([]byte("model:\n  hidden: [8]\nepochs: 2\n"), "ann")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ type BadLines struct {
 }
 
 // add counts a bad line; with strict it is the error that ends the run.
-func (b *BadLines) add(strict bool, line int, reason error) error {
+func (b *BadLines) Add(strict bool, line int, reason error) error {
 	msg := fmt.Sprintf("line %d: %v", line, reason)
 	if strict {
 		return fmt.Errorf("%s (stopping: --strict)", msg)

@@ -10,6 +10,8 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -95,13 +97,13 @@ type ImaginedScores struct {
 	StateExact         int     `json:"state_exact"`
 	StateExactRate     float64 `json:"state_exact_rate"`
 	// StateWrong sorts the wrong tokens of s_{i+1} by where they are.
-	StateWrong          diffusion.WrongTokens `json:"state_wrong_tokens"`
-	NextActionPositions int                   `json:"next_action_positions"`
-	NextActionCorrect   int                   `json:"next_action_correct"`
-	NextActionAccuracy  float64               `json:"next_action_accuracy"`
+	StateWrong          transformer.WrongTokens `json:"state_wrong_tokens"`
+	NextActionPositions int                     `json:"next_action_positions"`
+	NextActionCorrect   int                     `json:"next_action_correct"`
+	NextActionAccuracy  float64                 `json:"next_action_accuracy"`
 }
 
-func (sc *ImaginedScores) add(m diffusion.Imagined) {
+func (sc *ImaginedScores) Add(m transformer.Imagined) {
 	if m.HasState {
 		sc.StatePositions++
 		sc.StateTokensCorrect += m.StateCorrect
@@ -139,10 +141,10 @@ type DataOptions struct {
 // dataset and picks its test split, or all of it (said on Log) when it has
 // no split.
 func openEvalData(opts *DataOptions) (*dataset.Dataset, dataset.Split, string, error) {
-	if len(opts.Steps) > 0 && !Supports(opts.Player.Family, EvalStepsSweep) {
+	if len(opts.Steps) > 0 && !family.Supports(opts.Player.Family, family.EvalStepsSweep) {
 		return nil, 0, "", &InputError{fmt.Errorf("--steps sweeps a diffusion or flow player's decoding steps, not %s's", opts.Player.Family)}
 	}
-	if Supports(opts.Player.Family, EvalPairs) && opts.Player.Path == "" {
+	if family.Supports(opts.Player.Family, family.EvalPairs) && opts.Player.Path == "" {
 		return nil, 0, "", &InputError{fmt.Errorf("--player %s: a %s player needs its weights, %s:PATH", opts.Player.Raw, opts.Player.Family, opts.Player.Family)}
 	}
 	ds, err := dataset.Open(opts.Dataset)
@@ -167,7 +169,7 @@ func EvaluateData(ctx context.Context, opts DataOptions) (*DataReport, error) {
 		return nil, err
 	}
 	rep := &DataReport{Dataset: opts.Dataset, Split: splitName}
-	if Supports(opts.Player.Family, EvalActions) {
+	if family.Supports(opts.Player.Family, family.EvalActions) {
 		err = scoreSequencePlayer(ctx, &opts, ds, split, rep)
 	} else {
 		err = scorePlayer(ctx, &opts, ds, split, rep)
@@ -213,7 +215,7 @@ func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, sp
 	if searcher, ok := player.Unwrap(p).(*player.Searcher); ok {
 		eval = searcher.Evaluator()
 	}
-	var value, quiet ValueScore
+	var value, quiet family.ValueScore
 	var thinking time.Duration
 	err = scanBestMoves(ctx, opts, ds, split, func(r *dataset.Record) error {
 		if eval != nil {
@@ -256,21 +258,21 @@ func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, sp
 	return nil
 }
 
-func valueReport(v *ValueScore) *ValueReport {
+func valueReport(v *family.ValueScore) *ValueReport {
 	return &ValueReport{Positions: v.N(), MSE: v.MSE(), SignAgreement: v.SignAgreement(), Within01: v.Within()}
 }
 
 // sequenceDecoder opens the decoder a diffusion or policy SPEC names, as
 // the player does; a bare name is the newest weights under runs/.
-func sequenceDecoder(spec player.Spec, runsDir string) (*Decoding, error) {
+func sequenceDecoder(spec player.Spec, runsDir string) (*family.Decoding, error) {
 	if spec.Path == "" {
-		path, err := NewestWeights(runsDir, spec.Family)
+		path, err := family.NewestWeights(runsDir, spec.Family)
 		if err != nil {
 			return nil, err
 		}
 		spec.Path = path
 	}
-	return SequenceDecoder(spec)
+	return family.SequenceDecoder(spec)
 }
 
 // scoreSequencePlayer decodes each position with the diffusion or policy
@@ -303,7 +305,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.FEN, err)
 		}
-		line := RecordLine(r, diffusion.TargetPV)
+		line := diffusion.RecordLine(r, diffusion.TargetPV)
 		if horizon >= 2 {
 			// A line with an illegal move is scored up to that move:
 			// Sequence leaves the slots after it NoToken.
@@ -332,13 +334,13 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 				d.UnrestrictedLegal++
 			}
 			if d.Imagined != nil {
-				m, err := diffusion.CompareImagined(horizon, res.Tokens, truth)
+				m, err := transformer.CompareImagined(horizon, res.Tokens, truth)
 				if err != nil {
 					return err
 				}
-				d.Imagined.All.add(m)
+				d.Imagined.All.Add(m)
 				if len(line) > 0 && move == line[0] {
-					d.Imagined.GivenActionRight.add(m)
+					d.Imagined.GivenActionRight.Add(m)
 				}
 			}
 		}

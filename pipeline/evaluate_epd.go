@@ -62,7 +62,7 @@ func ReadEPDSuite(path string, limit int, strict bool) ([]EPDPosition, *BadLines
 		}
 		l, err := epd.Parse(line)
 		if err != nil {
-			return bad.add(strict, lineNo, err)
+			return bad.Add(strict, lineNo, err)
 		}
 		pos := EPDPosition{FEN: l.FEN, ID: fmt.Sprintf("line %d", lineNo), Best: l.Ops["bm"], Avoid: l.Ops["am"]}
 		if id := l.Ops["id"]; len(id) > 0 {
@@ -72,7 +72,7 @@ func ReadEPDSuite(path string, limit int, strict bool) ([]EPDPosition, *BadLines
 			pos.avoid, err = l.Moves("am")
 		}
 		if err != nil {
-			return bad.add(strict, lineNo, err)
+			return bad.Add(strict, lineNo, err)
 		}
 		if len(pos.best)+len(pos.avoid) > 0 {
 			list = append(list, pos)

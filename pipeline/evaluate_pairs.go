@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -30,7 +31,7 @@ type PairReport struct {
 
 // pairJudge says how likely the first position of a pair is the better
 // one for White: 1, 0, or 0.5 for a tie, which scores half a pair.
-type pairJudge func(ctx context.Context, first, second *PairPosition) (float64, error)
+type pairJudge func(ctx context.Context, first, second *deepchess.PairPosition) (float64, error)
 
 // EvaluatePairs scores a comparator on the dataset's test split with the
 // pairs training validates on, so the figure reads like the validation
@@ -50,7 +51,7 @@ func EvaluatePairs(ctx context.Context, opts DataOptions) (*PairReport, error) {
 	rep := &PairReport{Player: name, Dataset: opts.Dataset, Split: splitName}
 	tally := newScanTally(&opts.EvalOptions, -1, "pairs")
 	unreadable := func() { rep.Unreadable++ }
-	err = tally.done(ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *PairPosition, whiteFirst bool) error {
+	err = tally.done(deepchess.ComparisonPairs(ctx, ds, split, cfg, unreadable, func(first, second *deepchess.PairPosition, whiteFirst bool) error {
 		p, err := judge(ctx, first, second)
 		if err != nil {
 			return err
@@ -79,12 +80,12 @@ func EvaluatePairs(ctx context.Context, opts DataOptions) (*PairReport, error) {
 // its pairs: a siamese network with its training run's config, or a player
 // whose search scores each position, with the siamese defaults (the same
 // pairs as a siamese run that kept its filters and seed).
-func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *Config, func(), error) {
+func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pairJudge, string, *family.Config, func(), error) {
 	name := spec.Raw
 	if spec.Name != "" {
 		name = spec.Name
 	}
-	if Supports(spec.Family, EvalPairs) {
+	if family.Supports(spec.Family, family.EvalPairs) {
 		cmp, err := deepchess.Load(spec.Path)
 		if err != nil {
 			return nil, "", nil, nil, err
@@ -93,12 +94,12 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		if err != nil {
 			return nil, "", nil, nil, err
 		}
-		judge := func(_ context.Context, first, second *PairPosition) (float64, error) {
+		judge := func(_ context.Context, first, second *deepchess.PairPosition) (float64, error) {
 			return cmp.ComparePacked(&first.Packed, &second.Packed), nil
 		}
 		return judge, name, cfg, func() {}, nil
 	}
-	cfg, err := DefaultConfig(deepchess.SiameseFamily)
+	cfg, err := family.DefaultConfig(deepchess.SiameseFamily)
 	if err != nil {
 		return nil, "", nil, nil, err
 	}
@@ -122,7 +123,7 @@ func newPairJudge(ctx context.Context, spec player.Spec, lim player.Limits) (pai
 		}
 		return whiteView(fen, mi), nil
 	}
-	judge := func(ctx context.Context, first, second *PairPosition) (float64, error) {
+	judge := func(ctx context.Context, first, second *deepchess.PairPosition) (float64, error) {
 		a, err := whiteScore(ctx, first.FEN)
 		if err != nil {
 			return 0, err
@@ -165,10 +166,10 @@ func whiteView(fen string, mi player.MoveInfo) int {
 // draw the pairs: the training run's, when the weights sit in its run
 // folder beside config.yaml, else the siamese defaults (ply 10 on, no
 // captures, seed 1).
-func pairConfig(weights string) (*Config, error) {
+func pairConfig(weights string) (*family.Config, error) {
 	path := filepath.Join(filepath.Dir(weights), "config.yaml")
 	if _, err := os.Stat(path); err != nil {
-		return DefaultConfig(deepchess.SiameseFamily)
+		return family.DefaultConfig(deepchess.SiameseFamily)
 	}
-	return LoadConfig(path, deepchess.SiameseFamily)
+	return family.LoadConfig(path, deepchess.SiameseFamily)
 }

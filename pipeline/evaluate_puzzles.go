@@ -87,7 +87,7 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			if err := bad.add(strict, pe.StartLine, pe.Err); err != nil {
+			if err := bad.Add(strict, pe.StartLine, pe.Err); err != nil {
 				return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
 			}
 			continue
@@ -98,7 +98,7 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 		line, _ := r.FieldPos(0)
 		pz, err := parsePuzzle(rec, fenCol, movesCol, ratingCol)
 		if err != nil {
-			if err := bad.add(strict, line, err); err != nil {
+			if err := bad.Add(strict, line, err); err != nil {
 				return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
 			}
 			continue

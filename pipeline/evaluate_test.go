@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dchess/dchess/models/family"
 )
 
 // TestReadEPDSuiteReportsTheFirstTen: every bad line is counted, the first
@@ -40,17 +42,17 @@ func TestReadEPDSuiteReportsTheFirstTen(t *testing.T) {
 func TestEvaluationsComeFromTheRegistry(t *testing.T) {
 	cases := []struct {
 		family string
-		e      Evaluations
+		e      family.Evaluations
 		want   bool
 	}{
-		{"diffusion", EvalActions, true}, {"diffusion", EvalStepsSweep, true}, {"diffusion", EvalPairs, false},
-		{"flow", EvalStepsSweep, true},
-		{"policy", EvalActions, true}, {"policy", EvalStepsSweep, false},
-		{"siamese", EvalPairs, true}, {"siamese", EvalActions, false},
-		{"cnn", EvalStatic, true}, {"heuristic", EvalActions, false}, {"heuristic", EvalPairs, false},
+		{"diffusion", family.EvalActions, true}, {"diffusion", family.EvalStepsSweep, true}, {"diffusion", family.EvalPairs, false},
+		{"flow", family.EvalStepsSweep, true},
+		{"policy", family.EvalActions, true}, {"policy", family.EvalStepsSweep, false},
+		{"siamese", family.EvalPairs, true}, {"siamese", family.EvalActions, false},
+		{"cnn", family.EvalStatic, true}, {"heuristic", family.EvalActions, false}, {"heuristic", family.EvalPairs, false},
 	}
 	for _, c := range cases {
-		if got := Supports(c.family, c.e); got != c.want {
+		if got := family.Supports(c.family, c.e); got != c.want {
 			t.Errorf("Supports(%s, %d) = %v", c.family, c.e, got)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/search/player"
 )
@@ -30,23 +31,23 @@ func TestSequencePlayerSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	paths := map[string]string{"diffusion": filepath.Join(dir, "diffusion.dcw"), "flow": filepath.Join(dir, "flow.dcw")}
-	for family, f := range map[string]*dcw.File{"diffusion": df, "flow": ff} {
-		if err := dcw.Write(paths[family], f); err != nil {
+	for fam, f := range map[string]*dcw.File{"diffusion": df, "flow": ff} {
+		if err := dcw.Write(paths[fam], f); err != nil {
 			t.Fatal(err)
 		}
 	}
-	decoder := func(raw string) (*Decoding, error) {
+	decoder := func(raw string) (*family.Decoding, error) {
 		spec, err := player.ParseSpec(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return SequenceDecoder(spec)
+		return family.SequenceDecoder(spec)
 	}
-	for family, path := range paths {
+	for fam, path := range paths {
 		for order, want := range map[string]bool{"": true, "?order=joint": false, "?order=action-first": true} {
-			d, err := decoder(family + ":" + path + order)
+			d, err := decoder(fam + ":" + path + order)
 			if err != nil {
-				t.Fatalf("%s%s: %v", family, order, err)
+				t.Fatalf("%s%s: %v", fam, order, err)
 			}
 			var got bool
 			switch dec := d.Decoder.(type) {
@@ -56,16 +57,16 @@ func TestSequencePlayerSettings(t *testing.T) {
 				got = dec.ActionFirst
 			}
 			if got != want {
-				t.Errorf("%s%s: action first %v, want %v", family, order, got, want)
+				t.Errorf("%s%s: action first %v, want %v", fam, order, got, want)
 			}
 			r, err := d.Decoder.DecodeSteps(board.New(), 3)
 			if err != nil || board.UCI(r.Best) != "e2e4" {
-				t.Errorf("%s%s: decoded %v (%v), want e2e4", family, order, board.UCI(r.Best), err)
+				t.Errorf("%s%s: decoded %v (%v), want e2e4", fam, order, board.UCI(r.Best), err)
 			}
 		}
-		if _, err := decoder(family + ":/nonexistent.dcw?order=backwards"); err == nil || !strings.Contains(err.Error(), "joint or action-first") ||
+		if _, err := decoder(fam + ":/nonexistent.dcw?order=backwards"); err == nil || !strings.Contains(err.Error(), "joint or action-first") ||
 			!errors.As(err, new(*player.SpecError)) {
-			t.Errorf("%s with order=backwards: %v", family, err)
+			t.Errorf("%s with order=backwards: %v", fam, err)
 		}
 	}
 	// flow's sampler settings reach its decoder, and bad values are refused.
@@ -91,16 +92,16 @@ func TestSequencePlayerSettings(t *testing.T) {
 	}
 	// Every sequence player takes the proposer's repetition= setting.
 	ctx := context.Background()
-	for family, path := range paths {
-		p, err := player.New(ctx, family+":"+path+"?repetition=avoid")
+	for fam, path := range paths {
+		p, err := player.New(ctx, fam+":"+path+"?repetition=avoid")
 		if err != nil {
-			t.Fatalf("%s with repetition=avoid: %v", family, err)
+			t.Fatalf("%s with repetition=avoid: %v", fam, err)
 		}
 		if mi, err := p.Move(ctx, player.Position{}, player.Limits{}); err != nil || mi.Move != "e2e4" {
-			t.Errorf("%s with repetition=avoid: %+v, %v", family, mi, err)
+			t.Errorf("%s with repetition=avoid: %+v, %v", fam, mi, err)
 		}
-		if _, err := player.New(ctx, family+":"+path+"?repetition=sometimes"); err == nil || !strings.Contains(err.Error(), "avoid") {
-			t.Errorf("%s with repetition=sometimes: %v", family, err)
+		if _, err := player.New(ctx, fam+":"+path+"?repetition=sometimes"); err == nil || !strings.Contains(err.Error(), "avoid") {
+			t.Errorf("%s with repetition=sometimes: %v", fam, err)
 		}
 	}
 }

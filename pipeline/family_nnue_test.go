@@ -10,6 +10,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/nnue"
 )
@@ -20,9 +21,9 @@ type rowCounter struct {
 	added, refused int
 }
 
-func (s *rowCounter) row() ([][]float32, []float32) { return s.ins, nil }
-func (s *rowCounter) add() error                    { s.added++; return nil }
-func (s *rowCounter) reject()                       { s.refused++ }
+func (s *rowCounter) Row() ([][]float32, []float32) { return s.ins, nil }
+func (s *rowCounter) Add() error                    { s.added++; return nil }
+func (s *rowCounter) Reject()                       { s.refused++ }
 
 // rowRecorder keeps a copy of every row a stream commits.
 type rowRecorder struct {
@@ -30,13 +31,13 @@ type rowRecorder struct {
 	rows [][][]float32
 }
 
-func (s *rowRecorder) add() error {
+func (s *rowRecorder) Add() error {
 	row := make([][]float32, len(s.ins))
 	for i := range s.ins {
 		row[i] = slices.Clone(s.ins[i])
 	}
 	s.rows = append(s.rows, row)
-	return s.rowCounter.add()
+	return s.rowCounter.Add()
 }
 
 // linesDataset is a split dataset of random positions, each labelled with
@@ -100,10 +101,10 @@ func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manif
 }
 
 // streamRows counts the rows o streams from a split, failing on rejects.
-func streamRows(t *testing.T, o *nnueObjective, ds *dataset.Dataset, split dataset.Split) int64 {
+func streamRows(t *testing.T, o family.Objective, ds *dataset.Dataset, split dataset.Split) int64 {
 	t.Helper()
 	sink := &rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}
-	if err := o.stream(context.Background(), ds, split, streamOrder{}, sink); err != nil {
+	if err := o.Stream(context.Background(), ds, split, family.StreamOrder{}, sink); err != nil {
 		t.Fatal(err)
 	}
 	if sink.refused != 0 {
@@ -112,15 +113,15 @@ func streamRows(t *testing.T, o *nnueObjective, ds *dataset.Dataset, split datas
 	return int64(sink.added)
 }
 
-func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) *nnueObjective {
+func nnueObjectiveFor(t *testing.T, set func(*nnue.Config)) family.Objective {
 	t.Helper()
 	cfg := testConfig(t, nnue.Family)
 	set(cfg.Model.Settings.(*nnue.Config))
-	o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
+	o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o.(*nnueObjective)
+	return o
 }
 
 func TestNNUEChildrenTrainOnly(t *testing.T) {
@@ -162,7 +163,7 @@ func TestNNUEMirrorTrainOnly(t *testing.T) {
 				continue
 			}
 			rec := &rowRecorder{rowCounter: rowCounter{ins: [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}}}
-			if err := o.stream(context.Background(), ds, dataset.Train, streamOrder{}, rec); err != nil {
+			if err := o.Stream(context.Background(), ds, dataset.Train, family.StreamOrder{}, rec); err != nil {
 				t.Fatal(err)
 			}
 			mirrored := [][]float32{make([]float32, 2*nnue.Slots), {0}, {0}}

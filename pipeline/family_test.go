@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/safefile"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/safefile"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search/player"
 )
@@ -76,13 +76,13 @@ func TestEveryFamilyHonoursItsRegistration(t *testing.T) {
 	runs := t.TempDir()
 	// Sorted, so the autoencoder trains before the siamese run that
 	// starts from it.
-	for _, name := range TrainableFamilies() {
+	for _, name := range family.Names() {
 		t.Run(name, func(t *testing.T) {
-			fam, err := LookupFamily(name)
+			fam, err := family.Lookup(name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			def, err := DefaultConfig(name)
+			def, err := family.DefaultConfig(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +90,7 @@ func TestEveryFamilyHonoursItsRegistration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := ParseConfig(yml, "")
+			back, err := family.ParseConfig(yml, "")
 			if err != nil {
 				t.Fatalf("default config does not read back: %v\n%s", err, yml)
 			}
@@ -155,22 +155,22 @@ func mean(xs []float64) float64 {
 }
 
 func TestRegistryRefusesClashesAndUnknownSections(t *testing.T) {
-	fam, err := LookupFamily("ann")
+	fam, err := family.Lookup("ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = RegisterFamily(*fam)
+	err = family.Register(*fam)
 	if err == nil || !strings.Contains(err.Error(), `"ann" is registered twice`) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("second registration: %v", err)
 	}
-	if err := RegisterFamily(Family{Name: "Bad Name"}); err == nil || strings.Contains(err.Error(), "\n") {
+	if err := family.Register(family.Family{Name: "Bad Name"}); err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("bad name: %v", err)
 	}
-	_, err = ParseConfig([]byte("model:\n  family: transformer\n  dim: 3\n"), "")
+	_, err = family.ParseConfig([]byte("model:\n  family: transformer\n  dim: 3\n"), "")
 	if err == nil || !strings.Contains(err.Error(), `unknown model family "transformer"`) || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("unknown section: %v", err)
 	}
-	if help := FamilyHelp(); !strings.Contains(help, "siamese") || !strings.Contains(help, "diffusion") {
+	if help := family.Help(); !strings.Contains(help, "siamese") || !strings.Contains(help, "diffusion") {
 		t.Fatalf("help lists %q", help)
 	}
 }
@@ -180,12 +180,12 @@ func TestRegistryRefusesClashesAndUnknownSections(t *testing.T) {
 // pair accuracy.
 func TestOldMetricsReadUnderNewNames(t *testing.T) {
 	dir := t.TempDir()
-	cfg, err := DefaultConfig("siamese")
+	cfg, err := family.DefaultConfig("siamese")
 	if err != nil {
 		t.Fatal(err)
 	}
 	yml, _ := cfg.Marshal()
-	if err := safefile.WriteFile(filepath.Join(dir, ConfigFile), yml); err != nil {
+	if err := safefile.WriteFile(filepath.Join(dir, family.ConfigFile), yml); err != nil {
 		t.Fatal(err)
 	}
 	line := `{"kind":"epoch","epoch":1,"step":9,"lr":0.01,"train_loss":0.6,"train_sign_agreement":0.7,"val_loss":0.5,"val_sign_agreement":0.75,"val_within_0_1":0.1,"val_pair_accuracy":0.75}` + "\n"

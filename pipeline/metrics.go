@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/dchess/dchess/models/family"
 )
 
 // MetricsFile is a run's metrics log: one JSON object per line.
@@ -51,111 +53,38 @@ type Metric struct {
 
 // setAccuracy stores an epoch's accuracies under the names kind gives them.
 // val is nil when there was no validation.
-func (m *Metric) setAccuracy(kind AccuracyKind, train accuracy, val *accuracy) {
+func (m *Metric) setAccuracy(kind family.AccuracyKind, train family.Tally, val *family.Tally) {
 	var vs, vw *float64
 	if val != nil {
-		s, w := val.sign(), val.near()
+		s, w := val.Sign(), val.Near()
 		vs, vw = &s, &w
 	}
 	switch kind {
-	case AccuracySign:
-		m.TrainSign, m.TrainWithin, m.ValSign, m.ValWithin = train.sign(), train.near(), vs, vw
-	case AccuracyPair:
-		m.TrainPairAccuracy, m.ValPairAccuracy = train.sign(), vs
-	case AccuracyAction:
-		m.TrainActionAccuracy, m.ValActionAccuracy = train.sign(), vs
+	case family.AccuracySign:
+		m.TrainSign, m.TrainWithin, m.ValSign, m.ValWithin = train.Sign(), train.Near(), vs, vw
+	case family.AccuracyPair:
+		m.TrainPairAccuracy, m.ValPairAccuracy = train.Sign(), vs
+	case family.AccuracyAction:
+		m.TrainActionAccuracy, m.ValActionAccuracy = train.Sign(), vs
 	}
 }
 
 // upgrade renames the figures of a line written before each family's
 // accuracy had its own name, when every accuracy was a "sign agreement".
-func (m *Metric) upgrade(kind AccuracyKind) {
-	if kind == AccuracySign || (m.TrainSign == 0 && m.ValSign == nil) {
+func (m *Metric) upgrade(kind family.AccuracyKind) {
+	if kind == family.AccuracySign || (m.TrainSign == 0 && m.ValSign == nil) {
 		return
 	}
 	switch kind {
-	case AccuracyPair:
+	case family.AccuracyPair:
 		m.TrainPairAccuracy = m.TrainSign
 		if m.ValPairAccuracy == nil {
 			m.ValPairAccuracy = m.ValSign
 		}
-	case AccuracyAction:
+	case family.AccuracyAction:
 		m.TrainActionAccuracy, m.ValActionAccuracy = m.TrainSign, m.ValSign
 	}
 	m.TrainSign, m.TrainWithin, m.ValSign, m.ValWithin = 0, 0, nil, nil
-}
-
-// accuracy accumulates the two accuracy measures of docs/training.md.
-// It is saved in checkpoints so a resumed epoch reports the same numbers.
-type accuracy struct {
-	LossSum   float64 `json:"loss_sum"`
-	N         int64   `json:"n"`
-	SignN     int64   `json:"sign_n"`
-	SignAgree int64   `json:"sign_agree"`
-	Within    int64   `json:"within"`
-}
-
-// drawBand is how close to 0.5 a label may be before sign agreement ignores it.
-const drawBand = 0.02
-
-// withinBand is the win-probability distance counted as a close prediction.
-const withinBand = 0.1
-
-func (a *accuracy) add(loss float64, predicted, target float32) {
-	a.LossSum += loss
-	a.N++
-	if target > 0.5+drawBand || target < 0.5-drawBand {
-		a.SignN++
-		if (predicted > 0.5) == (target > 0.5) {
-			a.SignAgree++
-		}
-	}
-	d := predicted - target
-	if d <= withinBand && d >= -withinBand {
-		a.Within++
-	}
-}
-
-// addLoss counts a sample that has a loss but no win probability (a
-// reconstruction).
-func (a *accuracy) addLoss(loss float64) {
-	a.LossSum += loss
-	a.N++
-}
-
-// ValueScore accumulates the evaluator figures of docs/training.md (mean
-// squared error, sign agreement, within 0.1) for win probabilities
-// predicted outside training, with the definitions training reports.
-type ValueScore struct{ acc accuracy }
-
-// Add counts one prediction against its label.
-func (v *ValueScore) Add(predicted, target float32) {
-	d := float64(predicted - target)
-	v.acc.add(d*d, predicted, target)
-}
-
-// N is the number of predictions counted.
-func (v *ValueScore) N() int64 { return v.acc.N }
-
-// MSE is the mean squared error.
-func (v *ValueScore) MSE() float64 { return v.acc.loss() }
-
-// SignAgreement is the share of decisive labels whose side of 0.5 the
-// prediction shares.
-func (v *ValueScore) SignAgreement() float64 { return v.acc.sign() }
-
-// Within is the share of predictions within 0.1 of their label.
-func (v *ValueScore) Within() float64 { return v.acc.near() }
-
-func (a *accuracy) loss() float64 { return ratio(a.LossSum, float64(a.N)) }
-func (a *accuracy) sign() float64 { return ratio(float64(a.SignAgree), float64(a.SignN)) }
-func (a *accuracy) near() float64 { return ratio(float64(a.Within), float64(a.N)) }
-
-func ratio(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
 }
 
 // metricsLog appends to metrics.jsonl.
@@ -167,7 +96,7 @@ type metricsLog struct {
 // openMetrics opens path for appending after dropping lines past step
 // afterStep (written after the checkpoint a resumed run continues from);
 // afterStep < 0 starts a new file.
-func openMetrics(path string, afterStep int64, kind AccuracyKind) (*metricsLog, error) {
+func openMetrics(path string, afterStep int64, kind family.AccuracyKind) (*metricsLog, error) {
 	l := &metricsLog{}
 	if afterStep >= 0 {
 		data, err := os.ReadFile(path)
@@ -223,9 +152,9 @@ func ReadMetrics(path string) ([]Metric, error) {
 	if err != nil {
 		return nil, err
 	}
-	kind := AccuracySign
-	if cfg, err := LoadConfig(filepath.Join(filepath.Dir(path), ConfigFile), ""); err == nil {
-		kind = cfg.family().Accuracy
+	kind := family.AccuracySign
+	if cfg, err := family.LoadConfig(filepath.Join(filepath.Dir(path), family.ConfigFile), ""); err == nil {
+		kind = cfg.Family().Accuracy
 	}
 	var out []Metric
 	for i, line := range bytes.Split(data, []byte("\n")) {
@@ -240,4 +169,12 @@ func ReadMetrics(path string) ([]Metric, error) {
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// ratio is a/b, 0 when there is nothing to divide by.
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
 }

@@ -258,7 +258,7 @@ func writeTimings(b *strings.Builder, cfg *RunConfig, timings map[string]float64
 		return
 	}
 	var order []string
-	for _, st := range cfg.stages(RunOptions{}) {
+	for _, st := range cfg.Stages(RunOptions{}) {
 		order = append(order, st.name)
 	}
 	b.WriteString("## Time per stage\n\nThe last run of each stage, in seconds of wall time.\n\n| Stage | Seconds |\n| --- | ---: |\n")

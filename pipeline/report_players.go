@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
@@ -23,11 +24,11 @@ var playerKinds = map[string]string{
 func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string {
 	var parts []string
 	spec, err := player.ParseSpec(p.Spec)
-	var fam *Family
+	var fam *family.Family
 	if err == nil {
 		if kind, ok := playerKinds[spec.Family]; ok {
 			parts = append(parts, kind)
-		} else if fam, err = LookupFamily(spec.Family); err == nil {
+		} else if fam, err = family.Lookup(spec.Family); err == nil {
 			parts = append(parts, fam.Description)
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/experience"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -204,7 +205,7 @@ func (c *RunConfig) check() error {
 		case t.Epochs < 0 || t.MaxSteps < 0:
 			return fmt.Errorf("train %s: epochs and max_steps must not be negative", name)
 		}
-		f, err := LookupFamily(t.Model)
+		f, err := family.Lookup(t.Model)
 		if err != nil {
 			return fmt.Errorf("train %s: %w", name, err)
 		}
@@ -295,7 +296,7 @@ func Run(ctx context.Context, cfg *RunConfig, opts RunOptions) ([]StageResult, e
 		return nil, err
 	}
 	timings := readTimings(cfg.path(RunTimings))
-	stages := cfg.stages(opts)
+	stages := cfg.Stages(opts)
 	var results []StageResult
 	for _, st := range stages {
 		res := StageResult{Name: st.name, Output: st.output}
@@ -337,7 +338,7 @@ func exists(path string) bool {
 	return err == nil
 }
 
-func (c *RunConfig) stages(opts RunOptions) []stage {
+func (c *RunConfig) Stages(opts RunOptions) []stage {
 	var out []stage
 	for _, st := range c.fixedStages(opts) {
 		if st.name != "trainings" {
@@ -347,7 +348,7 @@ func (c *RunConfig) stages(opts RunOptions) []stage {
 		for _, t := range c.Train {
 			name := c.trainingName(t)
 			out = append(out,
-				stage{"train " + name, c.trainDir(t), func() bool { return exists(filepath.Join(c.trainDir(t), ModelFile)) }, c.train(t, opts)},
+				stage{"train " + name, c.trainDir(t), func() bool { return exists(filepath.Join(c.trainDir(t), family.ModelFile)) }, c.train(t, opts)},
 				stage{"export " + name, c.weights(t), func() bool { return exists(c.weights(t)) }, c.export(t, opts)})
 		}
 	}
@@ -472,19 +473,19 @@ func (c *RunConfig) split(opts RunOptions) func(context.Context) error {
 	}
 }
 
-func (c *RunConfig) trainConfig(t Training) (*Config, error) {
+func (c *RunConfig) trainConfig(t Training) (*family.Config, error) {
 	if t.Config == "" {
 		data, err := configs.Read(t.Model)
 		if err != nil {
 			return nil, err
 		}
-		return ParseConfig(data, t.Model)
+		return family.ParseConfig(data, t.Model)
 	}
 	path := t.Config
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.dir, path)
 	}
-	return LoadConfig(path, t.Model)
+	return family.LoadConfig(path, t.Model)
 }
 
 // TrainResultFile is where a training's result is kept: train-<name>.json.
@@ -509,7 +510,7 @@ func (c *RunConfig) train(t Training, opts RunOptions) func(context.Context) err
 				cfg.Seed = t.Seed
 			}
 			if t.Init != "" {
-				f, _ := LookupFamily(t.Model) // check has seen it
+				f, _ := family.Lookup(t.Model) // check has seen it
 				for _, from := range c.Train {
 					if c.trainingName(from) == t.Init {
 						f.SetInit(cfg, c.weights(from))
@@ -665,7 +666,7 @@ func (c *RunConfig) evaluate(opts RunOptions) func(context.Context) error {
 			do := DataOptions{Dataset: c.path(RunLabelled),
 				EvalOptions: EvalOptions{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions}}
 			ev := &PlayerEvaluation{}
-			if Supports(spec.Family, EvalPairs) {
+			if family.Supports(spec.Family, family.EvalPairs) {
 				ev.Pairs, err = EvaluatePairs(ctx, do)
 			} else {
 				ev.Data, err = EvaluateData(ctx, do)

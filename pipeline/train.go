@@ -1,3 +1,5 @@
+// Package pipeline runs dchess's long jobs: the training loop shared by the
+// model families, its checkpoints, metrics and plots, and the runs folder.
 package pipeline
 
 import (
@@ -9,11 +11,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dchess/dchess/internal/safefile"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/family"
 )
 
 // ProgressFunc makes a progress reporter for a job of total units.
@@ -23,7 +25,7 @@ type ProgressFunc func(name string, total int64, unit string) progress.Reporter
 type TrainOptions struct {
 	// Config is the run's configuration; with Resume it must be nil (the
 	// run's own config.yaml is used).
-	Config *Config
+	Config *family.Config
 	Data   string // dataset folder
 	RunDir string
 	// Resume continues the run in RunDir from its newest checkpoint.
@@ -111,9 +113,9 @@ var errEnough = errors.New("enough validation examples")
 // trainer is one run of the loop.
 type trainer struct {
 	opts    TrainOptions
-	cfg     *Config
+	cfg     *family.Config
 	cfgYAML []byte
-	obj     objective
+	obj     family.Objective
 	ds      *dataset.Dataset
 	tg      *trainGraph
 	// params holds every weight; those the current stage trains live in
@@ -206,7 +208,7 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 		if note := ck.fallbackNote(); note != "" {
 			t.infof("%s\n", note)
 		}
-		if t.cfg, err = ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
+		if t.cfg, err = family.ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
 			return nil, fmt.Errorf("train: config in %s: %w", ck.path, err)
 		}
 		// A model setting newer than the run takes its value as run from
@@ -233,11 +235,11 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 	}
 	runsDir := opts.RunsDir
 	if runsDir == "" {
-		runsDir = DefaultRunsDir
+		runsDir = family.DefaultRunsDir
 	}
 	// A new siamese run resolves its autoencoder here and records it (and
 	// the tower it gives) in the config as run; a resumed one has both.
-	if t.obj, err = t.cfg.family().Objective(t.cfg, ObjectiveEnv{Fresh: ck == nil, RunsDir: runsDir}); err != nil {
+	if t.obj, err = t.cfg.Family().Objective(t.cfg, family.ObjectiveEnv{Fresh: ck == nil, RunsDir: runsDir}); err != nil {
 		return nil, err
 	}
 	// Again with what the objective filled in (a siamese run's tower),
@@ -248,7 +250,7 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
 		return nil, err
 	}
-	if t.arch, err = t.obj.arch(); err != nil {
+	if t.arch, err = t.obj.Arch(); err != nil {
 		return nil, err
 	}
 	if t.ds, err = dataset.OpenList(opts.Data); err != nil {
@@ -271,11 +273,11 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 	if err := os.MkdirAll(filepath.Join(opts.RunDir, CheckpointDir), 0o755); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	if err := safefile.WriteFile(filepath.Join(opts.RunDir, ConfigFile), t.cfgYAML); err != nil {
+	if err := safefile.WriteFile(filepath.Join(opts.RunDir, family.ConfigFile), t.cfgYAML); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 
-	if t.params, err = t.obj.initParams(t.cfg.Seed); err != nil {
+	if t.params, err = t.obj.InitParams(t.cfg.Seed); err != nil {
 		return nil, err
 	}
 	t.state = trainState{Seed: t.cfg.Seed}
@@ -292,9 +294,9 @@ func newTrainer(ctx context.Context, opts TrainOptions) (_ *trainer, err error) 
 		afterStep = t.state.Step
 	}
 	if t.tg, err = newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize); err != nil {
-		return nil, fmt.Errorf("train: building the %s graph: %w", t.obj.family(), err)
+		return nil, fmt.Errorf("train: building the %s graph: %w", t.obj.Family(), err)
 	}
-	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep, t.cfg.family().Accuracy); err != nil {
+	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep, t.cfg.Family().Accuracy); err != nil {
 		t.tg.close()
 		return nil, err
 	}
@@ -326,7 +328,7 @@ func (t *trainer) restore(ck *checkpoint) error {
 // lr is the learning rate of the epoch in progress; it decays from the
 // start of each stage, as if each layer of Pos2Vec had its own run.
 func (t *trainer) lr() float64 {
-	return t.cfg.Optimizer.rate(t.opt.t, t.state.Epoch-t.state.StageEpoch)
+	return t.cfg.Optimizer.Rate(t.opt.t, t.state.Epoch-t.state.StageEpoch)
 }
 
 // stageDone says the stage in progress has had its epochs or stopped early.
@@ -336,7 +338,7 @@ func (t *trainer) stageDone() bool {
 
 // finished says the last stage is done.
 func (t *trainer) finished() bool {
-	return t.state.Stage >= t.obj.stages()-1 && t.stageDone()
+	return t.state.Stage >= t.obj.Stages()-1 && t.stageDone()
 }
 
 func (t *trainer) stepsDone() bool {
@@ -397,7 +399,7 @@ func (t *trainer) run(ctx context.Context) (*TrainResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	modelPath := filepath.Join(t.opts.RunDir, ModelFile)
+	modelPath := filepath.Join(t.opts.RunDir, family.ModelFile)
 	if err := dcw.Write(modelPath, ck.weightsFile(false)); err != nil {
 		return nil, err
 	}
@@ -433,8 +435,8 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 		}
 		return nil
 	}
-	order := streamOrder{shuffled: true, epoch: t.state.Epoch, streamed: &streamed}
-	if err := t.obj.stream(ctx, t.ds, dataset.Train, order, f); err != nil {
+	order := family.StreamOrder{Shuffled: true, Epoch: t.state.Epoch, Streamed: &streamed}
+	if err := t.obj.Stream(ctx, t.ds, dataset.Train, order, f); err != nil {
 		return err
 	}
 	// checkExamples has seen one; should an epoch give none all the same,
@@ -465,7 +467,7 @@ type batchFiller struct {
 	ins   [][]float32
 }
 
-func (f *batchFiller) row() ([][]float32, []float32) {
+func (f *batchFiller) Row() ([][]float32, []float32) {
 	if f.ins == nil {
 		f.ins = make([][]float32, len(f.tg.bufs))
 	}
@@ -476,12 +478,12 @@ func (f *batchFiller) row() ([][]float32, []float32) {
 	}
 	var target []float32
 	if tw := len(f.tg.ys) / f.tg.batch; tw > 0 {
-		target = f.tg.ys[r*tw : (r+1)*tw]
+		target = f.tg.Targets()[r*tw : (r+1)*tw]
 	}
 	return f.ins, target
 }
 
-func (f *batchFiller) add() error {
+func (f *batchFiller) Add() error {
 	f.seen++
 	if f.seen <= f.skip {
 		return nil
@@ -498,7 +500,7 @@ func (f *batchFiller) add() error {
 	return nil
 }
 
-func (f *batchFiller) reject() { *f.bad++ }
+func (f *batchFiller) Reject() { *f.bad++ }
 
 // step trains on the first rows of the batch buffers.
 // diverged is the clear stop on a non-finite loss or gradient.
@@ -517,7 +519,7 @@ func (t *trainer) step(rows int) error {
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
 		return t.diverged("the loss", loss)
 	}
-	t.obj.score(tg, rows, &t.state.TrainAcc)
+	t.obj.Score(tg, rows, &t.state.TrainAcc)
 	weights := make([][]float32, len(tg.learnables))
 	grads := make([][]float32, len(tg.learnables))
 	for i := range tg.learnables {
@@ -556,16 +558,16 @@ func (t *trainer) samplesPerSec() float64 {
 // measure builds a metrics line of the given kind with the training
 // figures of the epoch so far and, unless valSplit is AllSplits, a
 // validation pass, whose accuracy it also returns.
-func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Split) (Metric, accuracy, error) {
+func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Split) (Metric, family.Tally, error) {
 	m := Metric{Kind: kind, Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
-		TrainLoss: t.state.TrainAcc.loss(), TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
-	if t.obj.stages() > 1 {
+		TrainLoss: t.state.TrainAcc.Loss(), TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
+	if t.obj.Stages() > 1 {
 		m.Stage = t.state.Stage + 1
 	}
-	accuracyKind := t.cfg.family().Accuracy
+	accuracyKind := t.cfg.Family().Accuracy
 	if valSplit == dataset.AllSplits {
 		m.setAccuracy(accuracyKind, t.state.TrainAcc, nil)
-		return m, accuracy{}, nil
+		return m, family.Tally{}, nil
 	}
 	acc, err := t.evaluate(ctx, valSplit)
 	if err != nil {
@@ -575,7 +577,7 @@ func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Spl
 		m.setAccuracy(accuracyKind, t.state.TrainAcc, nil)
 		return m, acc, nil
 	}
-	loss := acc.loss()
+	loss := acc.Loss()
 	m.ValLoss, m.ValRecords = &loss, acc.N
 	m.setAccuracy(accuracyKind, t.state.TrainAcc, &acc)
 	return m, acc, nil
@@ -604,11 +606,11 @@ func (t *trainer) endPartialEpoch(ctx context.Context, valSplit dataset.Split) e
 
 // keepIfBest makes the current weights the run's best when acc, their
 // validation, beats the best so far, and says whether it did.
-func (t *trainer) keepIfBest(acc accuracy) bool {
+func (t *trainer) keepIfBest(acc family.Tally) bool {
 	if acc.N == 0 {
 		return false
 	}
-	loss := acc.loss()
+	loss := acc.Loss()
 	if t.state.HasBest && loss >= t.state.BestValLoss-t.cfg.MinDelta {
 		return false
 	}
@@ -642,8 +644,8 @@ func (t *trainer) endEpoch(ctx context.Context, valSplit dataset.Split) error {
 	}
 	t.state.Epoch++
 	t.state.EpochRecords, t.state.EpochStreamed = 0, 0
-	t.state.TrainAcc = accuracy{}
-	if t.stageDone() && t.state.Stage+1 < t.obj.stages() {
+	t.state.TrainAcc = family.Tally{}
+	if t.stageDone() && t.state.Stage+1 < t.obj.Stages() {
 		if err := t.nextStage(); err != nil {
 			return err
 		}
@@ -677,28 +679,28 @@ func (t *trainer) nextStage() error {
 	t.tg.close()
 	tg, err := newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize)
 	if err != nil {
-		return fmt.Errorf("train: building stage %d of the %s graph: %w", t.state.Stage+1, t.obj.family(), err)
+		return fmt.Errorf("train: building stage %d of the %s graph: %w", t.state.Stage+1, t.obj.Family(), err)
 	}
 	t.tg = tg
-	t.infof("layer %d of %d trained; training layer %d\n", t.state.Stage, t.obj.stages(), t.state.Stage+1)
+	t.infof("layer %d of %d trained; training layer %d\n", t.state.Stage, t.obj.Stages(), t.state.Stage+1)
 	return nil
 }
 
 // evaluate runs the forward pass over a split (at most data.val_max
 // examples) and accumulates its metrics.
-func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (accuracy, error) {
+func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (family.Tally, error) {
 	tg := t.tg
-	var acc accuracy
+	var acc family.Tally
 	flush := func(rows int) error {
 		tg.setRows(rows)
 		if err := tg.forward(); err != nil {
 			return err
 		}
-		t.obj.score(tg, rows, &acc)
+		t.obj.Score(tg, rows, &acc)
 		return nil
 	}
 	f := &batchFiller{tg: tg, limit: int64(t.cfg.Data.ValMax), full: flush, bad: &t.badRecords}
-	err := t.obj.stream(ctx, t.ds, split, streamOrder{}, f)
+	err := t.obj.Stream(ctx, t.ds, split, family.StreamOrder{}, f)
 	if errors.Is(err, errEnough) {
 		err = nil
 	}
@@ -743,7 +745,7 @@ func (t *trainer) saveCheckpoint() (string, error) {
 		return out
 	}
 	ck := &checkpoint{
-		meta:   checkpointMeta{Family: t.obj.family(), Arch: t.arch, State: t.state, Config: string(t.cfgYAML)},
+		meta:   checkpointMeta{Family: t.obj.Family(), Arch: t.arch, State: t.state, Config: string(t.cfgYAML)},
 		params: t.snapshot(),
 		m:      moments(t.opt.m),
 		v:      moments(t.opt.v),
@@ -756,7 +758,7 @@ func (t *trainer) startProgress() {
 	if t.opts.Progress == nil {
 		return
 	}
-	total := t.obj.epochSize(t.ds.Manifest()) * int64(t.cfg.Epochs) * int64(t.obj.stages())
+	total := t.obj.EpochSize(t.ds.Manifest()) * int64(t.cfg.Epochs) * int64(t.obj.Stages())
 	if t.cfg.MaxSteps > 0 {
 		total = min(total, t.cfg.MaxSteps*int64(t.cfg.BatchSize))
 	}
@@ -767,15 +769,15 @@ func (t *trainer) startProgress() {
 }
 
 func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *TrainResult {
-	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.obj.family(), Epochs: t.state.Epoch,
+	r := &TrainResult{RunDir: t.opts.RunDir, Model: modelPath, Family: t.obj.Family(), Epochs: t.state.Epoch,
 		Steps: t.state.Step, Samples: t.state.Samples, Stopped: stopped, Seconds: elapsed.Seconds(),
 		SamplesSec: t.samplesPerSec(), EpochFraction: float64(t.state.Epoch)}
 	// Records, not rows: an epoch's rows are known only once it ends (the
 	// filters and an nnue record's line positions vary), its records always.
 	// A checkpoint written before EpochStreamed existed falls back on rows.
-	if n := trainRecords(t.ds.Manifest()); n > 0 && t.state.EpochStreamed > 0 {
+	if n := family.TrainRecords(t.ds.Manifest()); n > 0 && t.state.EpochStreamed > 0 {
 		r.EpochFraction += min(float64(t.state.EpochStreamed)/float64(n), 1)
-	} else if size := t.obj.epochSize(t.ds.Manifest()); size > 0 && t.state.EpochRecords > 0 {
+	} else if size := t.obj.EpochSize(t.ds.Manifest()); size > 0 && t.state.EpochRecords > 0 {
 		r.EpochFraction += min(float64(t.state.EpochRecords)/float64(size), 1)
 	}
 	for i := len(t.metrics.all) - 1; i >= 0; i-- {
@@ -797,7 +799,7 @@ func (t *trainer) result(modelPath, stopped string, elapsed time.Duration) *Trai
 	for _, m := range t.metrics.all {
 		r.BestValPairAccuracy = math.Max(r.BestValPairAccuracy, deref(m.ValPairAccuracy))
 	}
-	if t.obj.stages() > 1 {
+	if t.obj.Stages() > 1 {
 		r.Layers = layerResults(t.metrics.all)
 	}
 	return r
@@ -822,12 +824,12 @@ func (r *TrainResult) Summary() []string {
 	if r.BestEpoch > 0 {
 		best = fmt.Sprintf(" (best val loss %.5f at epoch %d)", r.BestVal, r.BestEpoch)
 	}
-	kind := AccuracySign
-	if f, err := LookupFamily(r.Family); err == nil {
+	kind := family.AccuracySign
+	if f, err := family.Lookup(r.Family); err == nil {
 		kind = f.Accuracy
 	}
 	switch kind {
-	case AccuracyNone:
+	case family.AccuracyNone:
 		for _, l := range r.Layers {
 			line := fmt.Sprintf("layer %d: %d epochs, reconstruction error (MSE per value) train %.5f", l.Layer, l.Epochs, l.TrainMSE)
 			if l.BestValMSE > 0 {
@@ -835,7 +837,7 @@ func (r *TrainResult) Summary() []string {
 			}
 			lines = append(lines, line)
 		}
-	case AccuracyPair:
+	case family.AccuracyPair:
 		lines = append(lines, fmt.Sprintf("train loss %.5f, pair accuracy %.3f", r.TrainLoss, r.TrainPairAccuracy))
 		if r.BestEpoch > 0 {
 			lines = append(lines, fmt.Sprintf("val loss %.5f, pair accuracy %.3f (best %.3f; best val loss %.5f at epoch %d)",
@@ -843,7 +845,7 @@ func (r *TrainResult) Summary() []string {
 		} else if r.ValLoss > 0 {
 			lines = append(lines, fmt.Sprintf("val loss %.5f, pair accuracy %.3f", r.ValLoss, r.ValPairAccuracy))
 		}
-	case AccuracyAction:
+	case family.AccuracyAction:
 		lines = append(lines, fmt.Sprintf("train loss %.5f, a_i accuracy %.3f", r.TrainLoss, r.TrainActionAccuracy))
 		if r.ValLoss > 0 {
 			lines = append(lines, fmt.Sprintf("val loss %.5f, a_i accuracy %.3f%s", r.ValLoss, r.ValActionAccuracy, best))

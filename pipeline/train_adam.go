@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"math"
+
+	"github.com/dchess/dchess/models/family"
 )
 
 // adam is Adam (or AdamW, with weight_decay) as PyTorch computes it, with
@@ -9,12 +11,12 @@ import (
 // exact resume needs its moments saved and restored, which Gorgonia's
 // AdamSolver keeps private.
 type adam struct {
-	cfg  OptimizerConfig
+	cfg  family.OptimizerConfig
 	m, v [][]float32 // first and second moments, one per learnable
 	t    int64       // steps taken, for the bias corrections
 }
 
-func newAdam(cfg OptimizerConfig, sizes []int) *adam {
+func newAdam(cfg family.OptimizerConfig, sizes []int) *adam {
 	a := &adam{cfg: cfg, m: make([][]float32, len(sizes)), v: make([][]float32, len(sizes))}
 	for i, n := range sizes {
 		a.m[i] = make([]float32, n)

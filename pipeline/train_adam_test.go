@@ -3,6 +3,8 @@ package pipeline
 import (
 	"math"
 	"testing"
+
+	"github.com/dchess/dchess/models/family"
 )
 
 // TestAdamWMatchesPyTorch checks one AdamW step against PyTorch's update
@@ -10,8 +12,8 @@ import (
 // v̂ = g² after the first step's bias corrections, so the Adam part is
 // lr·g/(|g| + eps).
 func TestAdamWMatchesPyTorch(t *testing.T) {
-	cfg := OptimizerConfig{Name: OptimizerAdamW, LR: 0.1, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1,
-		WeightDecay: 0.01, Schedule: ScheduleConstant}
+	cfg := family.OptimizerConfig{Name: family.OptimizerAdamW, LR: 0.1, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, LRDecay: 1,
+		WeightDecay: 0.01, Schedule: family.ScheduleConstant}
 	a := newAdam(cfg, []int{3})
 	w := []float32{1, -2, 0.5}
 	g := []float32{0.5, 0, -0.25}
@@ -23,7 +25,7 @@ func TestAdamWMatchesPyTorch(t *testing.T) {
 		}
 	}
 	// Plain Adam leaves a weight with no gradient alone.
-	cfg.Name, cfg.WeightDecay = OptimizerAdam, 0
+	cfg.Name, cfg.WeightDecay = family.OptimizerAdam, 0
 	a = newAdam(cfg, []int{1})
 	w = []float32{-2}
 	a.step([][]float32{w}, [][]float32{{0}}, []int{0}, cfg.LR)
@@ -33,11 +35,11 @@ func TestAdamWMatchesPyTorch(t *testing.T) {
 }
 
 func TestLearningRateSchedules(t *testing.T) {
-	o := OptimizerConfig{LR: 1, LRDecay: 0.5, Schedule: ScheduleConstant}
-	if got := o.rate(1000, 2); got != 0.25 {
+	o := family.OptimizerConfig{LR: 1, LRDecay: 0.5, Schedule: family.ScheduleConstant}
+	if got := o.Rate(1000, 2); got != 0.25 {
 		t.Fatalf("constant schedule after 2 epochs: %g, want 0.25", got)
 	}
-	o = OptimizerConfig{LR: 1, LRDecay: 1, Schedule: ScheduleCosine, WarmupSteps: 10, DecaySteps: 100, MinLRRatio: 0.1}
+	o = family.OptimizerConfig{LR: 1, LRDecay: 1, Schedule: family.ScheduleCosine, WarmupSteps: 10, DecaySteps: 100, MinLRRatio: 0.1}
 	cases := []struct {
 		step int64
 		want float64
@@ -51,7 +53,7 @@ func TestLearningRateSchedules(t *testing.T) {
 		{35, 0.1 + 0.9*0.5*(1+math.Sqrt2/2)}, // a quarter of the way: cos(π/4)
 	}
 	for _, c := range cases {
-		if got := o.rate(c.step, 7); math.Abs(got-c.want) > 1e-12 {
+		if got := o.Rate(c.step, 7); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("cosine rate at step %d: %g, want %g", c.step, got, c.want)
 		}
 	}

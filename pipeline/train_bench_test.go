@@ -12,7 +12,9 @@ import (
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // benchCase is one BenchmarkTrainStep case: a family's default config, or
@@ -21,8 +23,8 @@ type benchCase struct{ name, config string }
 
 func trainStepCases() []benchCase {
 	var cases []benchCase
-	for _, family := range TrainableFamilies() {
-		cases = append(cases, benchCase{name: family})
+	for _, fam := range family.Names() {
+		cases = append(cases, benchCase{name: fam})
 	}
 	return append(cases, benchCase{"diffusion-small", "diffusion-small"}, benchCase{"policy-small", "policy-small"})
 }
@@ -41,15 +43,15 @@ func BenchmarkTrainStep(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			family := cfg.Model.Family
-			if family == deepchess.SiameseFamily {
+			fam := cfg.Model.Family
+			if fam == deepchess.SiameseFamily {
 				cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
 			}
-			o, err := cfg.family().Objective(cfg, ObjectiveEnv{})
+			o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
 			if err != nil {
 				b.Fatal(err)
 			}
-			params, err := o.initParams(1)
+			params, err := o.InitParams(1)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -59,10 +61,10 @@ func BenchmarkTrainStep(b *testing.B) {
 			}
 			defer tg.close()
 			rng := rand.New(rand.NewPCG(1, 2))
-			if seq, ok := o.(*sequenceObjective); ok {
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
 				fillSequenceBatch(b, seq, tg, rng)
 			} else {
-				fillRandomBatch(tg, family, rng)
+				fillRandomBatch(tg, fam, rng)
 			}
 			sizes := make([]int, len(params))
 			for i, p := range params {
@@ -92,30 +94,30 @@ func BenchmarkTrainStep(b *testing.B) {
 			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
 				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 			}
-			if seq, ok := o.(*sequenceObjective); ok {
-				b.ReportMetric(samples*float64(seq.m.transformer().SeqLen()), "tokens/s")
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
+				b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
 			}
 		})
 	}
 }
 
-func benchConfig(bc benchCase) (*Config, error) {
+func benchConfig(bc benchCase) (*family.Config, error) {
 	if bc.config == "" {
-		return DefaultConfig(bc.name)
+		return family.DefaultConfig(bc.name)
 	}
 	data, err := configs.Read(bc.config)
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(data, "")
+	return family.ParseConfig(data, "")
 }
 
 // fillRandomBatch fills the evaluation families' inputs with random codes
 // or sparse bits and their targets with random probabilities.
-func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
+func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
 	for _, buf := range tg.bufs {
 		for i := range buf {
-			if family == ann.Family || family == cnn.Family {
+			if fam == ann.Family || fam == cnn.Family {
 				buf[i] = float32(rng.IntN(15)-7) / 7
 			} else if rng.IntN(24) == 0 { // about 32 of the 773 bits are set
 				buf[i] = 1
@@ -123,14 +125,15 @@ func fillRandomBatch(tg *trainGraph, family string, rng *rand.Rand) {
 		}
 	}
 	for i := range tg.ys {
-		tg.ys[i] = rng.Float32()
+		tg.Targets()[i] = rng.Float32()
 	}
 }
 
 // fillSequenceBatch encodes a batch of random positions' lines (random
 // legal moves), each corrupted at a random step as training does.
-func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *rand.Rand) {
-	c := o.m.transformer()
+func fillSequenceBatch(b *testing.B, o diffusion.SequenceTrainer, tg *trainGraph, rng *rand.Rand) {
+	m := o.Model()
+	c := m.Transformer()
 	seq := make([]int16, c.SeqLen())
 	rows := make([][]float32, len(tg.bufs))
 	for r, pos := range nntest.RandomBoards(tg.batch, 3) {
@@ -153,14 +156,14 @@ func fillSequenceBatch(b *testing.B, o *sequenceObjective, tg *trainGraph, rng *
 		var legal []int
 		if c.LegalMask {
 			var err error
-			if _, legal, err = diffusion.LegalActions(pos); err != nil {
+			if _, legal, err = transformer.LegalActions(pos); err != nil {
 				b.Fatal(err)
 			}
 		}
 		for k, buf := range tg.bufs {
 			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
 		}
-		o.m.corrupt(rng, seq, rows)
-		o.m.EncodeLegal(legal, rows)
+		m.Corrupt(rng, seq, rows)
+		m.EncodeLegal(legal, rows)
 	}
 }

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 )
 
 // pieceValue is the material a greedy side grabs first.
@@ -96,20 +96,20 @@ type pairSink struct {
 	labels []float32
 }
 
-func (s *pairSink) row() ([][]float32, []float32) {
+func (s *pairSink) Row() ([][]float32, []float32) {
 	if s.a == nil {
 		s.a, s.b, s.target = make([]float32, deepchess.InputSize), make([]float32, deepchess.InputSize), make([]float32, 1)
 	}
 	return [][]float32{s.a, s.b}, s.target
 }
 
-func (s *pairSink) add() error {
+func (s *pairSink) Add() error {
 	s.pairs = append(s.pairs, [2]deepchess.Packed{pack(s.a), pack(s.b)})
 	s.labels = append(s.labels, s.target[0])
 	return nil
 }
 
-func (s *pairSink) reject() {}
+func (s *pairSink) Reject() {}
 
 func pack(bitsIn []float32) deepchess.Packed {
 	var p deepchess.Packed
@@ -151,10 +151,15 @@ func TestPairsFollowThePaper(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	o := &siameseObjective{cfg: cfg, filter: newPositionFilter(cfg.Data)}
-	pairs := func(split dataset.Split, order streamOrder) *pairSink {
+	// A resumed run's objective: its tower is given, nothing is loaded.
+	cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = []int{8}
+	o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := func(split dataset.Split, order family.StreamOrder) *pairSink {
 		s := &pairSink{}
-		if err := o.stream(context.Background(), ds, split, order, s); err != nil {
+		if err := o.Stream(context.Background(), ds, split, order, s); err != nil {
 			t.Fatal(err)
 		}
 		return s
@@ -184,8 +189,8 @@ func TestPairsFollowThePaper(t *testing.T) {
 			t.Fatalf("the White win comes first in %d of %d pairs: the order is not random", firstBetter, n)
 		}
 	}
-	epoch0 := pairs(dataset.Train, streamOrder{shuffled: true, epoch: 0})
-	epoch1 := pairs(dataset.Train, streamOrder{shuffled: true, epoch: 1})
+	epoch0 := pairs(dataset.Train, family.StreamOrder{Shuffled: true, Epoch: 0})
+	epoch1 := pairs(dataset.Train, family.StreamOrder{Shuffled: true, Epoch: 1})
 	check(epoch0, dataset.Train)
 	check(epoch1, dataset.Train)
 	same := 0
@@ -206,8 +211,8 @@ func TestPairsFollowThePaper(t *testing.T) {
 			positions[p.Mirror()] = x
 		}
 	}
-	o.cfg.Data.MirrorPairs = true
-	mirrored := pairs(dataset.Train, streamOrder{shuffled: true, epoch: 0})
+	cfg.Data.MirrorPairs = true // the objective reads its config as it streams
+	mirrored := pairs(dataset.Train, family.StreamOrder{Shuffled: true, Epoch: 0})
 	check(mirrored, dataset.Train)
 	swapped := 0
 	for _, p := range mirrored.pairs {
@@ -220,15 +225,15 @@ func TestPairsFollowThePaper(t *testing.T) {
 	if n := 2 * len(mirrored.pairs); swapped < n/3 || swapped > 2*n/3 {
 		t.Fatalf("%d of %d positions of the pairs are mirrored, want about half", swapped, n)
 	}
-	val := pairs(dataset.Val, streamOrder{})
+	val := pairs(dataset.Val, family.StreamOrder{})
 	check(val, dataset.Val)
-	if again := pairs(dataset.Val, streamOrder{}); !slices.Equal(again.pairs, val.pairs) {
+	if again := pairs(dataset.Val, family.StreamOrder{}); !slices.Equal(again.pairs, val.pairs) {
 		t.Fatal("the validation pairs change from one epoch to the next")
 	}
 }
 
 // trainAutoencoder trains the test Pos2Vec into runs/<name>.
-func trainAutoencoder(t *testing.T, data, runs string, cfg *Config) *TrainResult {
+func trainAutoencoder(t *testing.T, data, runs string, cfg *family.Config) *TrainResult {
 	t.Helper()
 	res, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: filepath.Join(runs, "autoencoder-test")})
 	if err != nil {
@@ -277,7 +282,7 @@ func TestAutoencoderTrainsLayerByLayer(t *testing.T) {
 			t.Fatalf("layer %d did not learn to reconstruct: first steps %.5f, last train %.5f, best val %.5f", layer, start, l.TrainMSE, l.BestValMSE)
 		}
 	}
-	f, aeCfg, err := deepchess.ReadAutoencoder(filepath.Join(run, ModelFile))
+	f, aeCfg, err := deepchess.ReadAutoencoder(filepath.Join(run, family.ModelFile))
 	layers := cfg.Model.Settings.(*deepchess.AutoencoderConfig).Layers
 	if err != nil || !slices.Equal(aeCfg.Layers, layers) {
 		t.Fatalf("model.dcw: %v, layers %v", err, aeCfg.Layers)
@@ -349,7 +354,7 @@ func TestSiameseTrainsFromAutoencoder(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The run records the autoencoder it started from and the tower it gave.
-	asRun, err := LoadConfig(filepath.Join(run, ConfigFile), deepchess.SiameseFamily)
+	asRun, err := family.LoadConfig(filepath.Join(run, family.ConfigFile), deepchess.SiameseFamily)
 	if err != nil {
 		t.Fatal(err)
 	}

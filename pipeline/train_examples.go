@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/models/family"
 )
 
 // checkExamples refuses, before anything is written, a dataset whose
@@ -16,7 +17,7 @@ import (
 // rest the train split is read up to its first example (all of it when it
 // has none).
 func (t *trainer) checkExamples(ctx context.Context) error {
-	f := t.cfg.family()
+	f := t.cfg.Family()
 	what, labelled := f.Examples(t.cfg)
 	man, name := t.ds.Manifest(), t.opts.Data
 	switch {
@@ -28,7 +29,7 @@ func (t *trainer) checkExamples(ctx context.Context) error {
 	case labelled && man.Counts.Labelled == 0:
 		return fmt.Errorf("train: %s holds no position labelled by Stockfish (none of its %d): %s trains on %s", name, man.Counts.Records, f.Name, what)
 	}
-	err := t.obj.stream(ctx, t.ds, dataset.Train, streamOrder{}, newProbeSink(t.obj))
+	err := t.obj.Stream(ctx, t.ds, dataset.Train, family.StreamOrder{}, newProbeSink(t.obj))
 	if errors.Is(err, errEnough) {
 		return nil
 	}
@@ -45,10 +46,10 @@ func (t *trainer) checkExamples(ctx context.Context) error {
 
 // noExamplesError is the error of a train split that gave no example.
 func (t *trainer) noExamplesError() error {
-	f := t.cfg.family()
+	f := t.cfg.Family()
 	what, _ := f.Examples(t.cfg)
 	return fmt.Errorf("train: the train split of %s holds no example %s trains on (none in its %d positions): it trains on %s",
-		t.opts.Data, f.Name, trainRecords(t.ds.Manifest()), what)
+		t.opts.Data, f.Name, family.TrainRecords(t.ds.Manifest()), what)
 }
 
 // probeSink takes the first example a stream gives and ends the stream.
@@ -57,9 +58,9 @@ type probeSink struct {
 	target []float32
 }
 
-func newProbeSink(o objective) *probeSink {
-	p := &probeSink{target: make([]float32, o.targetWidth())}
-	for _, shape := range o.inputShapes(1) {
+func newProbeSink(o family.Objective) *probeSink {
+	p := &probeSink{target: make([]float32, o.TargetWidth())}
+	for _, shape := range o.InputShapes(1) {
 		width := 1
 		for _, d := range shape[1:] {
 			width *= d
@@ -69,6 +70,6 @@ func newProbeSink(o objective) *probeSink {
 	return p
 }
 
-func (p *probeSink) row() ([][]float32, []float32) { return p.ins, p.target }
-func (p *probeSink) add() error                    { return errEnough }
-func (p *probeSink) reject()                       {}
+func (p *probeSink) Row() ([][]float32, []float32) { return p.ins, p.target }
+func (p *probeSink) Add() error                    { return errEnough }
+func (p *probeSink) Reject()                       {}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 )
 
 // rewrittenDataset copies src's records through edit (a record edit
@@ -71,7 +71,7 @@ func TestTrainingWithoutExamplesIsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	aeWeights := filepath.Join(t.TempDir(), ModelFile)
+	aeWeights := filepath.Join(t.TempDir(), family.ModelFile)
 	if err := dcw.Write(aeWeights, &dcw.File{Family: ae.Family(), Arch: arch, Tensors: ae.InitParams(1)}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestTrainingWithoutExamplesIsRefused(t *testing.T) {
 		"autoencoder": {{draws, []string{"no example autoencoder trains on", "decisive games", "dchess ingest"}}},
 		"siamese":     {{whiteWins, []string{"no example siamese trains on", "games Black won", "dchess ingest"}}},
 	}
-	for _, name := range TrainableFamilies() {
+	for _, name := range family.Names() {
 		if _, ok := cases[name]; !ok {
 			t.Errorf("family %s has no case: say which dataset it cannot train on", name)
 		}

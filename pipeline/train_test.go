@@ -20,6 +20,7 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/search"
 )
@@ -64,13 +65,13 @@ func materialDataset(t testing.TB, n int) string {
 // the lowest cross-entropy any model can reach on them.
 var labelEntropy float64
 
-func testConfig(t testing.TB, family string) *Config {
+func testConfig(t testing.TB, fam string) *family.Config {
 	t.Helper()
-	data, err := configs.Read("test/" + family)
+	data, err := configs.Read("test/" + fam)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseConfig(data, family)
+	c, err := family.ParseConfig(data, fam)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +80,10 @@ func testConfig(t testing.TB, family string) *Config {
 
 func TestTrainLowersLossAndExports(t *testing.T) {
 	data := materialDataset(t, 2400)
-	for _, family := range []string{ann.Family, cnn.Family} {
-		t.Run(family, func(t *testing.T) {
+	for _, fam := range []string{ann.Family, cnn.Family} {
+		t.Run(fam, func(t *testing.T) {
 			run := filepath.Join(t.TempDir(), "run")
-			cfg := testConfig(t, family)
+			cfg := testConfig(t, fam)
 			res, err := Train(context.Background(), TrainOptions{Config: cfg, Data: data, RunDir: run})
 			if err != nil {
 				t.Fatal(err)
@@ -114,7 +115,7 @@ func TestTrainLowersLossAndExports(t *testing.T) {
 			// Cross-entropy cannot fall below the labels' own entropy: compare
 			// the excess over that floor.
 			floor := 0.0
-			if cfg.Loss == LossCrossEntropy {
+			if cfg.Loss == family.LossCrossEntropy {
 				floor = labelEntropy
 			}
 			bestVal, bestSign := math.Inf(1), 0.0
@@ -130,14 +131,14 @@ func TestTrainLowersLossAndExports(t *testing.T) {
 			if res.BestVal != bestVal {
 				t.Fatalf("result's best val loss %v, metrics say %v", res.BestVal, bestVal)
 			}
-			for _, name := range []string{ConfigFile, LossPlotFile, ModelFile} {
+			for _, name := range []string{family.ConfigFile, LossPlotFile, family.ModelFile} {
 				if st, err := os.Stat(filepath.Join(run, name)); err != nil || st.Size() == 0 {
 					t.Fatalf("run folder lacks %s: %v", name, err)
 				}
 			}
 			// The config as run must load back to the same settings.
-			again, err := LoadConfig(filepath.Join(run, ConfigFile), family)
-			if err != nil || again.BatchSize != cfg.BatchSize || again.Model.Family != family {
+			again, err := family.LoadConfig(filepath.Join(run, family.ConfigFile), fam)
+			if err != nil || again.BatchSize != cfg.BatchSize || again.Model.Family != fam {
 				t.Fatalf("config.yaml does not reload: %v", err)
 			}
 
@@ -146,7 +147,7 @@ func TestTrainLowersLossAndExports(t *testing.T) {
 				t.Fatal(err)
 			}
 			var eval search.Evaluator
-			if family == ann.Family {
+			if fam == ann.Family {
 				eval, err = ann.Load(exported)
 			} else {
 				eval, err = cnn.Load(exported)
@@ -165,7 +166,7 @@ func TestTrainLowersLossAndExports(t *testing.T) {
 			if eval.Evaluate(up) <= eval.Evaluate(down) {
 				t.Fatalf("a queen up scores %d, a queen down %d", eval.Evaluate(up), eval.Evaluate(down))
 			}
-			playsAndBeatsRandom(t, family+":"+exported+"?depth=2")
+			playsAndBeatsRandom(t, fam+":"+exported+"?depth=2")
 		})
 	}
 }
@@ -220,7 +221,7 @@ func TestPartialEpochCanBeBest(t *testing.T) {
 	if res.BestEpoch != 2 || res.BestVal != res.ValLoss {
 		t.Fatalf("best epoch %d, best val loss %g: want the partial epoch 2, %g", res.BestEpoch, res.BestVal, res.ValLoss)
 	}
-	exported, err := dcw.Read(filepath.Join(run, ModelFile))
+	exported, err := dcw.Read(filepath.Join(run, family.ModelFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,19 +349,19 @@ func TestNaNLossIsAnError(t *testing.T) {
 
 func TestNewestWeights(t *testing.T) {
 	runs := t.TempDir()
-	if _, err := NewestWeights(runs, "cnn"); err == nil || !strings.Contains(err.Error(), "dchess train --model cnn") {
+	if _, err := family.NewestWeights(runs, "cnn"); err == nil || !strings.Contains(err.Error(), "dchess train --model cnn") {
 		t.Fatalf("no weights: %v", err)
 	}
 	m, _ := ann.NewModel(ann.DefaultConfig())
 	f, _ := nntest.File(m, m.InitParams(1))
-	path := filepath.Join(runs, "ann-1", ModelFile)
+	path := filepath.Join(runs, "ann-1", family.ModelFile)
 	if err := dcw.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := NewestWeights(runs, "ann"); err != nil || got != path {
+	if got, err := family.NewestWeights(runs, "ann"); err != nil || got != path {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	if _, err := NewestWeights(runs, "cnn"); err == nil {
+	if _, err := family.NewestWeights(runs, "cnn"); err == nil {
 		t.Fatal("ann weights returned for cnn")
 	}
 }
@@ -372,9 +373,9 @@ func TestNewestWeights(t *testing.T) {
 func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
 	runs := t.TempDir()
 	configName := regexp.MustCompile(`--config configs/(\S+)\.yaml`)
-	for _, name := range TrainableFamilies() {
-		f, _ := LookupFamily(name)
-		_, err := NewestWeights(runs, name)
+	for _, name := range family.Names() {
+		f, _ := family.Lookup(name)
+		_, err := family.NewestWeights(runs, name)
 		if err == nil {
 			t.Fatalf("%s: weights found in an empty folder", name)
 		}
@@ -384,7 +385,7 @@ func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
 			t.Errorf("%s: the message names no config: %s", name, msg)
 		} else if data, err := configs.Read(m[1]); err != nil {
 			t.Errorf("%s: the message names configs/%s.yaml, which does not exist", name, m[1])
-		} else if cfg, err := ParseConfig(data, name); err != nil {
+		} else if cfg, err := family.ParseConfig(data, name); err != nil {
 			t.Errorf("%s: configs/%s.yaml is not a %s config: %v", name, m[1], name, err)
 		} else if cfg.Model.Family != name {
 			t.Errorf("%s: configs/%s.yaml trains %s", name, m[1], cfg.Model.Family)
@@ -394,7 +395,7 @@ func TestNoWeightsMessagePointsToAFirstRun(t *testing.T) {
 				t.Errorf("%s: the message lacks %q: %s", name, want, msg)
 			}
 		}
-		if f.Accuracy == AccuracyAction {
+		if f.Accuracy == family.AccuracyAction {
 			for _, want := range []string{"-small.yaml", "--max-steps", "dchess label --pv", "ingest --horizon"} {
 				if !strings.Contains(msg, want) {
 					t.Errorf("%s: a sequence family's message lacks %q: %s", name, want, msg)

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/player"
@@ -87,7 +87,7 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 		if err != nil {
 			return usagef("--eval: %v", err)
 		}
-		if eval, err = pipeline.LoadEvaluator(spec); err != nil {
+		if eval, err = family.LoadEvaluator(spec); err != nil {
 			return usagef("--eval: %v", err)
 		}
 		if opts.CompareSearch {

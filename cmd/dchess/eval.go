@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/player"
 )
@@ -134,8 +135,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--strict works with --epd or --puzzles")
 	}
 	for i, steps := range opts.Steps {
-		if steps < 1 || steps > pipeline.MaxDecodingSteps {
-			return usagef("--steps: %d must be in 1..%d", steps, pipeline.MaxDecodingSteps)
+		if steps < 1 || steps > family.MaxDecodingSteps {
+			return usagef("--steps: %d must be in 1..%d", steps, family.MaxDecodingSteps)
 		}
 		if slices.Contains(opts.Steps[:i], steps) {
 			return usagef("--steps lists %d twice", steps)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -14,7 +15,7 @@ import (
 // else action accuracy.
 func evalData(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
 	do := pipeline.DataOptions{EvalOptions: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: runsDir}
-	if opts.Pairs || pipeline.Supports(eo.Player.Family, pipeline.EvalPairs) {
+	if opts.Pairs || family.Supports(eo.Player.Family, family.EvalPairs) {
 		return evalPairs(ctx, opts, do, s)
 	}
 	rep, err := pipeline.EvaluateData(ctx, do)

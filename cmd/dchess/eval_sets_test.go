@@ -10,14 +10,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/pipeline"
 	"github.com/dchess/dchess/search/heuristic"
 )
@@ -139,9 +140,9 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 // predict by their output biases alone (diffusion.BiasOnlyWeights): every
 // action slot by actionBias, every state slot an empty square; a_i over
 // the legal moves only with legalMask.
-func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32, legalMask bool) string {
+func writeBiasWeights(t *testing.T, name string, actionBias map[string]float32, legalMask bool) string {
 	t.Helper()
-	cfg, err := pipeline.LoadConfig(filepath.Join("..", "..", "configs", "test", family+".yaml"), family)
+	cfg, err := family.LoadConfig(filepath.Join("..", "..", "configs", "test", name+".yaml"), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,12 +157,12 @@ func writeBiasWeights(t *testing.T, family string, actionBias map[string]float32
 		fc.LegalMask = legalMask
 		f, err = flow.BiasOnlyWeights(fc, actionBias, encode.TokenEmpty)
 	default:
-		t.Fatalf("%s is not a sequence family", family)
+		t.Fatalf("%s is not a sequence family", name)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), family+".dcw")
+	path := filepath.Join(t.TempDir(), name+".dcw")
 	if err := dcw.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
@@ -205,10 +206,10 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	model := writeBiasWeights(t, diffusion.Family, bias, false)
 	want := pipeline.ImaginedReport{
 		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
-			StateWrong:          diffusion.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
+			StateWrong:          transformer.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
 			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
 		GivenActionRight: pipeline.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
-			StateWrong:          diffusion.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
+			StateWrong:          transformer.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
 	// Flow with the mask source reads the same biases to the same tokens

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/dchess/dchess/models/families"
 )
 
 func main() {
@@ -17,6 +19,7 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
+	families.RegisterAll()
 	streams := SystemStreams()
 	cmd, err := newRootCmd(streams).ExecuteContextC(ctx)
 	stop()

@@ -13,7 +13,7 @@ import (
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -34,11 +34,11 @@ const runsDir = "runs"
 // read from each run's model.dcw), else to the weights shipped with dchess,
 // saying so on s.
 func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
-	return func(_ context.Context, family string) (string, error) {
-		path, isShipped, err := pipeline.ResolveWeights(runsDir, family)
+	return func(_ context.Context, fam string) (string, error) {
+		path, isShipped, err := family.ResolveWeights(runsDir, fam)
 		if err == nil && isShipped && s != nil {
 			s.Infof("%s: no weights under %s/, playing the weights shipped with dchess (how they were made: models/shipped/%s.md)\n",
-				family, runsDir, family)
+				fam, runsDir, fam)
 		}
 		return path, err
 	}

@@ -137,7 +137,7 @@ func TestMatchHelpHasExample(t *testing.T) {
 }
 
 func TestNewestWeights(t *testing.T) {
-	// The search itself is pipeline.NewestWeights's (tested there); this
+	// The search itself is family.NewestWeights's (tested there); this
 	// checks the resolver a bare model name goes through is wired to it.
 	t.Chdir(t.TempDir())
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/models/family"
 )
 
 // TestReadmeTour walks the README's "A tour of the commands" in its order,
@@ -26,8 +26,8 @@ func TestReadmeTour(t *testing.T) {
 		t.Skip("the tour trains three models and labels with Stockfish")
 	}
 	stockfish := testenv.Stockfish(t)
-	config := func(family string) string {
-		return filepath.Join(testenv.RepoRoot(), "configs", "test", family+".yaml")
+	config := func(name string) string {
+		return filepath.Join(testenv.RepoRoot(), "configs", "test", name+".yaml")
 	}
 	t.Chdir(t.TempDir()) // runs/ is where a bare model name looks
 	// The split draws each game's side at random from its ID, which the
@@ -80,12 +80,12 @@ func TestTourShippedWeights(t *testing.T) {
 		t.Fatalf("exit %d, want 1 before any game, naming a first run:\n%s", code, output)
 	}
 	checkSuggestions(t, "match --b ann", output)
-	for _, family := range pipeline.TrainableFamilies() {
-		_, err := pipeline.NewestWeights(pipeline.DefaultRunsDir, family)
+	for _, name := range family.Names() {
+		_, err := family.NewestWeights(family.DefaultRunsDir, name)
 		if err == nil {
-			t.Fatalf("%s: weights in an empty folder", family)
+			t.Fatalf("%s: weights in an empty folder", name)
 		}
-		checkSuggestions(t, family, err.Error())
+		checkSuggestions(t, name, err.Error())
 	}
 }
 

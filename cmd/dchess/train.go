@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline"
 )
 
@@ -42,7 +43,7 @@ runs/<model>-<timestamp>) receives config.yaml (the config as run), metrics.json
 loss.png, checkpoint/ and model.dcw.
 
 The families (docs/training.md says what each trains on and reports):
-` + pipeline.FamilyHelp() + `
+` + family.Help() + `
 Without --config the built-in configs/<model>.yaml (the published setup) is used.
 Ctrl-C saves a checkpoint, and so does every --checkpoint-every inside an epoch (a
 run killed outright loses at most that much); --resume continues a run exactly where
@@ -62,7 +63,7 @@ it stopped.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(pipeline.TrainableFamilies(), ", "))
+	f.StringVar(&opts.Model, "model", "", "model family: "+strings.Join(family.Names(), ", "))
 	f.StringVar(&opts.Data, "data", "", "dataset folder, or several as one: A,B,C split alike (what each family needs: see the list above)")
 	f.StringVar(&opts.Config, "config", "", "YAML config (default: the built-in configs/<model>.yaml)")
 	f.StringVar(&opts.Out, "out", "", "run folder (default runs/<model>-<timestamp>)")
@@ -80,7 +81,7 @@ it stopped.`,
 
 func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Model == "" {
-		return usagef("--model is required (%s)", strings.Join(pipeline.TrainableFamilies(), ", "))
+		return usagef("--model is required (%s)", strings.Join(family.Names(), ", "))
 	}
 	if opts.Data == "" {
 		return usagef("--data is required")
@@ -88,11 +89,11 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Epochs < 0 || opts.MaxSteps < 0 || opts.CheckpointEvery < 0 {
 		return usagef("--epochs, --max-steps and --checkpoint-every must not be negative")
 	}
-	family, err := pipeline.LookupFamily(opts.Model)
+	fam, err := family.Lookup(opts.Model)
 	if err != nil {
 		return usagef("--model: %v", err)
 	}
-	if opts.Init != "" && (family.SetInit == nil || opts.Resume) {
+	if opts.Init != "" && (fam.SetInit == nil || opts.Resume) {
 		return usagef("--init starts a new run from another run's weights, which %s does not (a resumed run keeps its own)", opts.Model)
 	}
 	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
@@ -120,7 +121,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			cfg.Seed = opts.Seed
 		}
 		if opts.Init != "" {
-			family.SetInit(cfg, opts.Init)
+			fam.SetInit(cfg, opts.Init)
 		}
 		topts.Config = cfg
 		if topts.RunDir == "" {
@@ -128,7 +129,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			if opts.now != nil {
 				now = opts.now
 			}
-			topts.RunDir = pipeline.DefaultRunDir(pipeline.DefaultRunsDir, opts.Model, now())
+			topts.RunDir = family.DefaultRunDir(family.DefaultRunsDir, opts.Model, now())
 		}
 	}
 	if !s.Quiet {
@@ -149,9 +150,9 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 }
 
 // loadTrainConfig reads --config or the built-in config of the model.
-func loadTrainConfig(opts *trainOptions) (*pipeline.Config, error) {
+func loadTrainConfig(opts *trainOptions) (*family.Config, error) {
 	if opts.Config != "" {
-		cfg, err := pipeline.LoadConfig(opts.Config, opts.Model)
+		cfg, err := family.LoadConfig(opts.Config, opts.Model)
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -161,5 +162,5 @@ func loadTrainConfig(opts *trainOptions) (*pipeline.Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pipeline.ParseConfig(data, opts.Model)
+	return family.ParseConfig(data, opts.Model)
 }

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/pipeline"
 )
@@ -254,7 +254,7 @@ func TestTrainResumeWithoutACheckpoint(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(run, pipeline.CheckpointDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(run, pipeline.ConfigFile), cfg, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(run, family.ConfigFile), cfg, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := &IOStreams{Out: &bytes.Buffer{}, ErrOut: &bytes.Buffer{}}

@@ -1,7 +1,10 @@
 // Package layering holds the test that keeps the imports between dchess's
 // folders pointing one way, as the README's layout table states:
 // cmd -> pipeline -> {models, search, dataset} -> internal, with search
-// seeing models only through its interfaces. A change that adds an import
+// seeing models only through its interfaces. Inside models, the family
+// contract (models/family) and the sequence families' shared layer
+// (models/transformer) sit beneath every family: a family imports them,
+// never the other way, and only models/families imports every family. A change that adds an import
 // against that direction fails here, naming the package and the import.
 package layering
 
@@ -21,11 +24,18 @@ var forbidden = []struct {
 }{
 	{"search", []string{"cmd", "pipeline", "models", "dataset"}},
 	{"dataset", []string{"cmd", "pipeline", "models"}},
-	{"models", []string{"cmd", "pipeline"}},
+	{"models", []string{"cmd", "pipeline", "models/families"}},
+	{"models/family", familyPackages},
+	{"models/transformer", familyPackages},
 	{"pipeline", []string{"cmd"}},
 	{"internal", []string{"cmd", "pipeline", "models", "search", "dataset"}},
 	{"scripts", []string{"cmd"}},
 }
+
+// familyPackages are the families' own packages, which register
+// themselves when models/families tells them to.
+var familyPackages = []string{"models/ann", "models/cnn", "models/deepchess", "models/diffusion",
+	"models/experience", "models/flow", "models/nnue"}
 
 // under says whether rel is the package prefix or inside it.
 func under(rel, prefix string) bool {

@@ -14,6 +14,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 func tinyConfig() Config {
@@ -128,7 +129,7 @@ func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Ten
 		}
 		m.Encode(ins[r], seqs[r], ws[r], rows)
 		if boards != nil {
-			_, legal, err := LegalActions(boards[r])
+			_, legal, err := transformer.LegalActions(boards[r])
 			if err != nil {
 				t.Fatal(err)
 			}

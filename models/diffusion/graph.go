@@ -541,7 +541,7 @@ func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 }
 
 // EncodeLegal writes one example's legal-move mask, legal the action
-// indices of the legal moves of its s_i (LegalActions), into its row of
+// indices of the legal moves of its s_i (transformer.LegalActions), into its row of
 // the last input; without LegalMask there is no such input and it does
 // nothing.
 func (m *Model) EncodeLegal(legal []int, rows [][]float32) {

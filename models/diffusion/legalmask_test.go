@@ -11,6 +11,7 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // maskedRun builds m's graph for a batch whose rows are s_i = boards[r]
@@ -111,7 +112,7 @@ func TestLegalMaskZeroesTheIllegalGradientsOfAiOnly(t *testing.T) {
 		rng := rand.New(rand.NewPCG(21, 22))
 		ss, V := c.StateSlots(), encode.ActionVocab
 		for _, b := range nntest.RandomBoards(4, 23) {
-			moves, legal, err := LegalActions(b)
+			moves, legal, err := transformer.LegalActions(b)
 			if err != nil {
 				continue
 			}
@@ -182,7 +183,7 @@ func TestLegalMaskDecodesALegalAiEvenUntrained(t *testing.T) {
 			}
 			dec := NewDecoder(net)
 			for _, b := range nntest.RandomBoards(30, 32) {
-				_, legal, err := LegalActions(b)
+				_, legal, err := transformer.LegalActions(b)
 				if err != nil {
 					continue
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // predictFunc lets a test stand in for the network.
@@ -23,7 +24,7 @@ func (f predictFunc) Forward(in []int16, slots []int, out [][]float32) { f(in, s
 // orders decode in one pass.
 func TestActionFirstUnmasksTheMoveBeforeItsFuture(t *testing.T) {
 	c := tinyConfig()
-	_, legal, err := LegalActions(board.New())
+	_, legal, err := transformer.LegalActions(board.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestActionFirstUnmasksTheMoveBeforeItsFuture(t *testing.T) {
 // Propose decodes past a_i or ranks otherwise.
 func TestProposeStopsAtTheMove(t *testing.T) {
 	c := tinyConfig()
-	_, legal, err := LegalActions(board.New())
+	_, legal, err := transformer.LegalActions(board.New())
 	if err != nil {
 		t.Fatal(err)
 	}

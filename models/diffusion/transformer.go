@@ -44,7 +44,7 @@ const IllegalLogit = -1e9
 func (c Transformer) LegalMaskShape(batch int) []int { return []int{batch, encode.ActionVocab} }
 
 // EncodeLegalMask writes one sequence's row of the mask input: 0 for the
-// action indices in legal (a_i's legal moves, as LegalActions gives them)
+// action indices in legal (a_i's legal moves, as transformer.LegalActions gives them)
 // and IllegalLogit for the rest.
 func EncodeLegalMask(legal []int, row []float32) {
 	for i := range row {

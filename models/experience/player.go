@@ -14,7 +14,9 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() { player.RegisterChecked("experience", newPlayerFromSpec, checkSpec) }
+// Register adds the experience player to the player registry; cmd/dchess
+// calls it through families.RegisterAll.
+func Register() { player.RegisterChecked("experience", newPlayerFromSpec, checkSpec) }
 
 // Settings of the experience player (experience:DB?SETTINGS).
 const (

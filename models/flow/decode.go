@@ -9,7 +9,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // predictor gives p_{1|t} as log-probabilities per slot: a Net, or a
@@ -24,7 +24,7 @@ type predictor interface {
 // with probability min(1, h·κ'_t/(1-κ_t)) to a draw from p_{1|t}, and at
 // the last step every such token jumps (κ_1 = 1). a_i is drawn among the
 // legal moves of s_i only; with legal_mask its p_{1|t} is renormalised
-// over them at every step (diffusion.RestrictLogProbs), as in training.
+// over them at every step (transformer.RestrictLogProbs), as in training.
 // The deterministic sampler jumps the expected
 // number of tokens, the most confident first, to their most probable
 // words. Like Net it is not safe for concurrent use.
@@ -77,7 +77,7 @@ func newDecoder(net *Net, p predictor) *Decoder {
 	return d
 }
 
-var _ diffusion.SequenceDecoder = (*Decoder)(nil)
+var _ transformer.SequenceDecoder = (*Decoder)(nil)
 
 // SetSampler chooses the sampler by name: stochastic or deterministic.
 func (d *Decoder) SetSampler(name string) error {
@@ -107,7 +107,7 @@ func (d *Decoder) forward(slots []int, outs [][]float32, legal []int) {
 	a0 := d.net.cfg.StateSlots()
 	for i, s := range slots {
 		if s == a0 {
-			diffusion.RestrictLogProbs(outs[i], legal)
+			transformer.RestrictLogProbs(outs[i], legal)
 		}
 	}
 }
@@ -132,24 +132,24 @@ func (d *Decoder) Propose(b *board.Board) ([]board.Move, []float64, error) {
 }
 
 // Decode samples a sequence from b in d.Steps steps.
-func (d *Decoder) Decode(b *board.Board) (*diffusion.Decoded, error) {
+func (d *Decoder) Decode(b *board.Board) (*transformer.Decoded, error) {
 	return d.DecodeSteps(b, d.Steps)
 }
 
 // DecodeSteps samples a sequence from b in the given number of Euler
 // steps (at least one), so one decoder serves a sweep over the count.
-func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*diffusion.Decoded, error) {
+func (d *Decoder) DecodeSteps(b *board.Board, steps int) (*transformer.Decoded, error) {
 	return d.decode(b, steps, false)
 }
 
 // decode samples from b in the given number of steps; actionOnly stops
 // once a_i has jumped, leaving Tokens partly at their source.
-func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*diffusion.Decoded, error) {
+func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*transformer.Decoded, error) {
 	if err := d.SetSampler(d.Sampler); err != nil {
 		return nil, err
 	}
 	c := d.net.cfg
-	moves, legal, err := diffusion.LegalActions(b)
+	moves, legal, err := transformer.LegalActions(b)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*diffusion
 	c.SourceTokens(d.in, d.src)
 	copy(d.in, d.src)
 	clear(d.decided)
-	res := &diffusion.Decoded{Moves: moves, Scores: make([]float64, len(moves))}
+	res := &transformer.Decoded{Moves: moves, Scores: make([]float64, len(moves))}
 	rng := rand.New(rand.NewPCG(d.Seed, b.Key()^uint64(steps)*0x9e3779b97f4a7c15))
 	if d.trace != nil {
 		d.trace(0, d.in)
@@ -191,7 +191,7 @@ func (d *Decoder) decode(b *board.Board, steps int, actionOnly bool) (*diffusion
 // stochasticStep jumps each token at its source value with probability p
 // to a draw from p_{1|t}; a token off its source has reached its target
 // and stays.
-func (d *Decoder) stochasticStep(rng *rand.Rand, p float64, res *diffusion.Decoded, legal []int) {
+func (d *Decoder) stochasticStep(rng *rand.Rand, p float64, res *transformer.Decoded, legal []int) {
 	d.jumping, d.jumpOuts = d.jumping[:0], d.jumpOuts[:0]
 	for i, s := range d.slots {
 		if d.in[s] == d.src[s] && rng.Float64() < p {
@@ -216,7 +216,7 @@ func (d *Decoder) stochasticStep(rng *rand.Rand, p float64, res *diffusion.Decod
 // actionStep decides a_i alone in one network pass (ActionFirst): drawn
 // from p_{1|0} by the stochastic sampler, its most probable legal move by
 // the deterministic one.
-func (d *Decoder) actionStep(rng *rand.Rand, res *diffusion.Decoded, legal []int) {
+func (d *Decoder) actionStep(rng *rand.Rand, res *transformer.Decoded, legal []int) {
 	a0 := d.net.cfg.StateSlots()
 	out := d.out[a0-encode.StateLen]
 	d.forward([]int{a0}, [][]float32{out}, legal)
@@ -230,7 +230,7 @@ func (d *Decoder) actionStep(rng *rand.Rand, res *diffusion.Decoded, legal []int
 }
 
 // jumpAction draws a_i among the legal moves from lp.
-func (d *Decoder) jumpAction(rng *rand.Rand, res *diffusion.Decoded, lp []float32, legal []int) {
+func (d *Decoder) jumpAction(rng *rand.Rand, res *transformer.Decoded, lp []float32, legal []int) {
 	d.decideAction(res, lp, legal)
 	probs := make([]float32, len(res.Scores))
 	for j, sc := range res.Scores {
@@ -244,7 +244,7 @@ func (d *Decoder) jumpAction(rng *rand.Rand, res *diffusion.Decoded, lp []float3
 // deterministicStep jumps round(p·n) of the n undecided tokens, the most
 // confident first, each to its most probable word (a_i to its most
 // probable legal move).
-func (d *Decoder) deterministicStep(p float64, res *diffusion.Decoded, legal []int) {
+func (d *Decoder) deterministicStep(p float64, res *transformer.Decoded, legal []int) {
 	d.jumping, d.jumpOuts = d.jumping[:0], d.jumpOuts[:0]
 	for i, s := range d.slots {
 		if !d.decided[s] {
@@ -285,8 +285,8 @@ func (d *Decoder) deterministicStep(p float64, res *diffusion.Decoded, legal []i
 
 // decideAction restricts a_i to the legal moves (res.Best their most
 // probable) and counts whether its unrestricted argmax was legal.
-func (d *Decoder) decideAction(res *diffusion.Decoded, lp []float32, legal []int) {
-	diffusion.RestrictAction(res, lp, legal)
+func (d *Decoder) decideAction(res *transformer.Decoded, lp []float32, legal []int) {
+	transformer.RestrictAction(res, lp, legal)
 	d.Decoded++
 	if res.UnrestrictedLegal {
 		d.Legal++

@@ -14,6 +14,7 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 func tinyConfig() Config {
@@ -584,7 +585,7 @@ func TestDecodeRestrictsAiAndReportsTheUnrestrictedMove(t *testing.T) {
 					// The imagined future is scored as the diffusion model's.
 					truth := make([]int16, len(r.Tokens))
 					encode.Sequence(b, []string{tc.best}, c.Horizon, truth)
-					if _, err := diffusion.CompareImagined(dec.Horizon(), r.Tokens, truth); err != nil {
+					if _, err := transformer.CompareImagined(dec.Horizon(), r.Tokens, truth); err != nil {
 						t.Fatal(err)
 					}
 					moves, scores, err := dec.Propose(b)

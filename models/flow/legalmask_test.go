@@ -11,8 +11,8 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // TestLegalMaskLossByHandOnTheBoardSource: with legal_mask the mask is the
@@ -53,7 +53,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			slots, outs = append(slots, s), append(outs, make([]float32, slotSize(c, s)))
 		}
 		net.Forward(in, slots, outs)
-		_, legal, err := diffusion.LegalActions(board.New())
+		_, legal, err := transformer.LegalActions(board.New())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +64,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			}
 			lp := outs[i]
 			if s == ss && mask {
-				diffusion.RestrictLogProbs(lp, legal)
+				transformer.RestrictLogProbs(lp, legal)
 			}
 			if in[s] != seq[s] {
 				want += lambda / float64(n) * -float64(lp[seq[s]])
@@ -125,7 +125,7 @@ func TestLegalMaskSamplesALegalAiEvenUntrained(t *testing.T) {
 					t.Fatalf("decoder's LegalMask %v, want %v", dec.LegalMask(), mask)
 				}
 				for _, b := range nntest.RandomBoards(20, 32) {
-					_, legal, err := diffusion.LegalActions(b)
+					_, legal, err := transformer.LegalActions(b)
 					if err != nil {
 						continue
 					}

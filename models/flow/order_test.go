@@ -8,7 +8,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // unsureOracle is unsure as a trained model is before it knows the move:
@@ -59,7 +59,7 @@ func futureRight(tokens, x1 []int16, c Config) bool {
 // first step to spare: both orders decode in one pass. The test fails if
 // the first step decides more than a_i, or a_i is not decided there.
 func TestActionFirstImaginesTheFutureOfItsMove(t *testing.T) {
-	_, legal, err := diffusion.LegalActions(board.New())
+	_, legal, err := transformer.LegalActions(board.New())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func (o countingOracle) Forward(in []int16, slots []int, out [][]float32) {
 // pass with ActionFirst. It fails if Propose decodes past a_i there or
 // plays otherwise.
 func TestProposeStopsAtTheMove(t *testing.T) {
-	_, legal, err := diffusion.LegalActions(board.New())
+	_, legal, err := transformer.LegalActions(board.New())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,10 +3,11 @@
 // random mover, an alpha-beta searcher over a learned evaluator or an
 // external UCI engine the same way. This package registers only random,
 // heuristic and uci, and imports no model: a model family's player is
-// registered (RegisterModel) by its pipeline.Family in
-// pipeline/family_<name>.go, and a player family that is not trained, such
-// as Deep Red's experience tree (models/experience), registers itself
-// (Register) from its own package's init.
+// registered (RegisterModel) with its family.Family by its package's
+// Register (models/<name>/family.go), and a player family that is not
+// trained, such as Deep Red's experience tree (models/experience),
+// registers itself (Register) from its own package's Register; a binary
+// calls both through families.RegisterAll.
 package player
 
 import (

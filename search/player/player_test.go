@@ -364,7 +364,7 @@ func TestCheck(t *testing.T) {
 		"testchecked":    "player testchecked needs a path",
 		"testchecke":     `unknown player "testchecke" (known: `,
 		"testcheck":      "did you mean testchecked?",
-		"cnn:model.dcw":  `unknown player "cnn"`, // model families are registered by pipeline, not here
+		"cnn:model.dcw":  `unknown player "cnn"`, // model families are registered by their own packages, not here
 		"heuristic:x=1":  "",                     // settings are the factory's to check
 		"heuristic:nope": "",
 	} {

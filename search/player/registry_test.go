@@ -10,10 +10,11 @@ import (
 )
 
 // TestFamiliesRegisterWhereThePackageCommentSays scans the module's
-// sources: model families register their players only through pipeline's
-// family registry (RegisterModel in pipeline/family.go), and any other
-// player family outside this package registers from its own package under
-// models/, so a reader finds every family where the package comment says.
+// sources: model families register their players only through the
+// family registry (RegisterModel in models/family/family.go), and any
+// other player family outside this package registers from its own package
+// under models/, so a reader finds every family where the package comment
+// says.
 func TestFamiliesRegisterWhereThePackageCommentSays(t *testing.T) {
 	root := filepath.Join("..", "..")
 	call := regexp.MustCompile(`\bplayer\.(Register|RegisterChecked|RegisterModel)\(`)
@@ -40,10 +41,10 @@ func TestFamiliesRegisterWhereThePackageCommentSays(t *testing.T) {
 		for _, m := range call.FindAllStringSubmatch(string(src), -1) {
 			found++
 			switch {
-			case m[1] == "RegisterModel" && rel == "pipeline/family.go":
+			case m[1] == "RegisterModel" && rel == "models/family/family.go":
 			case m[1] != "RegisterModel" && strings.HasPrefix(rel, "models/") && strings.Count(rel, "/") == 2:
 			default:
-				t.Errorf("%s calls player.%s: model families register through pipeline's mustRegister, other families from their own package under models/", rel, m[1])
+				t.Errorf("%s calls player.%s: model families register through family.MustRegister, other families from their own package under models/", rel, m[1])
 			}
 		}
 		return nil

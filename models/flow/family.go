@@ -1,11 +1,11 @@
-package pipeline
+package flow
 
 import (
 	"fmt"
 	"math/rand/v2"
 
 	"github.com/dchess/dchess/models/diffusion"
-	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -13,66 +13,69 @@ import (
 // section 3.2; docs/flow.md): the diffusion model's transformer learns
 // p_{1|t} on a mixture path from a mask or board source and plays by Euler
 // steps of the CTMC.
-func init() {
-	mustRegister(Family{
-		Name:        flow.Family,
+//
+// Register adds it to the family registry and its player to the
+// player registry; cmd/dchess calls it through families.RegisterAll.
+func Register() {
+	family.MustRegister(family.Family{
+		Name:        Family,
 		Description: "discrete flow matching over action-state-action sequences, mask or board source (seed 000, 3.2)",
-		Data:        sequenceData,
-		FirstRun:    sequenceFirstRun(flow.Family),
-		NewSettings: func() any { c := flow.DefaultConfig(); return &c },
-		Defaults:    sequenceDefaults,
-		Validate: func(c *Config) error {
-			if c.Loss != LossCrossEntropy {
+		Data:        diffusion.SequenceData,
+		FirstRun:    diffusion.SequenceFirstRun(Family),
+		NewSettings: func() any { c := DefaultConfig(); return &c },
+		Defaults:    diffusion.SequenceDefaults,
+		Validate: func(c *family.Config) error {
+			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("flow is trained on a cross-entropy of its tokens (model.objective chooses which): loss must be cross_entropy, not %q", c.Loss)
 			}
-			fc := c.Model.Settings.(*flow.Config)
+			fc := c.Model.Settings.(*Config)
 			fc.Family = c.Model.Family
 			return fc.Validate()
 		},
-		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
-			m, err := flow.NewModel(*c.Model.Settings.(*flow.Config))
+		Objective: func(c *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
+			m, err := NewModel(*c.Model.Settings.(*Config))
 			if err != nil {
 				return nil, err
 			}
-			return &sequenceObjective{m: &flowModel{Model: m}, cfg: c}, nil
+			return diffusion.NewSequenceObjective(&flowModel{Model: m}, c), nil
 		},
-		Examples: func(c *Config) (string, bool) {
-			return sequenceExamples(c.Model.Settings.(*flow.Config).Target)
+		Examples: func(c *family.Config) (string, bool) {
+			return diffusion.SequenceExamples(c.Model.Settings.(*Config).Target)
 		},
-		Bounds: transformerBounds,
-		Size: func(c *Config) ModelSize {
-			return transformerSize(c.Model.Settings.(*flow.Config).Transformer())
+		Bounds: diffusion.TransformerBounds,
+		Size: func(c *family.Config) family.ModelSize {
+			return diffusion.TransformerSize(c.Model.Settings.(*Config).Transformer())
 		},
-		Accuracy:  AccuracyAction,
+		Accuracy:  family.AccuracyAction,
 		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, flow-small with the board source chose Stockfish's move in 13.2 % of 500 test positions with a_i first, the player's default, diffusion-small in 11.8 % (13.4 % at best, jointly at 2 steps) and policy-small in 15.0 % (docs/strength.md)",
-		Metrics: []MetricInfo{
-			{"train_loss, val_loss", "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
-			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},
+		Metrics: []family.MetricInfo{
+			{Name: "train_loss, val_loss", Meaning: "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
+			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
-		Player:      sequencePlayer(flowDecoder),
+		Player:      diffusion.SequencePlayer(flowDecoder),
 		Decoder:     flowDecoder,
-		Evaluations: EvalActions | EvalStepsSweep,
+		Evaluations: family.EvalActions | family.EvalStepsSweep,
 	})
 }
 
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
 // trained), sampler=deterministic|stochastic, seed= the stochastic draws',
-// order= when a_i is decided (decodingOrder), and the player's
+// order= when a_i is decided (diffusion.DecodingOrder), and the player's
 // repetition= as diffusionDecoder does.
-func flowDecoder(spec player.Spec) (*Decoding, error) {
+func flowDecoder(spec player.Spec) (*family.Decoding, error) {
 	if err := spec.CheckSettings(append([]string{"steps", "sampler", "seed", "order"}, player.ProposerSettings...)...); err != nil {
 		return nil, err
 	}
-	actionFirst, err := decodingOrder(spec)
+	actionFirst, err := diffusion.DecodingOrder(spec)
 	if err != nil {
 		return nil, err
 	}
-	net, err := flow.Load(spec.Path)
+	net, err := Load(spec.Path)
 	if err != nil {
 		return nil, fmt.Errorf("player flow: %w", err)
 	}
-	dec := flow.NewDecoder(net)
-	if dec.Steps, err = decodingSteps(spec, dec.Steps); err != nil {
+	dec := NewDecoder(net)
+	if dec.Steps, err = diffusion.DecodingSteps(spec, dec.Steps); err != nil {
 		return nil, err
 	}
 	if err := dec.SetSampler(spec.Get("sampler", dec.Sampler)); err != nil {
@@ -83,20 +86,20 @@ func flowDecoder(spec player.Spec) (*Decoding, error) {
 		return nil, err
 	}
 	dec.Seed, dec.ActionFirst = uint64(seed), actionFirst
-	return &Decoding{Decoder: dec, Steps: dec.Steps}, nil
+	return &family.Decoding{Decoder: dec, Steps: dec.Steps}, nil
 }
 
 // flowModel is flow's sequence model: the path's corruption also gives the
 // board source's stay inputs.
 type flowModel struct {
-	*flow.Model
+	*Model
 	in           []int16
 	weight, stay []float32
 }
 
-func (m *flowModel) transformer() diffusion.Transformer { return m.Config().Transformer() }
-func (m *flowModel) target() string                     { return m.Config().Target }
-func (m *flowModel) corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
+func (m *flowModel) Transformer() diffusion.Transformer { return m.Config().Transformer() }
+func (m *flowModel) Target() string                     { return m.Config().Target }
+func (m *flowModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight, m.stay = make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 	}

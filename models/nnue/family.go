@@ -1,4 +1,4 @@
-package pipeline
+package nnue
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
-	"github.com/dchess/dchess/models/nnue"
 	"github.com/dchess/dchess/search"
 )
 
@@ -18,39 +18,42 @@ import (
 // transformer, trained on Stockfish's win probability over quiet
 // positions, played by the alpha-beta with its accumulators updated move
 // by move.
-func init() {
-	mustRegister(Family{
-		Name:        nnue.Family,
+//
+// Register adds it to the family registry and its player to the
+// player registry; cmd/dchess calls it through families.RegisterAll.
+func Register() {
+	family.MustRegister(family.Family{
+		Name:        Family,
 		Description: "an efficiently updatable network: 768 features x 2 views -> N -> dense -> centipawns, searched incrementally",
 		Data:        "positions labelled by Stockfish (dchess label), quiet ones by default",
 		FirstRun:    "dchess train --model nnue --data DATASET --config configs/nnue-small.yaml --max-steps 2000",
-		NewSettings: func() any { c := nnue.DefaultConfig(); return &c },
-		Defaults: func(c *Config) {
+		NewSettings: func() any { c := DefaultConfig(); return &c },
+		Defaults: func(c *family.Config) {
 			// Many small steps over many positions, as nnue-pytorch trains,
 			// annealed: with a constant rate the validation loss jumped 10 %
 			// between epochs and settled 4 % higher (docs/strength.md). The
 			// length is the shipped network's: 1.8 passes over its 4.8
 			// million quiet train positions.
 			o := &c.Optimizer
-			o.Schedule, o.DecaySteps, o.MinLRRatio = ScheduleCosine, 65000, 0.01
+			o.Schedule, o.DecaySteps, o.MinLRRatio = family.ScheduleCosine, 65000, 0.01
 			c.BatchSize, c.Epochs, c.MaxSteps, c.Patience = 1024, 100, 65000, 6
 		},
-		Validate: func(c *Config) error {
-			if c.Loss != LossMSE {
+		Validate: func(c *family.Config) error {
+			if c.Loss != family.LossMSE {
 				return fmt.Errorf("nnue is trained on the squared error of its win probability: loss must be mse, not %q", c.Loss)
 			}
-			return c.Model.Settings.(*nnue.Config).Validate()
+			return c.Model.Settings.(*Config).Validate()
 		},
-		Objective: func(c *Config, _ ObjectiveEnv) (objective, error) {
-			m, err := nnue.NewModel(*c.Model.Settings.(*nnue.Config))
+		Objective: func(c *family.Config, _ family.ObjectiveEnv) (family.Objective, error) {
+			m, err := NewModel(*c.Model.Settings.(*Config))
 			if err != nil {
 				return nil, err
 			}
 			return &nnueObjective{m: m, cfg: c}, nil
 		},
-		Examples: func(c *Config) (string, bool) {
-			nc := c.Model.Settings.(*nnue.Config)
-			what := labelledPositions
+		Examples: func(c *family.Config) (string, bool) {
+			nc := c.Model.Settings.(*Config)
+			what := family.LabelledPositions
 			if nc.QuietOnly {
 				what += ", quiet ones (not in check, the best move not a capture: model.quiet_only)"
 			}
@@ -59,62 +62,62 @@ func init() {
 			}
 			return what, true
 		},
-		Bounds: mergeBounds(layerBounds("hidden", 1024), Bounds{
-			"accumulator": {16, 4096},
-			"children":    {0, 16},
-			"child_plies": {0, 16},
+		Bounds: family.MergeBounds(family.LayerBounds("hidden", 1024), family.Bounds{
+			"accumulator": {Min: 16, Max: 4096},
+			"children":    {Min: 0, Max: 16},
+			"child_plies": {Min: 0, Max: 16},
 		}),
 		// The feature transformer and the dense layers; per example both
 		// views' active features, the targets, both accumulators and the
 		// dense layers' values.
-		Size: func(c *Config) ModelSize {
-			nc := c.Model.Settings.(*nnue.Config)
+		Size: func(c *family.Config) family.ModelSize {
+			nc := c.Model.Settings.(*Config)
 			perView := nc.Accumulator
 			if nc.Pairwise {
 				perView /= 2
 			}
-			dense := denseSize(append(append([]int{2 * perView}, nc.Hidden...), 1))
-			return ModelSize{Params: int64(nnue.Features+1)*int64(nc.Accumulator) + dense.Params,
-				Values: int64(2*nnue.Slots+2+2*nc.Accumulator) + dense.Values}
+			dense := family.DenseSize(append(append([]int{2 * perView}, nc.Hidden...), 1))
+			return family.ModelSize{Params: int64(Features+1)*int64(nc.Accumulator) + dense.Params,
+				Values: int64(2*Slots+2+2*nc.Accumulator) + dense.Values}
 		},
-		Accuracy: AccuracySign,
-		Metrics: append([]MetricInfo{{"train_loss, val_loss",
-			"(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
-			evaluatorMetrics[1:]...),
+		Accuracy: family.AccuracySign,
+		Metrics: append([]family.MetricInfo{{Name: "train_loss, val_loss",
+			Meaning: "(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
+			family.EvaluatorMetrics[1:]...),
 		Reference: "dchess's shipped network (the default recipe on 5.3 million quiet positions labelled by Stockfish at depth 8) " +
 			"rates about 2,361 ± 30 against strength-limited Stockfish at 10+0.1 over 400 games, and an earlier network " +
 			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/strength.md); Stockfish's first NNUE was " +
 			"more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games",
-		Evaluator:   func(path string) (search.Evaluator, error) { return nnue.Load(path) },
-		Evaluations: EvalStatic,
+		Evaluator:   func(path string) (search.Evaluator, error) { return Load(path) },
+		Evaluations: family.EvalStatic,
 	})
 }
 
 // nnueObjective trains the network on one labelled position a row; the
 // sign agreement it reports is against the blended target.
 type nnueObjective struct {
-	m   *nnue.Model
-	cfg *Config
+	m   *Model
+	cfg *family.Config
 }
 
-func (o *nnueObjective) family() string        { return nnue.Family }
-func (o *nnueObjective) arch() ([]byte, error) { return o.m.Arch() }
-func (o *nnueObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+func (o *nnueObjective) Family() string        { return Family }
+func (o *nnueObjective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *nnueObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
-func (o *nnueObjective) stages() int                   { return 1 }
-func (o *nnueObjective) inputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
-func (o *nnueObjective) targetWidth() int              { return 0 }
+func (o *nnueObjective) Stages() int                   { return 1 }
+func (o *nnueObjective) InputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *nnueObjective) TargetWidth() int              { return 0 }
 
-func (o *nnueObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+func (o *nnueObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
 	out, err := o.m.Build(g, inputs, params)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
-	return netParts{perRow: out.PerRow, output: out.Logit, learnables: out.Learnables}, nil
+	return family.Net{PerRow: out.PerRow, Output: out.Logit, Learnables: out.Learnables}, nil
 }
 
-func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
+func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
 	// Children train only: validation stays the labelled positions alone,
 	// comparable between configs.
 	children, plies := 0, 1
@@ -124,11 +127,11 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 	// The mirror of the row just encoded, kept aside: the sink may reuse or
 	// train on the row's buffers once it is added.
 	var mirrored [][]float32
-	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
 		mirror := split == dataset.Train && o.m.Mirrorable(r)
 		// Row -1 is the record itself, then its lines' positions, ply by ply.
 		for i := -1; i < children*plies; i++ {
-			rows, _ := sink.row()
+			rows, _ := sink.Row()
 			var used bool
 			var err error
 			if i < 0 {
@@ -137,7 +140,7 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 				used, err = o.m.EncodeChild(r, i/plies, 1+i%plies, rows)
 			}
 			if err != nil {
-				sink.reject()
+				sink.Reject()
 				return nil
 			}
 			if !used {
@@ -150,17 +153,17 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 						mirrored[i] = make([]float32, len(rows[i]))
 					}
 				}
-				nnue.MirrorRow(rows, mirrored)
+				MirrorRow(rows, mirrored)
 			}
-			if err := sink.add(); err != nil {
+			if err := sink.Add(); err != nil {
 				return err
 			}
 			if mirror {
-				dst, _ := sink.row()
+				dst, _ := sink.Row()
 				for i := range mirrored {
 					copy(dst[i], mirrored[i])
 				}
-				if err := sink.add(); err != nil {
+				if err := sink.Add(); err != nil {
 					return err
 				}
 			}
@@ -169,20 +172,20 @@ func (o *nnueObjective) stream(ctx context.Context, ds *dataset.Dataset, split d
 	})
 }
 
-func (o *nnueObjective) score(tg *trainGraph, rows int, acc *accuracy) {
-	logits, losses := tg.outputs(), tg.rowLosses()
+func (o *nnueObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
+	logits, losses := tg.Outputs(), tg.RowLosses()
 	lambda := float32(o.m.Config().Lambda)
-	win, result := tg.bufs[nnue.InputWinProb], tg.bufs[nnue.InputResult]
+	win, result := tg.Inputs()[InputWinProb], tg.Inputs()[InputResult]
 	for i := 0; i < rows; i++ {
 		target := lambda*win[i] + (1-lambda)*result[i]
-		acc.add(float64(losses[i]), nn.Sigmoid(logits[i]), target)
+		acc.Add(float64(losses[i]), nn.Sigmoid(logits[i]), target)
 	}
 }
 
 // epochSize is at most this many rows: every record and its children, and
 // with Mirror their mirrors.
-func (o *nnueObjective) epochSize(man *dataset.Manifest) int64 {
-	rows := labelledTrainRecords(man) * int64(1+o.m.Config().Children*o.m.Config().LinePlies())
+func (o *nnueObjective) EpochSize(man *dataset.Manifest) int64 {
+	rows := family.LabelledTrainRecords(man) * int64(1+o.m.Config().Children*o.m.Config().LinePlies())
 	if o.m.Config().Mirror {
 		rows *= 2
 	}

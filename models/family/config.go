@@ -1,4 +1,4 @@
-package pipeline
+package family
 
 import (
 	"bytes"
@@ -96,7 +96,7 @@ const (
 
 // rate is the learning rate of the step after step steps of a stage,
 // epochs epochs into it.
-func (o OptimizerConfig) rate(step int64, epochs int) float64 {
+func (o OptimizerConfig) Rate(step int64, epochs int) float64 {
 	if o.Schedule != ScheduleCosine {
 		return o.LR * math.Pow(o.LRDecay, float64(epochs))
 	}
@@ -129,7 +129,7 @@ func (m *ModelSection) UnmarshalYAML(node *yaml.Node) error {
 	if m.Family == "" {
 		m.Family = head.Family
 	}
-	f, err := LookupFamily(m.Family)
+	f, err := Lookup(m.Family)
 	if err != nil {
 		return err
 	}
@@ -157,7 +157,7 @@ func (m *ModelSection) UnmarshalYAML(node *yaml.Node) error {
 
 // MarshalYAML writes the family first, then its fields.
 func (m ModelSection) MarshalYAML() (any, error) {
-	if _, err := LookupFamily(m.Family); err != nil {
+	if _, err := Lookup(m.Family); err != nil {
 		return nil, err
 	}
 	var fields yaml.Node
@@ -189,7 +189,7 @@ func strictYAML(data []byte, into any) error {
 // the 64 signed piece codes) as the base, which the family's Defaults
 // adapts, and the family's own model settings.
 func DefaultConfig(family string) (*Config, error) {
-	f, err := LookupFamily(family)
+	f, err := Lookup(family)
 	if err != nil {
 		return nil, err
 	}
@@ -285,7 +285,7 @@ func (c *Config) Clone() *Config {
 func (c *Config) Marshal() ([]byte, error) { return yaml.Marshal(c) }
 
 // input is the model input the data section describes.
-func (c *Config) input() nn.Input {
+func (c *Config) Input() nn.Input {
 	return nn.Input{Encoding: c.Data.Encoding, Min: c.Data.InputMin, Max: c.Data.InputMax}
 }
 
@@ -352,7 +352,7 @@ func (c *Config) Validate() error {
 // validateModel checks the model section and what its family requires of
 // the rest of the config.
 func (c *Config) validateModel() error {
-	f, err := LookupFamily(c.Model.Family)
+	f, err := Lookup(c.Model.Family)
 	if err != nil {
 		return err
 	}
@@ -360,8 +360,8 @@ func (c *Config) validateModel() error {
 }
 
 // family is the config's registered family (Validate has checked it).
-func (c *Config) family() *Family {
-	f, err := LookupFamily(c.Model.Family)
+func (c *Config) Family() *Family {
+	f, err := Lookup(c.Model.Family)
 	if err != nil {
 		panic(err)
 	}

@@ -1,13 +1,10 @@
-package pipeline
+package family
 
 import (
 	"fmt"
 	"math"
 	"reflect"
 	"strings"
-
-	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/models/diffusion"
 )
 
 // Bound is the range of one integer key of a config, or of the length of a
@@ -25,10 +22,10 @@ type Bounds map[string]Bound
 
 // Bounds every family shares.
 const (
-	// maxLayers bounds a list of layers.
-	maxLayers = 64
-	// maxWidth bounds a dense layer's width.
-	maxWidth = 1 << 16
+	// MaxLayers bounds a list of layers.
+	MaxLayers = 64
+	// MaxWidth bounds a dense layer's width.
+	MaxWidth = 1 << 16
 	// maxCount bounds counts of steps, epochs and examples, which cost
 	// time, not memory: no run lives to make 10^15 optimizer steps.
 	maxCount = 1_000_000_000_000_000
@@ -53,13 +50,13 @@ var sharedBounds = Bounds{
 // notSizes are the integer keys that measure nothing.
 var notSizes = map[string]bool{"seed": true}
 
-// layerBounds bounds a list of layer widths under key.
-func layerBounds(key string, width int64) Bounds {
-	return Bounds{key: {0, maxLayers}, key + "[]": {1, width}}
+// LayerBounds bounds a list of layer widths under key.
+func LayerBounds(key string, width int64) Bounds {
+	return Bounds{key: {0, MaxLayers}, key + "[]": {1, width}}
 }
 
-// mergeBounds returns the union of bound tables.
-func mergeBounds(tables ...Bounds) Bounds {
+// MergeBounds returns the union of bound tables.
+func MergeBounds(tables ...Bounds) Bounds {
 	out := Bounds{}
 	for _, t := range tables {
 		for k, b := range t {
@@ -74,7 +71,7 @@ func mergeBounds(tables ...Bounds) Bounds {
 // section's against its family's Bounds. A key without a bound is an
 // error too, so no size of a new field goes unchecked.
 func (c *Config) checkBounds() error {
-	f, err := LookupFamily(c.Model.Family)
+	f, err := Lookup(c.Model.Family)
 	if err != nil {
 		return err
 	}
@@ -191,7 +188,7 @@ const maxTrainingBytes = 24 << 30
 // batch's forward pass, as float32. It runs after every size has been
 // checked against its bound, so the products cannot overflow.
 func (c *Config) checkMemory() error {
-	s := c.family().Size(c)
+	s := c.Family().Size(c)
 	need := 4 * (4*s.Params + int64(c.BatchSize)*s.Values)
 	if need > maxTrainingBytes {
 		return fmt.Errorf("config: training this model needs at least %.1f GiB (%d weights, %d values per example at batch_size %d), above the bound of %d GiB: make the model or batch_size smaller",
@@ -200,9 +197,9 @@ func (c *Config) checkMemory() error {
 	return nil
 }
 
-// denseSize is the size of a stack of dense layers of the given widths,
+// DenseSize is the size of a stack of dense layers of the given widths,
 // input first.
-func denseSize(widths []int) ModelSize {
+func DenseSize(widths []int) ModelSize {
 	var s ModelSize
 	for i, w := range widths {
 		s.Values += int64(w)
@@ -211,13 +208,4 @@ func denseSize(widths []int) ModelSize {
 		}
 	}
 	return s
-}
-
-// transformerSize is the size of a sequence family's transformer: at the
-// least, each block holds per token its attention's output and its MLP's
-// hidden and output values, and per head the token's attention weights.
-func transformerSize(tr diffusion.Transformer) ModelSize {
-	tokens := int64(encode.SequenceLen(tr.Horizon))
-	perToken := int64(2*tr.Dim+tr.MLP) + int64(tr.Heads)*tokens
-	return ModelSize{Params: int64(tr.ParamCount()), Values: int64(tr.Layers) * tokens * perToken}
 }

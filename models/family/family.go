@@ -1,4 +1,4 @@
-package pipeline
+package family
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 // Family is everything the rest of dchess asks of a model family: the
 // training loop, the config reader, `dchess train` and `dchess eval` read
-// it, and nothing outside the family's wiring file switches on its name.
+// it, and nothing outside the family's own package switches on its name.
 // docs/training.md ("Adding a family") is the contract in prose.
 type Family struct {
 	// Name is the family's name in --model, model.dcw and player SPECs.
@@ -36,7 +36,7 @@ type Family struct {
 	// rest of the config, with one-line errors.
 	Validate func(c *Config) error
 	// Objective builds what the training loop optimises for a config.
-	Objective func(c *Config, env ObjectiveEnv) (objective, error)
+	Objective func(c *Config, env ObjectiveEnv) (Objective, error)
 	// Bounds bounds every integer key of the model section and the length
 	// of every list in it (see Bound), checked when a config is loaded.
 	Bounds Bounds
@@ -131,7 +131,7 @@ var (
 
 // RegisterFamily adds a family; registering a name twice, or a family
 // without the parts every family has, is refused with one line.
-func RegisterFamily(f Family) error {
+func Register(f Family) error {
 	switch {
 	case f.Name == "" || f.Name != strings.ToLower(f.Name) || strings.ContainsAny(f.Name, ":?, "):
 		return fmt.Errorf("model family %q: a family's name is lower case without ':', '?', ',' or spaces", f.Name)
@@ -147,13 +147,13 @@ func RegisterFamily(f Family) error {
 	return nil
 }
 
-// mustRegister registers a family from a wiring file's init, with its
-// player; a clash there is a programming error.
-func mustRegister(f Family) {
+// MustRegister registers a family with its player, for the family's own
+// package to call; a clash there is a programming error.
+func MustRegister(f Family) {
 	if f.Evaluator != nil && f.Player == nil {
 		f.Player = evaluatorPlayer(f.Evaluator)
 	}
-	if err := RegisterFamily(f); err != nil {
+	if err := Register(f); err != nil {
 		panic(err)
 	}
 	if f.Player != nil {
@@ -164,7 +164,7 @@ func mustRegister(f Family) {
 // LoadEvaluator loads the evaluator a SPEC with a weights path names
 // (FAMILY:PATH), for an evaluation family.
 func LoadEvaluator(spec player.Spec) (search.Evaluator, error) {
-	f, err := LookupFamily(spec.Family)
+	f, err := Lookup(spec.Family)
 	if err != nil || f.Evaluator == nil {
 		return nil, fmt.Errorf("%s is not an evaluation family (evaluators: %s)", spec.Family, strings.Join(evaluatorFamilies(), ", "))
 	}
@@ -180,8 +180,8 @@ func LoadEvaluator(spec player.Spec) (search.Evaluator, error) {
 
 func evaluatorFamilies() []string {
 	var out []string
-	for _, name := range TrainableFamilies() {
-		if f, _ := LookupFamily(name); f.Evaluator != nil {
+	for _, name := range Names() {
+		if f, _ := Lookup(name); f.Evaluator != nil {
 			out = append(out, name)
 		}
 	}
@@ -189,18 +189,18 @@ func evaluatorFamilies() []string {
 }
 
 // LookupFamily returns the registered family called name.
-func LookupFamily(name string) (*Family, error) {
+func Lookup(name string) (*Family, error) {
 	familiesMu.RLock()
 	f, ok := families[name]
 	familiesMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("unknown model family %q (available: %s)", name, strings.Join(TrainableFamilies(), ", "))
+		return nil, fmt.Errorf("unknown model family %q (available: %s)", name, strings.Join(Names(), ", "))
 	}
 	return f, nil
 }
 
 // TrainableFamilies lists every registered family, sorted.
-func TrainableFamilies() []string {
+func Names() []string {
 	familiesMu.RLock()
 	defer familiesMu.RUnlock()
 	names := make([]string, 0, len(families))
@@ -211,24 +211,18 @@ func TrainableFamilies() []string {
 	return names
 }
 
-// CheckFamily says whether family can be trained.
-func CheckFamily(family string) error {
-	_, err := LookupFamily(family)
-	return err
-}
-
 // Supports says whether family has the evaluation e (false for an unknown
 // family).
 func Supports(family string, e Evaluations) bool {
-	f, err := LookupFamily(family)
+	f, err := Lookup(family)
 	return err == nil && f.Evaluations&e != 0
 }
 
 // FamilyHelp is the families' one-line descriptions, for --help.
-func FamilyHelp() string {
+func Help() string {
 	var b strings.Builder
-	for _, name := range TrainableFamilies() {
-		f, _ := LookupFamily(name)
+	for _, name := range Names() {
+		f, _ := Lookup(name)
 		var names []string
 		for _, m := range f.Metrics {
 			names = append(names, m.Name)

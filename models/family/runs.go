@@ -1,4 +1,4 @@
-package pipeline
+package family
 
 import (
 	"errors"
@@ -61,7 +61,7 @@ func NewestWeights(runsDir, family string) (string, error) {
 // noWeightsError says how a new user makes the first weights of family:
 // the family's first short run and the data it needs.
 func noWeightsError(runsDir, family string) error {
-	f, err := LookupFamily(family)
+	f, err := Lookup(family)
 	if err != nil {
 		return fmt.Errorf("no exported %s weights under %s/: %w", family, runsDir, err)
 	}

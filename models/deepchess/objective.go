@@ -1,4 +1,4 @@
-package pipeline
+package deepchess
 
 import (
 	"context"
@@ -8,15 +8,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dchess/dchess/internal/chess/pgn"
-
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
 )
 
@@ -26,7 +25,7 @@ type positionFilter struct {
 	skipCaptures bool
 }
 
-func newPositionFilter(c DataConfig) positionFilter {
+func newPositionFilter(c family.DataConfig) positionFilter {
 	return positionFilter{minPly: c.MinPly, skipCaptures: c.SkipCaptures}
 }
 
@@ -34,106 +33,83 @@ func newPositionFilter(c DataConfig) positionFilter {
 // or Black won, at ply minPly or later and, with skipCaptures, not one whose
 // played move is a capture (a record without its move cannot tell, and is
 // left out). err reports a record that cannot be read.
-func (f positionFilter) accept(r *dataset.Record) (deepchess.Packed, bool, error) {
+func (f positionFilter) accept(r *dataset.Record) (Packed, bool, error) {
 	if (r.Result != pgn.WhiteWin && r.Result != pgn.BlackWin) || int(r.Ply) < f.minPly {
-		return deepchess.Packed{}, false, nil
+		return Packed{}, false, nil
 	}
 	if f.skipCaptures && r.Move == "" {
-		return deepchess.Packed{}, false, nil
+		return Packed{}, false, nil
 	}
 	b, err := board.FromFEN(r.FEN)
 	if err != nil {
-		return deepchess.Packed{}, false, err
+		return Packed{}, false, err
 	}
 	if f.skipCaptures {
 		m, err := b.ParseUCI(r.Move)
 		if err != nil {
-			return deepchess.Packed{}, false, err
+			return Packed{}, false, err
 		}
 		if b.IsCapture(m) {
-			return deepchess.Packed{}, false, nil
+			return Packed{}, false, nil
 		}
 	}
-	return deepchess.Pack(b), true, nil
-}
-
-// eachRecord streams a split shuffled by the config's seed and the epoch, or
-// in stored order.
-func eachRecord(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config, fn func(*dataset.Record) error) error {
-	if n := order.streamed; n != nil {
-		each := fn
-		fn = func(r *dataset.Record) error {
-			*n++
-			return each(r)
-		}
-	}
-	if order.shuffled {
-		return ds.Shuffled(ctx, split, cfg.Seed, order.epoch, cfg.Data.ShuffleBuffer, fn)
-	}
-	return ds.Scan(ctx, split, fn)
-}
-
-// trainRecords is the number of records in the train split, an upper bound
-// on the positions the filter keeps.
-func trainRecords(man *dataset.Manifest) int64 {
-	if man.Split != nil {
-		return man.Split.Records.Train
-	}
-	return man.Counts.Records
+	return Pack(b), true, nil
 }
 
 // autoencoderObjective trains Pos2Vec layer by layer: stage k is layer k's
 // own autoencoder, trained on its reconstruction error (mean squared error
 // per value) with the layers below it fixed.
 type autoencoderObjective struct {
-	m      *deepchess.Autoencoder
-	cfg    *Config
+	m      *Autoencoder
+	cfg    *family.Config
 	filter positionFilter
 }
 
-func (o *autoencoderObjective) family() string        { return deepchess.AutoencoderFamily }
-func (o *autoencoderObjective) arch() ([]byte, error) { return o.m.Arch() }
-func (o *autoencoderObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+func (o *autoencoderObjective) Family() string        { return AutoencoderFamily }
+func (o *autoencoderObjective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *autoencoderObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
-func (o *autoencoderObjective) stages() int { return o.m.Stages() }
-func (o *autoencoderObjective) inputShapes(batch int) [][]int {
-	return [][]int{{batch, deepchess.InputSize}}
+func (o *autoencoderObjective) Stages() int { return o.m.Stages() }
+func (o *autoencoderObjective) InputShapes(batch int) [][]int {
+	return [][]int{{batch, InputSize}}
 }
-func (o *autoencoderObjective) targetWidth() int { return 0 }
+func (o *autoencoderObjective) TargetWidth() int { return 0 }
 
-func (o *autoencoderObjective) build(g *G.ExprGraph, stage int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+func (o *autoencoderObjective) Build(g *G.ExprGraph, stage int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
 	recon, target, learnables, err := o.m.BuildStage(g, inputs[0], params, stage)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
 	per, err := meanSquaredRows(g, recon, target)
-	return netParts{perRow: per, output: recon, learnables: learnables}, err
+	return family.Net{PerRow: per, Output: recon, Learnables: learnables}, err
 }
 
-func (o *autoencoderObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+func (o *autoencoderObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
+	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
 		p, ok, err := o.filter.accept(r)
 		if err != nil {
-			sink.reject()
+			sink.Reject()
 			return nil
 		}
 		if !ok {
 			return nil
 		}
-		inputs, _ := sink.row()
+		inputs, _ := sink.Row()
 		p.Unpack(inputs[0])
-		return sink.add()
+		return sink.Add()
 	})
 }
 
-func (o *autoencoderObjective) score(tg *trainGraph, rows int, acc *accuracy) {
-	for _, l := range tg.rowLosses()[:rows] {
-		acc.addLoss(float64(l))
+func (o *autoencoderObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
+	for _, l := range tg.RowLosses()[:rows] {
+		acc.AddLoss(float64(l))
 	}
 }
 
-func (o *autoencoderObjective) epochSize(man *dataset.Manifest) int64 { return trainRecords(man) }
+func (o *autoencoderObjective) EpochSize(man *dataset.Manifest) int64 {
+	return family.TrainRecords(man)
+}
 
 // meanSquaredRows is the mean of (a - b)² over each row, as batch × 1: the
 // squares times a column of 1/width.
@@ -156,67 +132,63 @@ func meanSquaredRows(g *G.ExprGraph, a, b *G.Node) (*G.Node, error) {
 	return G.Mul(sq, mean)
 }
 
-// validationEpoch orders the validation pairs: the same pairs every epoch,
-// so their accuracy is comparable from one epoch to the next.
-const validationEpoch = -1
-
 // siameseObjective trains the comparator on pairs: a position from a game
 // White won and one from a game Black won, in random order, labelled 1 when
 // the first is the White win (better for White). Each epoch pairs the
 // split's shuffled positions afresh, so the pairs are new every epoch, and
 // validation pairs come only from validation games.
 type siameseObjective struct {
-	m      *deepchess.Siamese
-	cfg    *Config
+	m      *Siamese
+	cfg    *family.Config
 	filter positionFilter
 	// init holds the autoencoder the towers start from (nil on resume,
 	// when the checkpoint holds every weight).
 	init    *dcw.File
-	initCfg deepchess.AutoencoderConfig
+	initCfg AutoencoderConfig
 }
 
-func (o *siameseObjective) family() string        { return deepchess.SiameseFamily }
-func (o *siameseObjective) arch() ([]byte, error) { return o.m.Arch() }
-func (o *siameseObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+func (o *siameseObjective) Family() string        { return SiameseFamily }
+func (o *siameseObjective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *siameseObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	if o.init == nil {
 		return o.m.InitParams(seed), nil
 	}
 	return o.m.InitFrom(o.init, o.initCfg, seed)
 }
-func (o *siameseObjective) stages() int { return 1 }
-func (o *siameseObjective) inputShapes(batch int) [][]int {
-	return [][]int{{batch, deepchess.InputSize}, {batch, deepchess.InputSize}}
+func (o *siameseObjective) Stages() int { return 1 }
+func (o *siameseObjective) InputShapes(batch int) [][]int {
+	return [][]int{{batch, InputSize}, {batch, InputSize}}
 }
-func (o *siameseObjective) targetWidth() int { return 1 }
+func (o *siameseObjective) TargetWidth() int { return 1 }
 
 // build ends in the two softmax logits; with two classes softmax
 // cross-entropy is the sigmoid cross-entropy of their difference z0 - z1,
 // which is also the logit of "the first is better".
-func (o *siameseObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (netParts, error) {
+func (o *siameseObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (family.Net, error) {
 	logits, learnables, err := o.m.Build(g, inputs[0], inputs[1], params)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
 	diff := G.NewMatrix(g, tensor.Float32, G.WithShape(2, 1), G.WithName("softmax2"),
 		G.WithValue(tensor.New(tensor.WithShape(2, 1), tensor.WithBacking([]float32{1, -1}))))
 	z, err := G.Mul(logits, diff)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
-	per, err := crossEntropyRows(z, target)
-	return netParts{perRow: per, output: z, learnables: learnables}, err
+	per, err := family.CrossEntropyRows(z, target)
+	return family.Net{PerRow: per, Output: z, Learnables: learnables}, err
 }
 
-func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	return pairPositions(ctx, ds, split, order, o.cfg, o.filter, sink.reject, func(first, second *PairPosition, whiteFirst bool) error {
-		inputs, target := sink.row()
+func (o *siameseObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
+	return pairPositions(ctx, ds, split, order, o.cfg, o.filter, sink.Reject, func(first, second *PairPosition, whiteFirst bool) error {
+		inputs, target := sink.Row()
 		first.Packed.Unpack(inputs[0])
 		second.Packed.Unpack(inputs[1])
 		target[0] = 0
 		if whiteFirst {
 			target[0] = 1
 		}
-		return sink.add()
+		return sink.Add()
 	})
 }
 
@@ -224,7 +196,7 @@ func (o *siameseObjective) stream(ctx context.Context, ds *dataset.Dataset, spli
 // the position itself, for comparators that search it. FEN is empty for a
 // mirrored training position, which only the network reads.
 type PairPosition struct {
-	Packed deepchess.Packed
+	Packed Packed
 	FEN    string
 }
 
@@ -233,20 +205,20 @@ type PairPosition struct {
 // random order (whiteFirst says which came first). A shuffled epoch pairs
 // afresh (mirrored as the config asks); otherwise the pairs are the fixed
 // ones validation uses. reject counts a record that cannot be read.
-func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, cfg *Config,
+func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, cfg *family.Config,
 	filter positionFilter, reject func(), emit func(first, second *PairPosition, whiteFirst bool) error) error {
-	mirror := cfg.Data.MirrorPairs && order.shuffled // never the validation pairs
-	if !order.shuffled {
+	mirror := cfg.Data.MirrorPairs && order.Shuffled // never the validation pairs
+	if !order.Shuffled {
 		// Validation pairs are drawn from a fixed shuffle, not stored
 		// order, where neighbouring positions come from one game.
-		order = streamOrder{shuffled: true, epoch: validationEpoch}
+		order = family.StreamOrder{Shuffled: true, Epoch: family.ValidationEpoch}
 	}
-	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(int64(order.epoch))^0x7061697273))
+	rng := rand.New(rand.NewPCG(uint64(cfg.Seed), uint64(int64(order.Epoch))^0x7061697273))
 	// Positions wait here for a partner from a game of the other result.
 	// A queue at its limit (a stretch of one result) drops newcomers.
 	var white, black []PairPosition
 	limit := cfg.Data.ShuffleBuffer
-	return eachRecord(ctx, ds, split, order, cfg, func(r *dataset.Record) error {
+	return family.EachRecord(ctx, ds, split, order, cfg, func(r *dataset.Record) error {
 		p, ok, err := filter.accept(r)
 		if err != nil {
 			reject()
@@ -286,27 +258,29 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 // shuffle buffer and seed), so a test split's figure reads like the
 // validation one. fn gets each pair and whether the first is the White win;
 // reject is called for each record that cannot be read.
-func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *Config, reject func(),
+func ComparisonPairs(ctx context.Context, ds *dataset.Dataset, split dataset.Split, cfg *family.Config, reject func(),
 	fn func(first, second *PairPosition, whiteFirst bool) error) error {
-	return pairPositions(ctx, ds, split, streamOrder{}, cfg, newPositionFilter(cfg.Data), reject, fn)
+	return pairPositions(ctx, ds, split, family.StreamOrder{}, cfg, newPositionFilter(cfg.Data), reject, fn)
 }
 
-func (o *siameseObjective) score(tg *trainGraph, rows int, acc *accuracy) {
-	z := tg.outputs()
+func (o *siameseObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
+	z := tg.Outputs()
 	for i := 0; i < rows; i++ {
-		acc.add(sampleLoss(LossCrossEntropy, z[i], tg.ys[i]), nn.Sigmoid(z[i]), tg.ys[i])
+		acc.Add(family.SampleLoss(family.LossCrossEntropy, z[i], tg.Targets()[i]), nn.Sigmoid(z[i]), tg.Targets()[i])
 	}
 }
 
 // epochSize is at most one pair per two positions.
-func (o *siameseObjective) epochSize(man *dataset.Manifest) int64 { return trainRecords(man) / 2 }
+func (o *siameseObjective) EpochSize(man *dataset.Manifest) int64 {
+	return family.TrainRecords(man) / 2
+}
 
 // autoencoderWeights finds the model.dcw a siamese run starts from: init
 // names a run folder or a weights file; "" means the newest autoencoder
 // run under runsDir.
 func autoencoderWeights(init, runsDir string) (string, error) {
 	if init == "" {
-		path, err := NewestWeights(runsDir, deepchess.AutoencoderFamily)
+		path, err := family.NewestWeights(runsDir, AutoencoderFamily)
 		if err != nil {
 			return "", fmt.Errorf("siamese: the towers start from a trained autoencoder, and %w; or name a run with --init RUNDIR", err)
 		}
@@ -319,9 +293,9 @@ func autoencoderWeights(init, runsDir string) (string, error) {
 	if !st.IsDir() {
 		return init, nil
 	}
-	path := filepath.Join(init, ModelFile)
+	path := filepath.Join(init, family.ModelFile)
 	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("siamese: --init %s holds no %s (an unfinished run? `dchess export %s` writes it)", init, ModelFile, init)
+		return "", fmt.Errorf("siamese: --init %s holds no %s (an unfinished run? `dchess export %s` writes it)", init, family.ModelFile, init)
 	}
 	return path, nil
 }

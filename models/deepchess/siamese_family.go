@@ -1,4 +1,4 @@
-package pipeline
+package deepchess
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -14,57 +14,57 @@ import (
 // DeepChess's comparator (seed 000): two Pos2Vec towers and a head that
 // says which of two positions is better for White, trained on pairs from
 // games White won and Black won, played by a comparison alpha-beta.
-func init() {
-	mustRegister(Family{
-		Name:        deepchess.SiameseFamily,
+func registerSiamese() {
+	family.MustRegister(family.Family{
+		Name:        SiameseFamily,
 		Description: "DeepChess's comparator: two Pos2Vec towers + head, which of two positions is better (seed 000)",
 		Data:        "positions of decisive games (dchess ingest), and an autoencoder run to start from",
 		FirstRun:    "dchess train --model siamese --data DATASET --config configs/siamese-small.yaml --max-steps 2000",
-		NewSettings: func() any { c := deepchess.DefaultSiameseConfig(); return &c },
-		Defaults: func(c *Config) {
+		NewSettings: func() any { c := DefaultSiameseConfig(); return &c },
+		Defaults: func(c *family.Config) {
 			deepChessDefaults(c)
-			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs, c.Loss, c.Patience = 0.01, 0.99, 1000, LossCrossEntropy, 20
+			c.Optimizer.LR, c.Optimizer.LRDecay, c.Epochs, c.Loss, c.Patience = 0.01, 0.99, 1000, family.LossCrossEntropy, 20
 		},
-		Validate: func(c *Config) error {
+		Validate: func(c *family.Config) error {
 			if err := checkDeepChessInput(c); err != nil {
 				return err
 			}
-			if c.Loss != LossCrossEntropy {
+			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("siamese is trained with softmax cross-entropy: loss must be cross_entropy, not %q", c.Loss)
 			}
 			// A config may leave the tower out: the run takes it from the
 			// autoencoder it starts from.
-			return c.Model.Settings.(*deepchess.SiameseConfig).Validate()
+			return c.Model.Settings.(*SiameseConfig).Validate()
 		},
-		Bounds: mergeBounds(layerBounds("tower", maxWidth), layerBounds("head", maxWidth)),
+		Bounds: family.MergeBounds(family.LayerBounds("tower", family.MaxWidth), family.LayerBounds("head", family.MaxWidth)),
 		// Both towers' values, one tower's weights, and the head on the two
 		// embeddings; before a run takes its tower from the autoencoder,
 		// the head alone.
-		Size: func(c *Config) ModelSize {
-			sc := c.Model.Settings.(*deepchess.SiameseConfig)
-			var tower ModelSize
+		Size: func(c *family.Config) family.ModelSize {
+			sc := c.Model.Settings.(*SiameseConfig)
+			var tower family.ModelSize
 			embedding := 0
 			if len(sc.Tower) > 0 {
-				tower = denseSize(append([]int{deepchess.InputSize}, sc.Tower...))
+				tower = family.DenseSize(append([]int{InputSize}, sc.Tower...))
 				embedding = sc.Tower[len(sc.Tower)-1]
 			}
-			head := denseSize(append(append([]int{2 * embedding}, sc.Head...), 2))
-			return ModelSize{Params: tower.Params + head.Params, Values: 2*tower.Values + head.Values}
+			head := family.DenseSize(append(append([]int{2 * embedding}, sc.Head...), 2))
+			return family.ModelSize{Params: tower.Params + head.Params, Values: 2*tower.Values + head.Values}
 		},
 		Objective: newSiameseObjective,
 		// A pair needs a position from each side's wins.
-		Examples: func(c *Config) (string, bool) {
+		Examples: func(c *family.Config) (string, bool) {
 			return decisivePositions(c, "games White won and of games Black won"), false
 		},
-		Accuracy:  AccuracyPair,
+		Accuracy:  family.AccuracyPair,
 		Reference: "the small comparator reached 95.1 % test pair accuracy on 46,000 self-play games, where Stockfish at depth 10 reads 96.4 % of the same pairs, and still lost 0-20 to the heuristic (docs/strength.md); the DeepChess paper reports about 98 % on millions of positions",
-		Metrics: []MetricInfo{
-			{"train_loss, val_loss", "softmax cross-entropy of the pair's order"},
-			{"train_pair_accuracy, val_pair_accuracy", "share of pairs whose position from the game White won the comparator ranks better for White"},
+		Metrics: []family.MetricInfo{
+			{Name: "train_loss, val_loss", Meaning: "softmax cross-entropy of the pair's order"},
+			{Name: "train_pair_accuracy, val_pair_accuracy", Meaning: "share of pairs whose position from the game White won the comparator ranks better for White"},
 		},
 		Player:      newSiamesePlayer,
-		Evaluations: EvalPairs,
-		SetInit:     func(c *Config, path string) { c.Model.Settings.(*deepchess.SiameseConfig).Init = path },
+		Evaluations: family.EvalPairs,
+		SetInit:     func(c *family.Config, path string) { c.Model.Settings.(*SiameseConfig).Init = path },
 	})
 }
 
@@ -72,8 +72,8 @@ func init() {
 // the autoencoder its towers start from, looking for the newest under
 // env.RunsDir when the config names none, and records it and the tower it
 // gives in the config.
-func newSiameseObjective(c *Config, env ObjectiveEnv) (objective, error) {
-	sc := c.Model.Settings.(*deepchess.SiameseConfig)
+func newSiameseObjective(c *family.Config, env family.ObjectiveEnv) (family.Objective, error) {
+	sc := c.Model.Settings.(*SiameseConfig)
 	o := &siameseObjective{cfg: c, filter: newPositionFilter(c.Data)}
 	if env.Fresh {
 		path, err := autoencoderWeights(sc.Init, env.RunsDir)
@@ -81,7 +81,7 @@ func newSiameseObjective(c *Config, env ObjectiveEnv) (objective, error) {
 			return nil, err
 		}
 		var init *dcw.File
-		if init, o.initCfg, err = deepchess.ReadAutoencoder(path); err != nil {
+		if init, o.initCfg, err = ReadAutoencoder(path); err != nil {
 			return nil, fmt.Errorf("siamese: starting weights: %w", err)
 		}
 		o.init = init
@@ -90,7 +90,7 @@ func newSiameseObjective(c *Config, env ObjectiveEnv) (objective, error) {
 		}
 		sc.Init = path
 	}
-	m, err := deepchess.NewSiamese(*sc)
+	m, err := NewSiamese(*sc)
 	if err != nil {
 		return nil, err
 	}
@@ -124,14 +124,14 @@ func newSiamesePlayer(_ context.Context, spec player.Spec) (player.Player, error
 	if err != nil {
 		return nil, err
 	}
-	cacheMB, err := spec.Int("cache", deepchess.DefaultCacheMB)
+	cacheMB, err := spec.Int("cache", DefaultCacheMB)
 	if err != nil {
 		return nil, err
 	}
 	if qdepth >= search.MaxPly || cacheMB > 1<<16 {
 		return nil, player.SpecErrorf("player siamese: qdepth=%d or cache=%d MB is too large", qdepth, cacheMB)
 	}
-	cmp, err := deepchess.Load(spec.Path)
+	cmp, err := Load(spec.Path)
 	if err != nil {
 		return nil, fmt.Errorf("player siamese: %w", err)
 	}
@@ -149,8 +149,8 @@ func newSiamesePlayer(_ context.Context, spec player.Spec) (player.Player, error
 // comparison search, which also shows its network.
 type comparePlayer struct {
 	*player.Searcher
-	cmp *deepchess.Comparator
+	cmp *Comparator
 }
 
 // Comparator returns the network the player compares positions with.
-func (p *comparePlayer) Comparator() *deepchess.Comparator { return p.cmp }
+func (p *comparePlayer) Comparator() *Comparator { return p.cmp }

@@ -1,8 +1,7 @@
-package pipeline
+package diffusion
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 
 	G "gorgonia.org/gorgonia"
@@ -11,7 +10,8 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -23,64 +23,63 @@ import (
 // row also carries the legal moves of the record's position, the only
 // moves a_i's cross-entropy is taken over.
 type sequenceObjective struct {
-	m   sequenceModel
-	cfg *Config
+	m   SequenceModel
+	cfg *family.Config
 }
 
-// sequenceModel is what the objective needs of a sequence family's
+// SequenceTrainer is a sequence family's objective, which also shows the
+// network it trains (a benchmark fills batches as the objective does).
+type SequenceTrainer interface {
+	family.Objective
+	Model() SequenceModel
+}
+
+// Model is the network the objective trains.
+func (o *sequenceObjective) Model() SequenceModel { return o.m }
+
+// NewSequenceObjective is the objective of a sequence family whose
+// network is m, trained with cfg.
+func NewSequenceObjective(m SequenceModel, cfg *family.Config) SequenceTrainer {
+	return &sequenceObjective{m: m, cfg: cfg}
+}
+
+// SequenceModel is what the objective needs of a sequence family's
 // network: the transformer's training graph, and how one sequence is
 // corrupted and written into a row of the batch buffers.
-type sequenceModel interface {
+type SequenceModel interface {
 	Arch() ([]byte, error)
 	InitParams(seed int64) []dcw.Tensor
 	InputShapes(batch int) [][]int
-	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (diffusion.Outputs, error)
-	transformer() diffusion.Transformer
-	target() string
+	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error)
+	Transformer() Transformer
+	Target() string
 	// corrupt draws the corruption of seq and writes the row.
-	corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
+	Corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
 	// EncodeLegal writes a_i's legal-move mask into the row (legal_mask
 	// only; nothing otherwise).
 	EncodeLegal(legal []int, rows [][]float32)
 }
 
-func (o *sequenceObjective) family() string        { return o.cfg.Model.Family }
-func (o *sequenceObjective) arch() ([]byte, error) { return o.m.Arch() }
-func (o *sequenceObjective) initParams(seed int64) ([]dcw.Tensor, error) {
+func (o *sequenceObjective) Family() string        { return o.cfg.Model.Family }
+func (o *sequenceObjective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *sequenceObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
-func (o *sequenceObjective) stages() int                   { return 1 }
-func (o *sequenceObjective) inputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
-func (o *sequenceObjective) targetWidth() int              { return 0 }
+func (o *sequenceObjective) Stages() int                   { return 1 }
+func (o *sequenceObjective) InputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *sequenceObjective) TargetWidth() int              { return 0 }
 
-func (o *sequenceObjective) build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (netParts, error) {
+func (o *sequenceObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
 	out, err := o.m.Build(g, inputs, params)
 	if err != nil {
-		return netParts{}, err
+		return family.Net{}, err
 	}
-	return netParts{perRow: out.PerRow, output: out.ActionLogits, learnables: out.Learnables}, nil
+	return family.Net{PerRow: out.PerRow, Output: out.ActionLogits, Learnables: out.Learnables}, nil
 }
 
-// Decoding is a sequence family's decoder as its player decodes: the
-// decoder and the steps it takes by default.
-type Decoding struct {
-	Decoder diffusion.SequenceDecoder
-	Steps   int
-}
-
-// SequenceDecoder opens the decoder of a sequence family's SPEC (its path
-// resolved), with the player's settings.
-func SequenceDecoder(spec player.Spec) (*Decoding, error) {
-	f, err := LookupFamily(spec.Family)
-	if err != nil || f.Decoder == nil {
-		return nil, fmt.Errorf("player %s is not a sequence model", spec.Family)
-	}
-	return f.Decoder(spec)
-}
-
-// sequencePlayer makes a sequence family's player: it plays the first
+// SequencePlayer makes a sequence family's player: it plays the first
 // action of the sequence its decoder decodes, without search.
-func sequencePlayer(open func(player.Spec) (*Decoding, error)) player.Factory {
+func SequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Factory {
 	return func(_ context.Context, spec player.Spec) (player.Player, error) {
 		d, err := open(spec)
 		if err != nil {
@@ -95,7 +94,7 @@ func sequencePlayer(open func(player.Spec) (*Decoding, error)) player.Factory {
 // the played move and the moves after it for target game. nil means the
 // record has no line.
 func RecordLine(r *dataset.Record, target string) []string {
-	if target == diffusion.TargetGame {
+	if target == TargetGame {
 		if r.Move == "" {
 			return nil
 		}
@@ -116,57 +115,57 @@ func RecordLine(r *dataset.Record, target string) []string {
 // maskSeed separates the masking draws from the shuffle's.
 const maskSeed = 0x6d61736b
 
-func (o *sequenceObjective) stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order streamOrder, sink rowSink) error {
-	tr := o.m.transformer()
-	epoch := order.epoch
-	if !order.shuffled {
-		epoch = validationEpoch // the same masks every validation
+func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
+	tr := o.m.Transformer()
+	epoch := order.Epoch
+	if !order.Shuffled {
+		epoch = family.ValidationEpoch // the same masks every validation
 	}
 	// One generator per epoch, drawn once per streamed example: a resumed
 	// epoch replays the skipped examples' draws and masks the rest alike.
 	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
 	seq := make([]int16, tr.SeqLen())
-	return eachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		line := RecordLine(r, o.m.target())
+	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
+		line := RecordLine(r, o.m.Target())
 		if len(line) == 0 {
 			return nil
 		}
 		b, err := board.FromFEN(r.FEN)
 		if err != nil {
-			sink.reject()
+			sink.Reject()
 			return nil
 		}
 		if _, err := encode.Sequence(b, line, tr.Horizon, seq); err != nil {
-			sink.reject()
+			sink.Reject()
 			return nil
 		}
 		var legal []int
 		if tr.LegalMask {
-			if _, legal, err = diffusion.LegalActions(b); err != nil {
-				sink.reject()
+			if _, legal, err = transformer.LegalActions(b); err != nil {
+				sink.Reject()
 				return nil
 			}
 		}
-		rows, _ := sink.row()
-		o.m.corrupt(rng, seq, rows)
+		rows, _ := sink.Row()
+		o.m.Corrupt(rng, seq, rows)
 		o.m.EncodeLegal(legal, rows)
-		return sink.add()
+		return sink.Add()
 	})
 }
 
 // score counts the rows whose a_i was masked: predicted (argmax over the
 // whole vocabulary, the legal moves with legal_mask) is 1 when it is the
 // target move, so the sign agreement the loop reports is the action
-// accuracy on those rows.
-func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
-	c := o.m.transformer()
-	logits := tg.outputs()
-	losses := tg.rowLosses()
-	weights, targets := tg.bufs[4], tg.bufs[5]
+// Tally on those rows.
+func (o *sequenceObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
+	c := o.m.Transformer()
+	logits := tg.Outputs()
+	losses := tg.RowLosses()
+	weights, targets := tg.Inputs()[4], tg.Inputs()[5]
 	L, h := c.SeqLen(), c.Horizon
 	for i := 0; i < rows; i++ {
 		if weights[i*L+c.StateSlots()] == 0 {
-			acc.addLoss(float64(losses[i]))
+			acc.AddLoss(float64(losses[i]))
 			continue
 		}
 		lp := logits[i*h*encode.ActionVocab : (i*h+1)*encode.ActionVocab]
@@ -180,11 +179,11 @@ func (o *sequenceObjective) score(tg *trainGraph, rows int, acc *accuracy) {
 		if best == int(targets[i]) {
 			correct = 1
 		}
-		acc.add(float64(losses[i]), correct, 1)
+		acc.Add(float64(losses[i]), correct, 1)
 	}
 }
 
-func (o *sequenceObjective) epochSize(man *dataset.Manifest) int64 {
+func (o *sequenceObjective) EpochSize(man *dataset.Manifest) int64 {
 	if man.Split != nil && man.Counts.Records > 0 {
 		return man.Split.Records.Train * max(man.Counts.Labelled, 1) / man.Counts.Records
 	}
