@@ -131,6 +131,9 @@ func TestIngestUsageErrors(t *testing.T) {
 		{"negative horizon", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", Horizon: -1}, "horizon"},
 		{"max below min", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinPly: 10, MaxPly: 5}, "max ply"},
 		{"missing file", ingestOptions{Inputs: []string{"/nonexistent/g.pgn"}, Out: "x", Format: "pgn"}, "no such file"},
+		{"bad time control", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", TimeControl: "slow"}, `time control "slow"`},
+		{"max below min Elo", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinElo: 2000, MaxElo: 1500}, "max Elo"},
+		{"tag filter on EPD", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "epd", Termination: "normal"}, "PGN only"},
 	} {
 		s, _, _ := ingestStreams("")
 		opts := tc.opts
@@ -247,5 +250,34 @@ func TestIngestSaysWhichGamesAreNotStandardChess(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), `game 1 (line 2): variant "Crazyhouse" is not standard chess`) {
 		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// A Lichess export: [%eval] comments label the positions, [%clk] is kept,
+// and the tag filters choose the games.
+func TestIngestLichessPGNEvalsClocksAndFilters(t *testing.T) {
+	input := filepath.Join("..", "..", "dataset", "ingest", "testdata", "lichess.pgn")
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ := ingestStreams("")
+	root := newRootCmd(s)
+	root.SetArgs([]string{"ingest", input, "-o", dir, "--time-control", "blitz,bullet", "--termination", "normal", "--max-elo", "1500"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "read 4 games") || !strings.Contains(out.String(), "2 kept, 2 skipped (0 malformed, 0 illegal moves, 2 filtered out)") ||
+		!strings.Contains(out.String(), "9 of the positions taken are labelled from the games' [%eval] comments") {
+		t.Errorf("output %q", out.String())
+	}
+	recs := scanAll(t, dir)
+	// 11 positions, the second start position dropped as a repeat.
+	if len(recs) != 10 || recs[0].Label != nil || recs[1].Label == nil || recs[1].Label.CP != -17 || recs[0].ClockMS != 180000 || recs[9].Label.Mate != 1 {
+		t.Errorf("%d records, first two %+v %+v", len(recs), recs[0], recs[1])
+	}
+	d, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := d.Manifest(); m.Counts.Labelled != 9 || m.FormatVersion != 3 || m.Settings["time_control"] != "blitz,bullet" || m.Settings["max_elo"] != float64(1500) {
+		t.Errorf("manifest %+v", m)
 	}
 }

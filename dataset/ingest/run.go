@@ -271,6 +271,9 @@ func (r *runner) take(name string, o *outcome) error {
 	}
 	for i := range o.records {
 		rec := &o.records[i]
+		if rec.Label != nil {
+			s.Labelled++
+		}
 		if r.recent != nil && rec.Key != 0 {
 			slot := &r.recent[rec.Key&(recentKeys-1)]
 			if *slot == rec.Key {
@@ -331,7 +334,11 @@ func (d *gameDecoder) decode(b *batch, u *unit) outcome {
 		return outcome{counted: true, skip: skip, err: err}
 	}
 	recs, skip, cerr := d.conv.convert(g)
-	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: err}
+	warn := err
+	if warn == nil && d.conv.warn != nil {
+		warn = d.conv.warn
+	}
+	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: warn}
 }
 
 // lineSplitter cuts a file of labelled positions into batches of lines.
