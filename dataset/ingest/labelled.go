@@ -42,6 +42,10 @@ type parsed struct {
 	pv       []string
 	depth    int
 	nodes    uint64
+	// multiPV holds further lines (lichess-evals), scored like cp and mate.
+	multiPV []dataset.PVLine
+	// warn is about a part of the line left out; the line is kept.
+	warn string
 	// unscored marks an EPD line with no ce or dm (a test suite, an opening
 	// book): the position is kept unlabelled, ready for `dchess label`.
 	unscored bool
@@ -74,6 +78,14 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	}
 	if d.white && p.board.SideToMove() == board.Black {
 		p.cp, p.mate = -p.cp, -p.mate
+		for i := range p.multiPV {
+			l := &p.multiPV[i]
+			l.CP, l.Mate = -l.CP, -l.Mate
+		}
+	}
+	var warn error
+	if p.warn != "" {
+		warn = &LineError{Line: u.line, Reason: p.warn}
 	}
 	d.fen = p.board.AppendFEN(d.fen[:0])
 	fen := string(d.fen)
@@ -95,9 +107,10 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 			Depth:    uint16(min(max(p.depth, 0), 65535)),
 			Nodes:    p.nodes,
 			Engine:   "import:" + string(d.opts.Format),
+			MultiPV:  p.multiPV,
 		},
 	}
-	return outcome{counted: true, records: []dataset.Record{rec}}
+	return outcome{counted: true, records: []dataset.Record{rec}, warn: warn}
 }
 
 // lichessLine is one line of the Lichess evaluation export. Scores there
@@ -137,19 +150,39 @@ func parseLichess(line string) (*parsed, error) {
 	if best < 0 {
 		return nil, fmt.Errorf("no evaluation with a principal variation")
 	}
+	// The deepest evaluation's first line is the label; its other lines
+	// (Lichess keeps up to five) are the label's further lines. A further
+	// line that cannot be read is left out, and said.
 	e := l.Evals[best]
-	pv := e.PVs[0]
 	p := &parsed{board: b, depth: e.Depth, nodes: e.Knodes * 1000}
-	switch {
-	case pv.Mate != nil && *pv.Mate != 0:
-		p.mate = *pv.Mate
-	case pv.CP != nil:
-		p.cp = *pv.CP
-	default:
-		return nil, fmt.Errorf("evaluation has neither cp nor mate")
-	}
-	if p.pv, err = uciLine(b, strings.Fields(pv.Line)); err != nil {
-		return nil, err
+	for i, pv := range e.PVs {
+		var line dataset.PVLine
+		switch {
+		case pv.Mate != nil && *pv.Mate != 0:
+			line.Mate = *pv.Mate
+		case pv.CP != nil:
+			line.CP = *pv.CP
+		default:
+			err = fmt.Errorf("evaluation has neither cp nor mate")
+		}
+		if err == nil {
+			line.PV, err = uciLine(b, strings.Fields(pv.Line))
+		}
+		if i == 0 {
+			if err != nil {
+				return nil, err
+			}
+			p.cp, p.mate, p.pv = line.CP, line.Mate, line.PV
+			continue
+		}
+		if err != nil {
+			if p.warn == "" {
+				p.warn = fmt.Sprintf("pvs[%d] of the deepest evaluation left out: %v", i, err)
+			}
+			err = nil
+			continue
+		}
+		p.multiPV = append(p.multiPV, line)
 	}
 	if len(p.pv) > 0 {
 		p.bestMove = p.pv[0]

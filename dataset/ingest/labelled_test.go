@@ -120,3 +120,37 @@ func TestEPD(t *testing.T) {
 		t.Errorf("errors %q", sum.FirstErrors)
 	}
 }
+
+// Every line of the deepest evaluation is kept: the first as the label,
+// the others as its MultiPV lines, all turned to the side to move.
+func TestLichessEvalsKeepEveryLine(t *testing.T) {
+	text := strings.Join([]string{
+		// Black to move; White's view: +30, +45, mate for White in 3, and
+		// a shallower evaluation that is not taken.
+		`{"fen":"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -","evals":[{"pvs":[{"cp":20,"line":"f1b5"}],"depth":10,"knodes":5}]}`,
+		`{"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -","evals":[` +
+			`{"pvs":[{"cp":30,"line":"c7c5 g1f3"},{"cp":45,"line":"e7e5"},{"mate":3,"line":"g7g5"}],"knodes":900,"depth":36},` +
+			`{"pvs":[{"cp":10,"line":"e7e6"},{"cp":11,"line":"d7d5"}],"knodes":9,"depth":20}]}`,
+		// A further line with an illegal move is left out and said; the position is kept.
+		`{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - -","evals":[{"pvs":[{"mate":1,"line":"a1a8"},{"cp":5,"line":"a1a9"},{"cp":3,"line":"g1f1"}],"depth":40}]}`,
+	}, "\n")
+	recs, sum := labelledRun(t, FormatLichessEvals, ViewDefault, text)
+	if len(recs) != 3 || sum.LinesKept != 3 || sum.Errors != 1 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	if l := recs[0].Label; l.CP != 20 || l.MultiPV != nil {
+		t.Errorf("one line: label %+v", l)
+	}
+	checkLabel(t, recs[1], -30, 0, "c7c5")
+	want := []dataset.PVLine{{CP: -45, PV: []string{"e7e5"}}, {Mate: -3, PV: []string{"g7g5"}}}
+	if l := recs[1].Label; !reflect.DeepEqual(l.MultiPV, want) || l.Depth != 36 || !reflect.DeepEqual(l.PV, []string{"c7c5", "g1f3"}) {
+		t.Errorf("multi-PV label %+v, lines %+v", l, l.MultiPV)
+	}
+	checkLabel(t, recs[2], 0, 1, "a1a8")
+	if l := recs[2].Label; !reflect.DeepEqual(l.MultiPV, []dataset.PVLine{{CP: 3, PV: []string{"g1f1"}}}) {
+		t.Errorf("lines %+v", l.MultiPV)
+	}
+	if want := `line 3: pvs[1] of the deepest evaluation left out: bad UCI move "a1a9"`; len(sum.FirstErrors) != 1 || sum.FirstErrors[0] != want {
+		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
