@@ -57,10 +57,12 @@ score turned to the side to move, depth unknown unless written as [%eval 0.17,23
 
 With --format lichess-evals, csv or epd it imports positions already scored by Stockfish
 as labelled records: the Lichess evaluation export (JSON lines; of the deepest evaluation
-the first line is the label and the others its multi-PV lines), FEN,Evaluation CSV (+56, -120, #+3, #-2) and EPD with ce or dm, bm
-and pv; an EPD line with no ce or dm (a test suite, an opening book) gives an unlabelled
-position for dchess label. Lichess and CSV scores are from White's point of view and are
-turned to the side to move; EPD's ce already is. --score-view overrides that.
+the first line is the label and the others its multi-PV lines), FEN,Evaluation CSV (+56,
+-120, #+3, #-2) and EPD with ce or dm, bm and pv; an EPD line with no ce or dm (a test
+suite, an opening book) gives an unlabelled position for dchess label. An EPD line's other
+operations (bm, am, id, c0...) are kept as the record's notes. Lichess and CSV scores are
+from White's point of view and are turned to the side to move; EPD's ce already is.
+--score-view overrides that.
 
 Malformed games and bad lines are skipped, counted and the first ten reported with their
 line; the run still succeeds unless --strict is given.`,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -46,6 +47,8 @@ type parsed struct {
 	multiPV []dataset.PVLine
 	// warn is about a part of the line left out; the line is kept.
 	warn string
+	// notes is Record.Notes: the EPD operations no other field holds.
+	notes string
 	// unscored marks an EPD line with no ce or dm (a test suite, an opening
 	// book): the position is kept unlabelled, ready for `dchess label`.
 	unscored bool
@@ -91,12 +94,13 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	fen := string(d.fen)
 	key := positionKey(fen)
 	if p.unscored {
-		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key}}}
+		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key, Notes: p.notes}}}
 	}
 	rec := dataset.Record{
 		FEN:    fen,
 		Key:    key,
 		GameID: key,
+		Notes:  p.notes,
 		Label: &dataset.Label{
 			Status:   dataset.LabelOK,
 			CP:       p.cp,
@@ -348,11 +352,14 @@ func parseCSV(line string) (*parsed, error) {
 // dm a mate in moves, bm and pv are SAN. A line with neither ce nor dm
 // gives an unlabelled position; its bm and am must still be legal moves,
 // so a suite with a typo is reported rather than read without its answer.
+// The operations the label does not hold (bm, am, id, c0...) are kept as
+// the record's notes; the first bm is also a label's best move.
 func parseEPD(line string) (*parsed, error) {
 	l, err := epd.Parse(line)
 	if err != nil {
 		return nil, err
 	}
+	notes := epdNotes(l.Ops)
 	best, err := l.Moves("bm")
 	if err != nil {
 		return nil, err
@@ -360,7 +367,7 @@ func parseEPD(line string) (*parsed, error) {
 	if _, err := l.Moves("am"); err != nil {
 		return nil, err
 	}
-	p := &parsed{board: l.Board}
+	p := &parsed{board: l.Board, notes: notes}
 	dm, hasDM, err := l.Int("dm")
 	if err != nil {
 		return nil, err
@@ -399,4 +406,46 @@ func parseEPD(line string) (*parsed, error) {
 		p.bestMove = p.pv[0]
 	}
 	return p, nil
+}
+
+// labelOps are the EPD operations a label holds in full.
+var labelOps = map[string]bool{"ce": true, "dm": true, "acd": true, "acn": true, "pv": true}
+
+// epdNotes writes the operations of an EPD line that a label does not
+// hold, in opcode order, as `op operand...;` joined by spaces.
+func epdNotes(ops map[string][]string) string {
+	names := make([]string, 0, len(ops))
+	for op := range ops {
+		if !labelOps[op] {
+			names = append(names, op)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, op := range names {
+		appendOp(&b, op, ops[op]...)
+	}
+	return b.String()
+}
+
+// appendOp writes one EPD operation. The operands of the string opcodes
+// (id, c0-c9, v0-v9, eco, nic) are quoted, and any other one that needs
+// it (spaces, a semicolon, empty).
+func appendOp(b *strings.Builder, op string, operands ...string) {
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(op)
+	str := op == "id" || op == "eco" || op == "nic" || len(op) == 2 && (op[0] == 'c' || op[0] == 'v') && op[1] >= '0' && op[1] <= '9'
+	for _, a := range operands {
+		b.WriteByte(' ')
+		if str || a == "" || strings.ContainsAny(a, " \t;") {
+			b.WriteByte('"')
+			b.WriteString(a)
+			b.WriteByte('"')
+		} else {
+			b.WriteString(a)
+		}
+	}
+	b.WriteByte(';')
 }

@@ -1,11 +1,14 @@
 package ingest
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/epd"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 func labelledRun(t *testing.T, format Format, view ScoreView, text string) ([]dataset.Record, *Summary) {
@@ -152,5 +155,49 @@ func TestLichessEvalsKeepEveryLine(t *testing.T) {
 	}
 	if want := `line 3: pvs[1] of the deepest evaluation left out: bad UCI move "a1a9"`; len(sum.FirstErrors) != 1 || sum.FirstErrors[0] != want {
 		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
+
+// An EPD line's bm, am, id, c0 (every operation a label does not hold)
+// are kept as the record's notes, readable as EPD again.
+func TestEPDOperationsAreKeptAsNotes(t *testing.T) {
+	recs, _ := labelledRun(t, FormatEPD, ViewDefault,
+		`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 35; bm e4 d4; pv e4 e5; acd 12; id "a;b"; c0 "two words";`+"\n"+
+			"4k3/8/8/8/8/8/8/4K2R w K - ce 5;\n")
+	if got := recs[0].Notes; got != `bm e4 d4; c0 "two words"; id "a;b";` {
+		t.Errorf("notes %q", got)
+	}
+	checkLabel(t, recs[0], 35, 0, "e2e4")
+	if recs[1].Notes != "" {
+		t.Errorf("a line with only a score got notes %q", recs[1].Notes)
+	}
+
+	f, err := os.ReadFile(testenv.SharedData(t, "epd/wac.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, sum := labelledRun(t, FormatEPD, ViewDefault, string(f))
+	if len(recs) != 300 || sum.LinesBad != 0 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	byID := map[string]dataset.Record{}
+	for _, r := range recs {
+		if r.Label != nil {
+			t.Fatalf("an unscored suite line got a label: %+v", r)
+		}
+		l, err := epd.Parse(strings.Join(strings.Fields(r.FEN)[:4], " ") + " " + r.Notes)
+		if err != nil || !l.Has("bm") && !l.Has("am") {
+			t.Fatalf("notes %q do not read back as EPD: %v", r.Notes, err)
+		}
+		byID[l.Ops["id"][0]] = r
+	}
+	for id, want := range map[string]string{
+		"WAC.001": `bm Qg6; id "WAC.001";`,
+		"WAC.150": `bm Ba3 Be5 Bf8 e3; c0 "All win but e3 is best."; id "WAC.150";`,
+		"WAC.274": `am Rd6; bm Rb6 Rg5+; id "WAC.274";`,
+	} {
+		if got := byID[id].Notes; got != want {
+			t.Errorf("%s: notes %q, want %q", id, got, want)
+		}
 	}
 }
