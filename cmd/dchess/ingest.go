@@ -64,6 +64,13 @@ operations (bm, am, id, c0...) are kept as the record's notes. Lichess and CSV s
 from White's point of view and are turned to the side to move; EPD's ce already is.
 --score-view overrides that.
 
+With --format puzzles it reads a Lichess puzzle CSV (a header naming FEN, Moves and Rating;
+PuzzleId, Themes and GameUrl are kept when present): one unlabelled record per puzzle, the
+position after the opponent's first move, with the solution's first move as the move and
+the rest of the line as the next moves; id, rating, themes and the game's URL are the
+record's notes, and puzzles of one game share a game id. --min-elo and --max-elo bound the
+puzzle's rating.
+
 Malformed games and bad lines are skipped, counted and the first ten reported with their
 line; the run still succeeds unless --strict is given.`,
 		Example: `  dchess ingest games.pgn -o data/games
@@ -71,7 +78,8 @@ line; the run still succeeds unless --strict is given.`,
   dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10
   dchess ingest lichess_db_standard_rated_2024-01.pgn.zst -o data/blitz --time-control blitz --termination normal --min-elo 1800 --max-elo 2200
   zcat games.pgn.gz | dchess ingest - -o data/games --max-games 10000
-  dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000`,
+  dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000
+  dchess ingest --format puzzles lichess_db_puzzle.csv.zst -o data/puzzles --min-elo 1500 --max-elo 2200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
 			opts.Command = os.Args
@@ -80,7 +88,7 @@ line; the run still succeeds unless --strict is given.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
-	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv or epd")
+	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd or puzzles")
 	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
 	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
 	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
@@ -184,7 +192,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	unit := "games"
 	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped
 	if format != ingest.FormatPGN {
-		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad
+		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad+sum.LinesFiltered
 	}
 	fmt.Fprintf(s.Out, "read %d %s in %.1fs (%.0f/s): %d kept, %d skipped", read, unit, sum.Seconds, float64(read)/max(sum.Seconds, 1e-9), kept, skipped)
 	if format == ingest.FormatPGN && skipped > 0 {
@@ -193,6 +201,9 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 			fmt.Fprintf(s.Out, ", %d not standard chess", sum.SkippedVariant)
 		}
 		fmt.Fprint(s.Out, ")")
+	}
+	if format != ingest.FormatPGN && sum.LinesFiltered > 0 {
+		fmt.Fprintf(s.Out, " (%d bad, %d filtered out)", sum.LinesBad, sum.LinesFiltered)
 	}
 	fmt.Fprintf(s.Out, "\n%d positions taken from the kept %s, %d dropped as repeats of an earlier one, %d unique positions stored in %s\n", sum.Positions, unit, sum.Duplicates, st.Records, opts.Out)
 	if format == ingest.FormatPGN && sum.Labelled > 0 {

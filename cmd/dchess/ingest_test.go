@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -279,5 +280,30 @@ func TestIngestLichessPGNEvalsClocksAndFilters(t *testing.T) {
 	}
 	if m := d.Manifest(); m.Counts.Labelled != 9 || m.FormatVersion != 3 || m.Settings["time_control"] != "blitz,bullet" || m.Settings["max_elo"] != float64(1500) {
 		t.Errorf("manifest %+v", m)
+	}
+}
+
+// Lichess puzzles are ingested as the positions to solve, unlabelled, and
+// --max-elo bounds their rating.
+func TestIngestPuzzles(t *testing.T) {
+	input := testenv.SharedData(t, "puzzles/lichess_puzzles_kagi1000.csv")
+	dir := filepath.Join(t.TempDir(), "puzzles")
+	s, out, _ := ingestStreams("")
+	root := newRootCmd(s)
+	root.SetArgs([]string{"ingest", "--format", "puzzles", input, "-o", dir, "--max-elo", "1500"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	recs := scanAll(t, dir)
+	if !strings.Contains(out.String(), "read 1000 lines") || !strings.Contains(out.String(), fmt.Sprintf("%d kept, %d skipped (0 bad, %d filtered out)", len(recs), 1000-len(recs), 1000-len(recs))) {
+		t.Errorf("output %q", out.String())
+	}
+	if len(recs) < 300 || len(recs) > 700 {
+		t.Fatalf("%d puzzles rated at most 1500 of 1000", len(recs))
+	}
+	for _, r := range recs {
+		if r.Label != nil || r.Move == "" || !strings.HasPrefix(r.Notes, `id "`) || !strings.Contains(r.Notes, "; rating ") {
+			t.Fatalf("record %+v", r)
+		}
 	}
 }

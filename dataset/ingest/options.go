@@ -23,6 +23,7 @@ const (
 	FormatLichessEvals Format = "lichess-evals" // Lichess evaluation export, JSON lines
 	FormatCSV          Format = "csv"           // FEN,Evaluation (the Kaggle Stockfish set)
 	FormatEPD          Format = "epd"           // EPD with ce/dm, bm, pv operations (unscored lines stay unlabelled)
+	FormatPuzzles      Format = "puzzles"       // Lichess puzzle CSV: the position to solve, unlabelled, the solution as its moves
 )
 
 // ParseFormat reads a format name; "" means PGN.
@@ -30,10 +31,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
 	case "":
 		return FormatPGN, nil
-	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD:
+	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPuzzles:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv or epd)", s)
+	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv, epd or puzzles)", s)
 }
 
 // ScoreView says whose point of view an imported score is written from.
@@ -64,10 +65,12 @@ type Options struct {
 	// SkipCaptures drops positions whose played move is a capture
 	// (DeepChess's rule: such positions are tactically unstable).
 	SkipCaptures bool
-	// MinElo keeps only games where both players are rated at least this.
+	// MinElo keeps only games where both players are rated at least this
+	// (puzzles: rated at least this).
 	MinElo int
 	// MaxElo keeps only games where both players are rated at most this
-	// (0: no bound); a player without a rating does not pass it.
+	// (0: no bound); a player without a rating does not pass it. Puzzles:
+	// rated at most this.
 	MaxElo int
 	// TimeControl keeps only games whose TimeControl tag matches one item
 	// of a comma-separated list ("": every game); see ParseTimeControls.
@@ -175,10 +178,12 @@ type Summary struct {
 	SkippedIllegal   int64 `json:"skipped_illegal"`
 	SkippedFiltered  int64 `json:"skipped_filtered"`
 	SkippedVariant   int64 `json:"skipped_variant"`
-	// Lines: labelled formats.
-	LinesRead int64 `json:"lines_read"`
-	LinesKept int64 `json:"lines_kept"`
-	LinesBad  int64 `json:"lines_bad"`
+	// Lines: labelled formats and puzzles. A puzzle the filters (rating,
+	// ply, captures) leave out is filtered, not bad.
+	LinesRead     int64 `json:"lines_read"`
+	LinesKept     int64 `json:"lines_kept"`
+	LinesBad      int64 `json:"lines_bad"`
+	LinesFiltered int64 `json:"lines_filtered"`
 	// Positions counts the records made, duplicates included.
 	Positions int64 `json:"positions_written"`
 	// Labelled counts those of them made with a label: every one of a

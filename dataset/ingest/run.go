@@ -114,10 +114,20 @@ func (r *runner) input(ctx context.Context, name string, stdin io.Reader) error 
 	defer closeIn()
 	var split splitFunc
 	newDecoder := func() decoder { return &gameDecoder{conv: newGameConverter(r.opts)} }
-	if r.opts.Format == FormatPGN {
+	switch r.opts.Format {
+	case FormatPGN:
 		split = pgnSplitter(in)
-	} else {
-		split = lineSplitter(in)
+	case FormatPuzzles:
+		// The header says which column is which, for every worker.
+		br := bufio.NewReaderSize(in, 1<<20)
+		cols, err := readPuzzleHeader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		split = lineSplitter(br, 1)
+		newDecoder = func() decoder { return &puzzleDecoder{opts: r.opts, cols: cols} }
+	default:
+		split = lineSplitter(in, 0)
 		newDecoder = func() decoder { return newLineDecoder(r.opts) }
 	}
 
@@ -216,7 +226,7 @@ func (r *runner) progress() Progress {
 	return Progress{
 		Bytes:     s.Bytes + r.read.Load(),
 		Games:     s.GamesRead + s.LinesRead,
-		Skipped:   s.GamesSkipped + s.LinesBad,
+		Skipped:   s.GamesSkipped + s.LinesBad + s.LinesFiltered,
 		Positions: s.Positions,
 	}
 }
@@ -264,6 +274,8 @@ func (r *runner) take(name string, o *outcome) error {
 			default:
 				s.SkippedFiltered++
 			}
+		} else if o.skip == skipFiltered {
+			s.LinesFiltered++
 		} else {
 			s.LinesBad++
 		}
@@ -341,10 +353,11 @@ func (d *gameDecoder) decode(b *batch, u *unit) outcome {
 	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: warn}
 }
 
-// lineSplitter cuts a file of labelled positions into batches of lines.
-func lineSplitter(in io.Reader) splitFunc {
+// lineSplitter cuts a file of labelled positions into batches of lines;
+// skipped lines were read before (a header), so numbering goes on after them.
+func lineSplitter(in io.Reader, skipped int) splitFunc {
 	br := bufio.NewReaderSize(in, 1<<20)
-	lineNo := 0
+	lineNo := skipped
 	var long []byte
 	return func(b *batch) error {
 		b.text = make([]byte, 0, batchBytes+batchBytes/4)
