@@ -72,7 +72,9 @@ record's notes, and puzzles of one game share a game id. --min-elo and --max-elo
 puzzle's rating.
 
 Malformed games and bad lines are skipped, counted and the first ten reported with their
-line; the run still succeeds unless --strict is given.`,
+line; the run still succeeds unless --strict is given. An input that gives no position at
+all (a file of another format, every game filtered out) fails the run with the reason and
+writes nothing; beside inputs that gave positions it is only reported (--strict: fails).`,
 		Example: `  dchess ingest games.pgn -o data/games
   dchess ingest more-games.pgn -o data/games --force     # replace data/games
   dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10

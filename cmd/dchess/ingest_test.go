@@ -307,3 +307,19 @@ func TestIngestPuzzles(t *testing.T) {
 		}
 	}
 }
+
+// The reported bug: a puzzle CSV given to --format csv kept 0 rows and
+// exited 0. An input that gives no position now fails (exit 1), says why
+// and writes no dataset.
+func TestIngestOfNothingFails(t *testing.T) {
+	input := testenv.SharedData(t, "puzzles/lichess_puzzles_a.csv")
+	dir := filepath.Join(t.TempDir(), "kaggle")
+	code, stderr := runMain("ingest", "--format", "csv", input, "-o", dir, "--quiet")
+	if code != exitFailure || !strings.Contains(stderr, "dchess: "+input+" gave no position: none of its 5029 lines gave one: 5029 could not be read as csv; "+
+		"the first problem: line 1: the header names FEN and Moves columns: a Lichess puzzle CSV, which --format puzzles reads") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a run that gave nothing left %s", dir)
+	}
+}

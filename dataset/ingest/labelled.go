@@ -69,6 +69,9 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	case FormatLichessEvals:
 		p, err = parseLichess(trimmed)
 	case FormatCSV:
+		if u.line == 1 && isPuzzleHeader(trimmed) {
+			return outcome{counted: true, err: &LineError{Line: u.line, Reason: "the header names FEN and Moves columns: a Lichess puzzle CSV, which --format puzzles reads (--format csv reads FEN,Evaluation)"}}
+		}
 		if u.line == 1 && strings.HasPrefix(strings.ToLower(trimmed), "fen,") {
 			return outcome{} // the optional header
 		}
@@ -448,4 +451,19 @@ func appendOp(b *strings.Builder, op string, operands ...string) {
 		}
 	}
 	b.WriteByte(';')
+}
+
+// isPuzzleHeader says whether a CSV's first line is the header of a
+// Lichess puzzle file (PuzzleId,FEN,Moves,... or FEN,Moves,Rating).
+func isPuzzleHeader(line string) bool {
+	fen, moves := false, false
+	for _, f := range strings.Split(line, ",") {
+		switch strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`)) {
+		case "fen":
+			fen = true
+		case "moves":
+			moves = true
+		}
+	}
+	return fen && moves
 }

@@ -81,11 +81,23 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 		r.recent = make([]uint64, recentKeys)
 	}
 	var err error
+	var empty []*NoRecordsError
 	for _, name := range inputs {
+		before := *sum
+		r.firstErr = ""
 		if err = r.input(ctx, name, stdin); err != nil || r.stopped {
 			break
 		}
+		if sum.Positions == before.Positions {
+			e := r.noRecords(name, &before)
+			if opts.Strict {
+				err = fmt.Errorf("%w (stopping: --strict)", e)
+				break
+			}
+			empty = append(empty, e)
+		}
 	}
+	err = r.checkYield(err, empty)
 	sum.Bytes += r.read.Load()
 	sum.Seconds = time.Since(began).Seconds()
 	if dc, ok := sink.(DuplicateCounter); ok && sum.Duplicates > 0 {
@@ -103,6 +115,8 @@ type runner struct {
 	prefix  bool // name the file in error messages
 	read    atomic.Int64
 	stopped bool // MaxGames reached
+	// firstErr is the first problem reported in the current input.
+	firstErr string
 }
 
 // input runs the split → decode → ordered write pipeline over one input.
@@ -247,6 +261,9 @@ func (r *runner) take(name string, o *outcome) error {
 			continue
 		}
 		msg := e.Error()
+		if r.firstErr == "" {
+			r.firstErr = msg
+		}
 		if r.prefix {
 			msg = name + ": " + msg
 		}
