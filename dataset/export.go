@@ -30,6 +30,9 @@ type RecordJSON struct {
 	GameID   string     `json:"game_id"`
 	Split    string     `json:"split"`
 	Label    *LabelJSON `json:"label"`
+	// ClockMS and Notes appear only when the record has them.
+	ClockMS uint32 `json:"clock_ms,omitempty"`
+	Notes   string `json:"notes,omitempty"`
 }
 
 // LabelJSON is a record's label in a jsonl export.
@@ -73,6 +76,7 @@ func RecordToJSON(r *Record, split Split) RecordJSON {
 	out := RecordJSON{
 		FEN: r.FEN, Key: fmt.Sprintf("%016x", r.Key), Move: r.Move, Next: r.Next, Result: r.Result.String(),
 		Ply: r.Ply, WhiteElo: r.WhiteElo, BlackElo: r.BlackElo, GameID: fmt.Sprintf("%016x", r.GameID), Split: split.String(),
+		ClockMS: r.ClockMS, Notes: r.Notes,
 	}
 	if out.Next == nil {
 		out.Next = []string{}

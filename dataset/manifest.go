@@ -15,9 +15,15 @@ import (
 )
 
 // FormatVersion is the newest dataset format this code reads. It writes
-// version 1, and 2 only for a split that placed games (SplitInfo.Placed),
-// which an older reader would assign differently.
-const FormatVersion = 2
+// version 1, 2 only for a split that placed games (SplitInfo.Placed),
+// which an older reader would assign differently, and 3 only when a
+// record has a clock or notes (Record.ClockMS, Record.Notes), whose
+// payload flags an older reader would take for damage.
+const FormatVersion = 3
+
+// recordFieldsFormatVersion is the format of a dataset holding a record
+// with a clock or notes.
+const recordFieldsFormatVersion = 3
 
 // baseFormatVersion is the format of every dataset without placed games.
 const baseFormatVersion = 1

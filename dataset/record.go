@@ -31,6 +31,15 @@ type Record struct {
 	GameID uint64
 	// Label is nil until the position has been labelled (or imported labelled).
 	Label *Label
+	// ClockMS is the mover's clock after Move, in milliseconds, as the
+	// game's [%clk] comment gave it; 0 when unknown. A clock shown as
+	// 0:00:00 (less than a second left) is kept as 1, so it stays known.
+	ClockMS uint32
+	// Notes keeps what the input said about the position that no other
+	// field holds, written as EPD operations (`id "WAC.001"; bm Qg6;`):
+	// an EPD line's operations other than ce, dm, acd, acn and pv, a
+	// puzzle's id, rating, themes and game. "" when there is nothing.
+	Notes string
 }
 
 // LabelStatus says whether labelling a position succeeded.

@@ -49,9 +49,14 @@ func (e *ShardError) Error() string {
 
 func (e *ShardError) Unwrap() error { return e.Err }
 
-// Record payload flags.
+// Record payload flags. The fields of flagClock and flagNotes follow the
+// label, so records without them are encoded as before they existed.
 const (
 	flagLabel = 1 << iota
+	flagClock
+	flagNotes
+
+	knownFlags = flagLabel | flagClock | flagNotes
 )
 
 // Moves are stored as a 2-byte code when they are plain lowercase UCI moves
@@ -128,6 +133,12 @@ func appendRecord(b []byte, r *Record, key uint64) []byte {
 	if r.Label != nil {
 		flags |= flagLabel
 	}
+	if r.ClockMS != 0 {
+		flags |= flagClock
+	}
+	if r.Notes != "" {
+		flags |= flagNotes
+	}
 	b = binary.AppendUvarint(b, flags)
 	b = wire.AppendString(b, r.FEN)
 	b = binary.LittleEndian.AppendUint64(b, key)
@@ -155,6 +166,12 @@ func appendRecord(b []byte, r *Record, key uint64) []byte {
 			b = appendMoves(b, line.PV)
 		}
 		b = wire.AppendString(b, l.Error)
+	}
+	if r.ClockMS != 0 {
+		b = binary.AppendUvarint(b, uint64(r.ClockMS))
+	}
+	if r.Notes != "" {
+		b = wire.AppendString(b, r.Notes)
 	}
 	return b
 }
@@ -244,7 +261,20 @@ func (d *payloadDecoder) decodeRecord(payload []byte, r *Record) error {
 		l.Error = d.Str()
 		r.Label = l
 	}
-	if d.Bad || len(d.B) != 0 || flags&^flagLabel != 0 || r.Result > pgn.Draw {
+	r.ClockMS, r.Notes = 0, ""
+	if flags&flagClock != 0 {
+		if v := d.Uvarint(); v == 0 || v > math.MaxUint32 {
+			d.Bad = true
+		} else {
+			r.ClockMS = uint32(v)
+		}
+	}
+	if flags&flagNotes != 0 {
+		if r.Notes = d.Str(); r.Notes == "" {
+			d.Bad = true
+		}
+	}
+	if d.Bad || len(d.B) != 0 || flags&^knownFlags != 0 || r.Result > pgn.Draw {
 		return errCorruptRecord
 	}
 	return nil

@@ -3,7 +3,10 @@ package dataset
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"hash/crc32"
 	"os"
@@ -163,10 +166,93 @@ func TestDecodeRejectsTrailingAndUnknownFlags(t *testing.T) {
 	}
 }
 
+// Records without a clock or notes are encoded byte for byte as before
+// those fields existed: the digest is of the payloads the code wrote then.
+func TestPayloadsWithoutTheNewFieldsAreUnchanged(t *testing.T) {
+	var all []byte
+	for _, r := range sampleRecords(60, 7) {
+		all = appendRecord(all, r, r.Key)
+	}
+	sum := sha256.Sum256(all)
+	if got := hex.EncodeToString(sum[:]); got != "1bb478712e2ca7731f0d63a6d9b277c360be30cecb346f422a952fd3421a713d" || len(all) != 6521 {
+		t.Errorf("payloads of records without clock or notes changed: %d bytes, sha256 %s", len(all), got)
+	}
+}
+
+func TestClockAndNotesRoundTrip(t *testing.T) {
+	var d payloadDecoder
+	for i, r := range sampleRecords(6, 3) {
+		r.ClockMS = uint32(i*60_000 + 1)
+		if i%2 == 0 {
+			r.Notes = `bm Qg6; id "WAC.001";`
+		}
+		if i == 5 {
+			r.ClockMS = 0
+		}
+		payload := appendRecord(nil, r, r.Key)
+		var got Record
+		if err := d.decodeRecord(payload, &got); err != nil || !reflect.DeepEqual(&got, r) {
+			t.Fatalf("record %d: %v\n got %+v\nwant %+v", i, err, got, *r)
+		}
+		// A record read into a variable that held a clock and notes
+		// does not keep them.
+		plain := sampleRecords(1, 1)[0]
+		if err := d.decodeRecord(appendRecord(nil, plain, plain.Key), &got); err != nil || got.ClockMS != 0 || got.Notes != "" {
+			t.Fatalf("a plain record decoded over record %d: %v, clock %d, notes %q", i, err, got.ClockMS, got.Notes)
+		}
+	}
+	// A flag whose field is empty cannot come from the encoder.
+	r := sampleRecords(1, 1)[0]
+	r.Notes = "x"
+	payload := appendRecord(nil, r, r.Key)
+	var got Record
+	if err := d.decodeRecord(payload[:len(payload)-1], &got); err == nil {
+		t.Error("notes cut short accepted")
+	}
+	payload[len(payload)-2] = 0 // the notes' length
+	if err := d.decodeRecord(payload[:len(payload)-1], &got); err == nil {
+		t.Error("empty notes under the notes flag accepted")
+	}
+}
+
+// A dataset takes format version 3 only when a stored record has a clock
+// or notes; older readers refuse it as newer instead of calling it damaged.
+func TestClockOrNotesRaiseTheFormatVersion(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		set  func(*Record)
+		want int
+	}{
+		{"plain", func(*Record) {}, baseFormatVersion},
+		{"clock", func(r *Record) { r.ClockMS = 180_000 }, 3},
+		{"notes", func(r *Record) { r.Notes = `id "x";` }, 3},
+	} {
+		dir := filepath.Join(t.TempDir(), tc.name)
+		recs := sampleRecords(20, 5)
+		tc.set(recs[7])
+		writeDataset(t, dir, WriteOptions{}, recs)
+		d, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := d.Manifest().FormatVersion; v != tc.want {
+			t.Errorf("%s: format version %d, want %d", tc.name, v, tc.want)
+		}
+		got := scanAll(t, d, AllSplits)
+		if !reflect.DeepEqual(got[7], recs[7]) {
+			t.Errorf("%s: read back %+v, want %+v", tc.name, got[7], recs[7])
+		}
+	}
+}
+
 // FuzzDecodeRecord: no input makes the decoder panic or over-allocate, and
 // whatever decodes re-encodes to the same bytes.
 func FuzzDecodeRecord(f *testing.F) {
 	for _, r := range sampleRecords(30, 7) {
+		f.Add(appendRecord(nil, r, r.Key))
+	}
+	for _, r := range sampleRecords(4, 2) {
+		r.ClockMS, r.Notes = 61_000, `am Rd6; id "WAC.274";`
 		f.Add(appendRecord(nil, r, r.Key))
 	}
 	f.Add([]byte{})
@@ -187,4 +273,18 @@ func FuzzDecodeRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A jsonl export names the clock and notes only for records that have them.
+func TestJSONHasClockAndNotesOnlyWhenSet(t *testing.T) {
+	r := sampleRecords(1, 1)[0]
+	plain, _ := json.Marshal(RecordToJSON(r, Train))
+	if bytes.Contains(plain, []byte("clock_ms")) || bytes.Contains(plain, []byte("notes")) {
+		t.Errorf("plain record exported as %s", plain)
+	}
+	r.ClockMS, r.Notes = 179_000, `id "x";`
+	full, _ := json.Marshal(RecordToJSON(r, Train))
+	if !bytes.Contains(full, []byte(`"clock_ms":179000,"notes":"id \"x\";"`)) {
+		t.Errorf("record with clock and notes exported as %s", full)
+	}
 }

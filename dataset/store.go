@@ -272,6 +272,9 @@ func (w *Writer) store(r *Record, key uint64) error {
 		return err
 	}
 	w.shard.info.Records++
+	if r.ClockMS != 0 || r.Notes != "" {
+		w.manifest.FormatVersion = max(w.manifest.FormatVersion, recordFieldsFormatVersion)
+	}
 	c := &w.manifest.Counts
 	c.Records++
 	if r.Label != nil {

@@ -7,21 +7,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/puzzle"
 	"github.com/dchess/dchess/search/player"
 )
 
 // Puzzle is one Lichess puzzle: Moves[0] is the opponent's move that sets
 // it, then the solver's and the opponent's moves alternate.
-type Puzzle struct {
-	FEN    string
-	Moves  []string
-	Rating int
-}
+type Puzzle = puzzle.Puzzle
 
 // puzzleBucketWidth groups puzzles by rating.
 const puzzleBucketWidth = 200
@@ -68,15 +63,9 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 	if err != nil {
 		return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
 	}
-	col := map[string]int{}
-	for i, name := range header {
-		col[strings.TrimSpace(name)] = i
-	}
-	fenCol, ok1 := col["FEN"]
-	movesCol, ok2 := col["Moves"]
-	ratingCol, ok3 := col["Rating"]
-	if !ok1 || !ok2 || !ok3 {
-		return nil, nil, &InputError{fmt.Errorf("--puzzles %s: the header needs FEN, Moves and Rating columns (Lichess CSV)", path)}
+	cols, err := puzzle.ReadHeader(header)
+	if err != nil {
+		return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
 	}
 	var out []Puzzle
 	bad := &BadLines{}
@@ -96,7 +85,7 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 			return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
 		}
 		line, _ := r.FieldPos(0)
-		pz, err := parsePuzzle(rec, fenCol, movesCol, ratingCol)
+		pz, err := cols.Parse(rec)
 		if err != nil {
 			if err := bad.Add(strict, line, err); err != nil {
 				return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
@@ -109,29 +98,6 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 		return nil, nil, &InputError{fmt.Errorf("--puzzles %s holds no puzzle", path)}
 	}
 	return out, bad.orNil(), nil
-}
-
-func parsePuzzle(rec []string, fenCol, movesCol, ratingCol int) (Puzzle, error) {
-	if len(rec) <= max(fenCol, movesCol, ratingCol) {
-		return Puzzle{}, errors.New("too few columns")
-	}
-	rating, err := strconv.Atoi(strings.TrimSpace(rec[ratingCol]))
-	moves := strings.Fields(rec[movesCol])
-	if err != nil || len(moves) < 2 {
-		return Puzzle{}, errors.New("want a rating and at least two moves")
-	}
-	b, err := board.FromFEN(rec[fenCol])
-	if err != nil {
-		return Puzzle{}, err
-	}
-	for i, uci := range moves {
-		m, err := b.ParseUCI(uci)
-		if err != nil {
-			return Puzzle{}, fmt.Errorf("move %d of the line, %s, is not legal in the position it reaches", i+1, uci)
-		}
-		b.Make(m)
-	}
-	return Puzzle{FEN: rec[fenCol], Moves: moves, Rating: rating}, nil
 }
 
 // solve plays a puzzle: the player must find every one of its moves (a

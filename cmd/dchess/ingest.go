@@ -29,7 +29,9 @@ type ingestOptions struct {
 	MinPly, MaxPly   int
 	PositionsPerGame int
 	SkipCaptures     bool
-	MinElo           int
+	MinElo, MaxElo   int
+	TimeControl      string
+	Termination      string
 	MaxGames         int
 	Seed             uint64
 	Strict           bool
@@ -48,13 +50,26 @@ func newIngestCmd(s *IOStreams) *cobra.Command {
 		Long: `ingest reads PGN games (.pgn, .pgn.gz, .pgn.zst, globs, or - for stdin) and writes one
 record per position before each move played: the FEN, the move, the next --horizon moves,
 the game's result, the ply and both Elos. Positions are deduplicated (the first one wins).
+Lichess's comments are read: [%eval] after a move labels the position it leads to (the
+score turned to the side to move, depth unknown unless written as [%eval 0.17,23]), and
+[%clk] is kept with the record of its move. --min-elo, --max-elo, --time-control and
+--termination choose games by their tags.
 
 With --format lichess-evals, csv or epd it imports positions already scored by Stockfish
-as labelled records: the Lichess evaluation export (JSON lines; the deepest evaluation's
-first line is taken), FEN,Evaluation CSV (+56, -120, #+3, #-2) and EPD with ce or dm, bm
-and pv; an EPD line with no ce or dm (a test suite, an opening book) gives an unlabelled
-position for dchess label. Lichess and CSV scores are from White's point of view and are
-turned to the side to move; EPD's ce already is. --score-view overrides that.
+as labelled records: the Lichess evaluation export (JSON lines; of the deepest evaluation
+the first line is the label and the others its multi-PV lines), FEN,Evaluation CSV (+56,
+-120, #+3, #-2) and EPD with ce or dm, bm and pv; an EPD line with no ce or dm (a test
+suite, an opening book) gives an unlabelled position for dchess label. An EPD line's other
+operations (bm, am, id, c0...) are kept as the record's notes. Lichess and CSV scores are
+from White's point of view and are turned to the side to move; EPD's ce already is.
+--score-view overrides that.
+
+With --format puzzles it reads a Lichess puzzle CSV (a header naming FEN, Moves and Rating;
+PuzzleId, Themes and GameUrl are kept when present): one unlabelled record per puzzle, the
+position after the opponent's first move, with the solution's first move as the move and
+the rest of the line as the next moves; id, rating, themes and the game's URL are the
+record's notes, and puzzles of one game share a game id. --min-elo and --max-elo bound the
+puzzle's rating.
 
 --format plain, binpack and bullet read the NNUE trainers' data: Stockfish's .plain and
 .binpack (a move, a score and a result from the side to move, the ply) and bullet's text
@@ -64,13 +79,17 @@ stored move becomes the label's best move, the depth is unknown (0), and a score
 dchess dataset split keeps them together.
 
 Malformed games and bad lines are skipped, counted and the first ten reported with their
-line; the run still succeeds unless --strict is given.`,
+line; the run still succeeds unless --strict is given. An input that gives no position at
+all (a file of another format, every game filtered out) fails the run with the reason and
+writes nothing; beside inputs that gave positions it is only reported (--strict: fails).`,
 		Example: `  dchess ingest games.pgn -o data/games
   dchess ingest more-games.pgn -o data/games --force     # replace data/games
   dchess ingest 'dumps/*.pgn.zst' -o data/games --min-elo 2200 --skip-captures --positions-per-game 10
+  dchess ingest lichess_db_standard_rated_2024-01.pgn.zst -o data/blitz --time-control blitz --termination normal --min-elo 1800 --max-elo 2200
   zcat games.pgn.gz | dchess ingest - -o data/games --max-games 10000
   dchess ingest --format lichess-evals lichess_db_eval.jsonl -o data/lichess --max-games 1000000
-  dchess ingest --format binpack test80.binpack -o data/sf`,
+  dchess ingest --format binpack test80.binpack -o data/sf
+  dchess ingest --format puzzles lichess_db_puzzle.csv.zst -o data/puzzles --min-elo 1500 --max-elo 2200`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Inputs = args
 			opts.Command = os.Args
@@ -79,7 +98,7 @@ line; the run still succeeds unless --strict is given.`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
-	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd, plain, binpack or bullet")
+	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet")
 	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
 	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
 	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
@@ -87,6 +106,9 @@ line; the run still succeeds unless --strict is given.`,
 	f.IntVar(&opts.PositionsPerGame, "positions-per-game", 0, "keep a seeded random sample of N positions per game (0: all)")
 	f.BoolVar(&opts.SkipCaptures, "skip-captures", false, "skip positions whose played move is a capture (DeepChess)")
 	f.IntVar(&opts.MinElo, "min-elo", 0, "keep games where both players are rated at least this")
+	f.IntVar(&opts.MaxElo, "max-elo", 0, "keep games where both players are rated at most this (0: no limit; unrated players do not pass)")
+	f.StringVar(&opts.TimeControl, "time-control", "", "keep games of these time controls: 180+0, bullet, blitz, rapid, classical, correspondence, or estimated seconds 300..900 (comma-separated)")
+	f.StringVar(&opts.Termination, "termination", "", "keep games whose Termination tag is one of these, e.g. 'Normal' or 'Normal,Time forfeit'")
 	f.IntVar(&opts.MaxGames, "max-games", 0, "stop after this many games (or lines) gave positions (0: all)")
 	f.Uint64Var(&opts.Seed, "seed", 0, "seed of the per-game position sample")
 	f.BoolVar(&opts.Strict, "strict", false, "fail on the first malformed game or bad line")
@@ -110,7 +132,8 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	iopts := ingest.Options{
 		Format: format, ScoreView: ingest.ScoreView(opts.ScoreView), Horizon: opts.Horizon,
 		MinPly: opts.MinPly, MaxPly: opts.MaxPly, PositionsPerGame: opts.PositionsPerGame,
-		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxGames: opts.MaxGames, Seed: opts.Seed,
+		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxElo: opts.MaxElo, TimeControl: opts.TimeControl,
+		Termination: opts.Termination, MaxGames: opts.MaxGames, Seed: opts.Seed,
 		Strict: opts.Strict, Workers: opts.Workers, Dedupe: true,
 	}
 	if err := iopts.Check(); err != nil {
@@ -124,13 +147,20 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
+	settings := map[string]any{
+		"format": string(format), "score_view": opts.ScoreView, "horizon": opts.Horizon,
+		"min_ply": opts.MinPly, "max_ply": opts.MaxPly, "positions_per_game": opts.PositionsPerGame,
+		"skip_captures": opts.SkipCaptures, "min_elo": opts.MinElo, "max_games": opts.MaxGames, "seed": opts.Seed,
+	}
+	// The newer filters are recorded only when used, so the settings of a
+	// run without them read as they did.
+	for name, v := range map[string]any{"max_elo": opts.MaxElo, "time_control": opts.TimeControl, "termination": opts.Termination} {
+		if v != 0 && v != "" {
+			settings[name] = v
+		}
+	}
 	w, err := dataset.Create(opts.Out, dataset.WriteOptions{
-		Command: opts.Command, Sources: sources, Dedupe: true, Replace: opts.Force,
-		Settings: map[string]any{
-			"format": string(format), "score_view": opts.ScoreView, "horizon": opts.Horizon,
-			"min_ply": opts.MinPly, "max_ply": opts.MaxPly, "positions_per_game": opts.PositionsPerGame,
-			"skip_captures": opts.SkipCaptures, "min_elo": opts.MinElo, "max_games": opts.MaxGames, "seed": opts.Seed,
-		},
+		Command: opts.Command, Sources: sources, Dedupe: true, Replace: opts.Force, Settings: settings,
 	})
 	if err != nil {
 		return err
@@ -172,7 +202,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	unit := "games"
 	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped
 	if format != ingest.FormatPGN {
-		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad
+		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad+sum.LinesFiltered
 		if format == ingest.FormatPlain || format == ingest.FormatBinpack {
 			unit = "entries"
 		}
@@ -185,7 +215,13 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		}
 		fmt.Fprint(s.Out, ")")
 	}
+	if format != ingest.FormatPGN && sum.LinesFiltered > 0 {
+		fmt.Fprintf(s.Out, " (%d bad, %d filtered out)", sum.LinesBad, sum.LinesFiltered)
+	}
 	fmt.Fprintf(s.Out, "\n%d positions taken from the kept %s, %d dropped as repeats of an earlier one, %d unique positions stored in %s\n", sum.Positions, unit, sum.Duplicates, st.Records, opts.Out)
+	if format == ingest.FormatPGN && sum.Labelled > 0 {
+		fmt.Fprintf(s.Out, "%d of the positions taken are labelled from the games' [%%eval] comments\n", sum.Labelled)
+	}
 	if sum.StoppedAtMaxGames {
 		fmt.Fprintf(s.Out, "stopped after --max-games %d\n", opts.MaxGames)
 	}

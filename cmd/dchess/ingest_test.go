@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,6 +132,9 @@ func TestIngestUsageErrors(t *testing.T) {
 		{"negative horizon", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", Horizon: -1}, "horizon"},
 		{"max below min", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinPly: 10, MaxPly: 5}, "max ply"},
 		{"missing file", ingestOptions{Inputs: []string{"/nonexistent/g.pgn"}, Out: "x", Format: "pgn"}, "no such file"},
+		{"bad time control", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", TimeControl: "slow"}, `time control "slow"`},
+		{"max below min Elo", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinElo: 2000, MaxElo: 1500}, "max Elo"},
+		{"tag filter on EPD", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "epd", Termination: "normal"}, "PGN only"},
 	} {
 		s, _, _ := ingestStreams("")
 		opts := tc.opts
@@ -247,5 +251,75 @@ func TestIngestSaysWhichGamesAreNotStandardChess(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), `game 1 (line 2): variant "Crazyhouse" is not standard chess`) {
 		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+// A Lichess export: [%eval] comments label the positions, [%clk] is kept,
+// and the tag filters choose the games.
+func TestIngestLichessPGNEvalsClocksAndFilters(t *testing.T) {
+	input := filepath.Join("..", "..", "dataset", "ingest", "testdata", "lichess.pgn")
+	dir := filepath.Join(t.TempDir(), "games")
+	s, out, _ := ingestStreams("")
+	root := newRootCmd(s)
+	root.SetArgs([]string{"ingest", input, "-o", dir, "--time-control", "blitz,bullet", "--termination", "normal", "--max-elo", "1500"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "read 4 games") || !strings.Contains(out.String(), "2 kept, 2 skipped (0 malformed, 0 illegal moves, 2 filtered out)") ||
+		!strings.Contains(out.String(), "9 of the positions taken are labelled from the games' [%eval] comments") {
+		t.Errorf("output %q", out.String())
+	}
+	recs := scanAll(t, dir)
+	// 11 positions, the second start position dropped as a repeat.
+	if len(recs) != 10 || recs[0].Label != nil || recs[1].Label == nil || recs[1].Label.CP != -17 || recs[0].ClockMS != 180000 || recs[9].Label.Mate != 1 {
+		t.Errorf("%d records, first two %+v %+v", len(recs), recs[0], recs[1])
+	}
+	d, err := dataset.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := d.Manifest(); m.Counts.Labelled != 9 || m.FormatVersion != 3 || m.Settings["time_control"] != "blitz,bullet" || m.Settings["max_elo"] != float64(1500) {
+		t.Errorf("manifest %+v", m)
+	}
+}
+
+// Lichess puzzles are ingested as the positions to solve, unlabelled, and
+// --max-elo bounds their rating.
+func TestIngestPuzzles(t *testing.T) {
+	input := testenv.SharedData(t, "puzzles/lichess_puzzles_kagi1000.csv")
+	dir := filepath.Join(t.TempDir(), "puzzles")
+	s, out, _ := ingestStreams("")
+	root := newRootCmd(s)
+	root.SetArgs([]string{"ingest", "--format", "puzzles", input, "-o", dir, "--max-elo", "1500"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	recs := scanAll(t, dir)
+	if !strings.Contains(out.String(), "read 1000 lines") || !strings.Contains(out.String(), fmt.Sprintf("%d kept, %d skipped (0 bad, %d filtered out)", len(recs), 1000-len(recs), 1000-len(recs))) {
+		t.Errorf("output %q", out.String())
+	}
+	if len(recs) < 300 || len(recs) > 700 {
+		t.Fatalf("%d puzzles rated at most 1500 of 1000", len(recs))
+	}
+	for _, r := range recs {
+		if r.Label != nil || r.Move == "" || !strings.HasPrefix(r.Notes, `id "`) || !strings.Contains(r.Notes, "; rating ") {
+			t.Fatalf("record %+v", r)
+		}
+	}
+}
+
+// The reported bug: a puzzle CSV given to --format csv kept 0 rows and
+// exited 0. An input that gives no position now fails (exit 1), says why
+// and writes no dataset.
+func TestIngestOfNothingFails(t *testing.T) {
+	input := testenv.SharedData(t, "puzzles/lichess_puzzles_a.csv")
+	dir := filepath.Join(t.TempDir(), "kaggle")
+	code, stderr := runMain("ingest", "--format", "csv", input, "-o", dir, "--quiet")
+	if code != exitFailure || !strings.Contains(stderr, "dchess: "+input+" gave no position: none of its 5029 lines gave one: 5029 could not be read as csv; "+
+		"the first problem: line 1: the header names FEN and Moves columns: a Lichess puzzle CSV, which --format puzzles reads") {
+		t.Errorf("exit %d:\n%s", code, stderr)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("a run that gave nothing left %s", dir)
 	}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -25,8 +26,13 @@ const (
 // gameConverter turns parsed games into records. Each worker owns one, so
 // its scratch buffers are reused without locking.
 type gameConverter struct {
-	opts  *Options
-	start *board.Board
+	opts *Options
+	// The tag filters, parsed once (Options.Check has vetted them).
+	timeControls TimeControls
+	terminations terminations
+	start        *board.Board
+	// warn is the last game's note about a comment it could not read.
+	warn  error
 	moves []board.Move
 	// keep holds the move indexes of the positions that passed the
 	// filters, ends the end of each one's FEN in fens; chosen indexes keep.
@@ -42,14 +48,31 @@ type gameConverter struct {
 }
 
 func newGameConverter(opts *Options) *gameConverter {
-	return &gameConverter{opts: opts, start: board.New()}
+	tc, _ := ParseTimeControls(opts.TimeControl)
+	return &gameConverter{opts: opts, timeControls: tc, terminations: parseTerminations(opts.Termination), start: board.New()}
+}
+
+// keepGame applies the filters on a game's tags.
+func (c *gameConverter) keepGame(g *pgn.Game, whiteElo, blackElo uint16) bool {
+	o := c.opts
+	if o.MinElo > 0 && (int(whiteElo) < o.MinElo || int(blackElo) < o.MinElo) {
+		return false
+	}
+	if o.MaxElo > 0 && (whiteElo == 0 || blackElo == 0 || int(whiteElo) > o.MaxElo || int(blackElo) > o.MaxElo) {
+		return false
+	}
+	if c.timeControls != nil && !c.timeControls.Match(g.Tag("TimeControl")) {
+		return false
+	}
+	return c.terminations.match(g.Tag("Termination"))
 }
 
 // convert returns the records of one game, or why it has none.
 func (c *gameConverter) convert(g *pgn.Game) ([]dataset.Record, skipKind, error) {
 	o := c.opts
+	c.warn = nil
 	whiteElo, blackElo := elo(g.Tag("WhiteElo")), elo(g.Tag("BlackElo"))
-	if o.MinElo > 0 && (int(whiteElo) < o.MinElo || int(blackElo) < o.MinElo) {
+	if !c.keepGame(g, whiteElo, blackElo) {
 		return nil, skipFiltered, nil
 	}
 	var b *board.Board
@@ -156,8 +179,51 @@ func (c *gameConverter) convert(g *pgn.Game) ([]dataset.Record, skipKind, error)
 		r.Ply = uint16(min(firstPly+i, 65535))
 		r.WhiteElo, r.BlackElo = whiteElo, blackElo
 		r.GameID = gameID
+		if g.Comments != nil {
+			c.fromComments(g, r, i, (firstPly+i)%2 == 0)
+		}
 	}
 	return recs, kept, nil
+}
+
+// pgnEngine names the labels read from [%eval] comments.
+const pgnEngine = "import:pgn"
+
+// fromComments fills in what the comments say about record r, the
+// position before move i: the clock after move i ([%clk] of move i: the
+// mover's time left) and the label ([%eval] of move i-1, which scores the
+// position after it, this one, from White's point of view). The first
+// comment it cannot read becomes the game's warning.
+func (c *gameConverter) fromComments(g *pgn.Game, r *dataset.Record, i int, whiteToMove bool) {
+	if i > 0 {
+		e, ok, err := pgn.CommentEval(g.Comments[i-1])
+		if err != nil {
+			c.warnComment(g, i-1, err)
+		} else if ok {
+			if !whiteToMove {
+				e.CP, e.Mate = -e.CP, -e.Mate
+			}
+			r.Label = &dataset.Label{
+				Status:  dataset.LabelOK,
+				CP:      e.CP,
+				Mate:    e.Mate,
+				WinProb: dataset.WinProbability(e.CP, e.Mate),
+				Depth:   uint16(min(e.Depth, 65535)),
+				Engine:  pgnEngine,
+			}
+		}
+	}
+	if d, ok, err := pgn.CommentClock(g.Comments[i]); err != nil {
+		c.warnComment(g, i, err)
+	} else if ok {
+		r.ClockMS = uint32(min(max(d.Milliseconds(), 1), math.MaxUint32))
+	}
+}
+
+func (c *gameConverter) warnComment(g *pgn.Game, i int, err error) {
+	if c.warn == nil {
+		c.warn = &pgn.Error{Game: g.Number, Line: int(g.MoveLines[i]), Reason: fmt.Sprintf("comment after %s: %v; left out", g.Moves[i], err)}
+	}
 }
 
 // elo reads a rating tag; missing or unreadable ratings are 0.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -37,6 +38,19 @@ func ingestText(t *testing.T, text string, opts Options) ([]dataset.Record, *Sum
 		t.Fatalf("Run: %v", err)
 	}
 	return sink.recs, sum
+}
+
+// ingestNothing runs an ingest that must give no record, and returns its
+// summary and the reason it gave.
+func ingestNothing(t *testing.T, text string, opts Options) (*Summary, string) {
+	t.Helper()
+	sink := &memSink{}
+	sum, err := Run(context.Background(), []string{Stdin}, strings.NewReader(text), opts, sink)
+	var none *NoRecordsError
+	if !errors.As(err, &none) || len(sink.recs) != 0 {
+		t.Fatalf("Run gave %d records and error %v; want none and a NoRecordsError", len(sink.recs), err)
+	}
+	return sum, none.Reason
 }
 
 const twoGames = `[Event "One"]
@@ -164,9 +178,12 @@ func TestPlyFilters(t *testing.T) {
 		t.Errorf("MinPly 2, MaxPly 4 summary %+v", sum)
 	}
 	opts.MinPly, opts.MaxPly = 8, 0
-	_, sum = ingestText(t, twoGames, opts)
+	sum, why := ingestNothing(t, twoGames, opts)
 	if sum.GamesKept != 0 || sum.SkippedFiltered != 2 || sum.Positions != 0 {
 		t.Errorf("MinPly 8 summary %+v", sum)
+	}
+	if why != "none of its 2 games gave one: 2 filtered out by --min-ply 8" {
+		t.Errorf("reason %q", why)
 	}
 }
 
@@ -308,7 +325,7 @@ func TestOtherVariantsAreSkippedAndCounted(t *testing.T) {
 
 func TestOnlyFirstTenErrorsKept(t *testing.T) {
 	text := strings.Repeat("[Event \"x\"]\n\n1. e4 Ke9 1-0\n\n", 15)
-	_, sum := ingestText(t, text, DefaultOptions())
+	sum, _ := ingestNothing(t, text, DefaultOptions())
 	if sum.Errors != 15 || len(sum.FirstErrors) != MaxReportedErrors {
 		t.Errorf("errors %d, kept %d", sum.Errors, len(sum.FirstErrors))
 	}
@@ -353,7 +370,9 @@ func TestCompressedInputsAndFiles(t *testing.T) {
 	if err != nil || sum.GamesRead != 7 || len(sink.recs) != 36 {
 		t.Fatalf("four files: %v %+v", err, sum)
 	}
-	if len(sum.FirstErrors) != 1 || !strings.HasPrefix(sum.FirstErrors[0], filepath.Join(dir, "d.pgn")+": game 1 (line 3)") {
+	// The file that gave nothing is said to, and the others are stored.
+	if len(sum.FirstErrors) != 2 || !strings.HasPrefix(sum.FirstErrors[0], filepath.Join(dir, "d.pgn")+": game 1 (line 3)") ||
+		!strings.HasPrefix(sum.FirstErrors[1], filepath.Join(dir, "d.pgn")+" gave no position: none of its 1 games gave one: 1 with an illegal move") {
 		t.Errorf("errors %q", sum.FirstErrors)
 	}
 	if _, err := ExpandInputs([]string{filepath.Join(dir, "*.none")}); err == nil {

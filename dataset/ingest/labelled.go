@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,12 @@ type parsed struct {
 	pv       []string
 	depth    int
 	nodes    uint64
+	// multiPV holds further lines (lichess-evals), scored like cp and mate.
+	multiPV []dataset.PVLine
+	// warn is about a part of the line left out; the line is kept.
+	warn string
+	// notes is Record.Notes: the EPD operations no other field holds.
+	notes string
 	// unscored marks an EPD line with no ce or dm (a test suite, an opening
 	// book): the position is kept unlabelled, ready for `dchess label`.
 	unscored bool
@@ -69,6 +76,9 @@ func (d *lineDecoder) decode(b *batch, u *unit) outcome {
 	case FormatLichessEvals:
 		p, err = parseLichess(trimmed)
 	case FormatCSV:
+		if u.line == 1 && isPuzzleHeader(trimmed) {
+			return outcome{counted: true, err: &LineError{Line: u.line, Reason: "the header names FEN and Moves columns: a Lichess puzzle CSV, which --format puzzles reads (--format csv reads FEN,Evaluation)"}}
+		}
 		if u.line == 1 && strings.HasPrefix(strings.ToLower(trimmed), "fen,") {
 			return outcome{} // the optional header
 		}
@@ -106,12 +116,20 @@ func (d *lineDecoder) decodeEntry(b *batch, u *unit) outcome {
 func (d *lineDecoder) record(p *parsed, u *unit) outcome {
 	if d.white && p.board.SideToMove() == board.Black {
 		p.cp, p.mate = -p.cp, -p.mate
+		for i := range p.multiPV {
+			l := &p.multiPV[i]
+			l.CP, l.Mate = -l.CP, -l.Mate
+		}
+	}
+	var warn error
+	if p.warn != "" {
+		warn = &LineError{Line: u.line, Reason: p.warn}
 	}
 	d.fen = p.board.AppendFEN(d.fen[:0])
 	fen := string(d.fen)
 	key := positionKey(fen)
 	if p.unscored {
-		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key}}}
+		return outcome{counted: true, records: []dataset.Record{{FEN: fen, Key: key, GameID: key, Notes: p.notes}}}
 	}
 	game := key
 	if u.game != 0 {
@@ -123,6 +141,7 @@ func (d *lineDecoder) record(p *parsed, u *unit) outcome {
 		GameID: game,
 		Result: p.result,
 		Ply:    uint16(min(max(p.ply, 0), 65535)),
+		Notes:  p.notes,
 		Label: &dataset.Label{
 			Status:   dataset.LabelOK,
 			CP:       p.cp,
@@ -133,9 +152,10 @@ func (d *lineDecoder) record(p *parsed, u *unit) outcome {
 			Depth:    uint16(min(max(p.depth, 0), 65535)),
 			Nodes:    p.nodes,
 			Engine:   "import:" + string(d.opts.Format),
+			MultiPV:  p.multiPV,
 		},
 	}
-	return outcome{counted: true, records: []dataset.Record{rec}}
+	return outcome{counted: true, records: []dataset.Record{rec}, warn: warn}
 }
 
 // lichessLine is one line of the Lichess evaluation export. Scores there
@@ -175,19 +195,39 @@ func parseLichess(line string) (*parsed, error) {
 	if best < 0 {
 		return nil, fmt.Errorf("no evaluation with a principal variation")
 	}
+	// The deepest evaluation's first line is the label; its other lines
+	// (Lichess keeps up to five) are the label's further lines. A further
+	// line that cannot be read is left out, and said.
 	e := l.Evals[best]
-	pv := e.PVs[0]
 	p := &parsed{board: b, depth: e.Depth, nodes: e.Knodes * 1000}
-	switch {
-	case pv.Mate != nil && *pv.Mate != 0:
-		p.mate = *pv.Mate
-	case pv.CP != nil:
-		p.cp = *pv.CP
-	default:
-		return nil, fmt.Errorf("evaluation has neither cp nor mate")
-	}
-	if p.pv, err = uciLine(b, strings.Fields(pv.Line)); err != nil {
-		return nil, err
+	for i, pv := range e.PVs {
+		var line dataset.PVLine
+		switch {
+		case pv.Mate != nil && *pv.Mate != 0:
+			line.Mate = *pv.Mate
+		case pv.CP != nil:
+			line.CP = *pv.CP
+		default:
+			err = fmt.Errorf("evaluation has neither cp nor mate")
+		}
+		if err == nil {
+			line.PV, err = uciLine(b, strings.Fields(pv.Line))
+		}
+		if i == 0 {
+			if err != nil {
+				return nil, err
+			}
+			p.cp, p.mate, p.pv = line.CP, line.Mate, line.PV
+			continue
+		}
+		if err != nil {
+			if p.warn == "" {
+				p.warn = fmt.Sprintf("pvs[%d] of the deepest evaluation left out: %v", i, err)
+			}
+			err = nil
+			continue
+		}
+		p.multiPV = append(p.multiPV, line)
 	}
 	if len(p.pv) > 0 {
 		p.bestMove = p.pv[0]
@@ -353,11 +393,14 @@ func parseCSV(line string) (*parsed, error) {
 // dm a mate in moves, bm and pv are SAN. A line with neither ce nor dm
 // gives an unlabelled position; its bm and am must still be legal moves,
 // so a suite with a typo is reported rather than read without its answer.
+// The operations the label does not hold (bm, am, id, c0...) are kept as
+// the record's notes; the first bm is also a label's best move.
 func parseEPD(line string) (*parsed, error) {
 	l, err := epd.Parse(line)
 	if err != nil {
 		return nil, err
 	}
+	notes := epdNotes(l.Ops)
 	best, err := l.Moves("bm")
 	if err != nil {
 		return nil, err
@@ -365,7 +408,7 @@ func parseEPD(line string) (*parsed, error) {
 	if _, err := l.Moves("am"); err != nil {
 		return nil, err
 	}
-	p := &parsed{board: l.Board}
+	p := &parsed{board: l.Board, notes: notes}
 	dm, hasDM, err := l.Int("dm")
 	if err != nil {
 		return nil, err
@@ -404,4 +447,61 @@ func parseEPD(line string) (*parsed, error) {
 		p.bestMove = p.pv[0]
 	}
 	return p, nil
+}
+
+// labelOps are the EPD operations a label holds in full.
+var labelOps = map[string]bool{"ce": true, "dm": true, "acd": true, "acn": true, "pv": true}
+
+// epdNotes writes the operations of an EPD line that a label does not
+// hold, in opcode order, as `op operand...;` joined by spaces.
+func epdNotes(ops map[string][]string) string {
+	names := make([]string, 0, len(ops))
+	for op := range ops {
+		if !labelOps[op] {
+			names = append(names, op)
+		}
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, op := range names {
+		appendOp(&b, op, ops[op]...)
+	}
+	return b.String()
+}
+
+// appendOp writes one EPD operation. The operands of the string opcodes
+// (id, c0-c9, v0-v9, eco, nic) are quoted, and any other one that needs
+// it (spaces, a semicolon, empty).
+func appendOp(b *strings.Builder, op string, operands ...string) {
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(op)
+	str := op == "id" || op == "eco" || op == "nic" || len(op) == 2 && (op[0] == 'c' || op[0] == 'v') && op[1] >= '0' && op[1] <= '9'
+	for _, a := range operands {
+		b.WriteByte(' ')
+		if str || a == "" || strings.ContainsAny(a, " \t;") {
+			b.WriteByte('"')
+			b.WriteString(a)
+			b.WriteByte('"')
+		} else {
+			b.WriteString(a)
+		}
+	}
+	b.WriteByte(';')
+}
+
+// isPuzzleHeader says whether a CSV's first line is the header of a
+// Lichess puzzle file (PuzzleId,FEN,Moves,... or FEN,Moves,Rating).
+func isPuzzleHeader(line string) bool {
+	fen, moves := false, false
+	for _, f := range strings.Split(line, ",") {
+		switch strings.ToLower(strings.Trim(strings.TrimSpace(f), `"`)) {
+		case "fen":
+			fen = true
+		case "moves":
+			moves = true
+		}
+	}
+	return fen && moves
 }

@@ -29,7 +29,9 @@ func TestLabelledLineErrorsSpeakTheUsersTerms(t *testing.T) {
 		"line 4: bad JSON: evals is an object, want a list",
 		"line 5: bad JSON: unexpected end of JSON input at byte 7",
 	}
-	_, sum = labelledRun(t, FormatLichessEvals, ViewDefault, strings.Join(lines, "\n"))
+	opts := DefaultOptions()
+	opts.Format = FormatLichessEvals
+	sum, _ = ingestNothing(t, strings.Join(lines, "\n"), opts)
 	if len(sum.FirstErrors) != len(want) {
 		t.Fatalf("errors %q", sum.FirstErrors)
 	}

@@ -1,11 +1,14 @@
 package ingest
 
 import (
+	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/epd"
+	"github.com/dchess/dchess/internal/testenv"
 )
 
 func labelledRun(t *testing.T, format Format, view ScoreView, text string) ([]dataset.Record, *Summary) {
@@ -118,5 +121,83 @@ func TestEPD(t *testing.T) {
 		"line 7: bm O-O-O is not a legal move for White in this position",
 		"line 8: pv Ke2 is not a legal move for White in this position, after O-O Kd7"}; !reflect.DeepEqual(sum.FirstErrors, want) {
 		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
+
+// Every line of the deepest evaluation is kept: the first as the label,
+// the others as its MultiPV lines, all turned to the side to move.
+func TestLichessEvalsKeepEveryLine(t *testing.T) {
+	text := strings.Join([]string{
+		// Black to move; White's view: +30, +45, mate for White in 3, and
+		// a shallower evaluation that is not taken.
+		`{"fen":"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq -","evals":[{"pvs":[{"cp":20,"line":"f1b5"}],"depth":10,"knodes":5}]}`,
+		`{"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -","evals":[` +
+			`{"pvs":[{"cp":30,"line":"c7c5 g1f3"},{"cp":45,"line":"e7e5"},{"mate":3,"line":"g7g5"}],"knodes":900,"depth":36},` +
+			`{"pvs":[{"cp":10,"line":"e7e6"},{"cp":11,"line":"d7d5"}],"knodes":9,"depth":20}]}`,
+		// A further line with an illegal move is left out and said; the position is kept.
+		`{"fen":"6k1/5ppp/8/8/8/8/8/R5K1 w - -","evals":[{"pvs":[{"mate":1,"line":"a1a8"},{"cp":5,"line":"a1a9"},{"cp":3,"line":"g1f1"}],"depth":40}]}`,
+	}, "\n")
+	recs, sum := labelledRun(t, FormatLichessEvals, ViewDefault, text)
+	if len(recs) != 3 || sum.LinesKept != 3 || sum.Errors != 1 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	if l := recs[0].Label; l.CP != 20 || l.MultiPV != nil {
+		t.Errorf("one line: label %+v", l)
+	}
+	checkLabel(t, recs[1], -30, 0, "c7c5")
+	want := []dataset.PVLine{{CP: -45, PV: []string{"e7e5"}}, {Mate: -3, PV: []string{"g7g5"}}}
+	if l := recs[1].Label; !reflect.DeepEqual(l.MultiPV, want) || l.Depth != 36 || !reflect.DeepEqual(l.PV, []string{"c7c5", "g1f3"}) {
+		t.Errorf("multi-PV label %+v, lines %+v", l, l.MultiPV)
+	}
+	checkLabel(t, recs[2], 0, 1, "a1a8")
+	if l := recs[2].Label; !reflect.DeepEqual(l.MultiPV, []dataset.PVLine{{CP: 3, PV: []string{"g1f1"}}}) {
+		t.Errorf("lines %+v", l.MultiPV)
+	}
+	if want := `line 3: pvs[1] of the deepest evaluation left out: bad UCI move "a1a9"`; len(sum.FirstErrors) != 1 || sum.FirstErrors[0] != want {
+		t.Errorf("errors %q", sum.FirstErrors)
+	}
+}
+
+// An EPD line's bm, am, id, c0 (every operation a label does not hold)
+// are kept as the record's notes, readable as EPD again.
+func TestEPDOperationsAreKeptAsNotes(t *testing.T) {
+	recs, _ := labelledRun(t, FormatEPD, ViewDefault,
+		`rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 35; bm e4 d4; pv e4 e5; acd 12; id "a;b"; c0 "two words";`+"\n"+
+			"4k3/8/8/8/8/8/8/4K2R w K - ce 5;\n")
+	if got := recs[0].Notes; got != `bm e4 d4; c0 "two words"; id "a;b";` {
+		t.Errorf("notes %q", got)
+	}
+	checkLabel(t, recs[0], 35, 0, "e2e4")
+	if recs[1].Notes != "" {
+		t.Errorf("a line with only a score got notes %q", recs[1].Notes)
+	}
+
+	f, err := os.ReadFile(testenv.SharedData(t, "epd/wac.epd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, sum := labelledRun(t, FormatEPD, ViewDefault, string(f))
+	if len(recs) != 300 || sum.LinesBad != 0 {
+		t.Fatalf("%d records, summary %+v", len(recs), sum)
+	}
+	byID := map[string]dataset.Record{}
+	for _, r := range recs {
+		if r.Label != nil {
+			t.Fatalf("an unscored suite line got a label: %+v", r)
+		}
+		l, err := epd.Parse(strings.Join(strings.Fields(r.FEN)[:4], " ") + " " + r.Notes)
+		if err != nil || !l.Has("bm") && !l.Has("am") {
+			t.Fatalf("notes %q do not read back as EPD: %v", r.Notes, err)
+		}
+		byID[l.Ops["id"][0]] = r
+	}
+	for id, want := range map[string]string{
+		"WAC.001": `bm Qg6; id "WAC.001";`,
+		"WAC.150": `bm Ba3 Be5 Bf8 e3; c0 "All win but e3 is best."; id "WAC.150";`,
+		"WAC.274": `am Rd6; bm Rb6 Rg5+; id "WAC.274";`,
+	} {
+		if got := byID[id].Notes; got != want {
+			t.Errorf("%s: notes %q, want %q", id, got, want)
+		}
 	}
 }

@@ -7,7 +7,10 @@ package ingest
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/dchess/dchess/dataset"
 )
@@ -20,6 +23,7 @@ const (
 	FormatLichessEvals Format = "lichess-evals" // Lichess evaluation export, JSON lines
 	FormatCSV          Format = "csv"           // FEN,Evaluation (the Kaggle Stockfish set)
 	FormatEPD          Format = "epd"           // EPD with ce/dm, bm, pv operations (unscored lines stay unlabelled)
+	FormatPuzzles      Format = "puzzles"       // Lichess puzzle CSV: the position to solve, unlabelled, the solution as its moves
 	FormatPlain        Format = "plain"         // Stockfish's .plain training data
 	FormatBinpack      Format = "binpack"       // Stockfish's .binpack training data
 	FormatBullet       Format = "bullet"        // bullet's text lines: FEN | score | wdl
@@ -30,10 +34,10 @@ func ParseFormat(s string) (Format, error) {
 	switch f := Format(strings.ToLower(s)); f {
 	case "":
 		return FormatPGN, nil
-	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPlain, FormatBinpack, FormatBullet:
+	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPuzzles, FormatPlain, FormatBinpack, FormatBullet:
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv, epd, plain, binpack or bullet)", s)
+	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet)", s)
 }
 
 // ScoreView says whose point of view an imported score is written from.
@@ -65,8 +69,20 @@ type Options struct {
 	// SkipCaptures drops positions whose played move is a capture
 	// (DeepChess's rule: such positions are tactically unstable).
 	SkipCaptures bool
-	// MinElo keeps only games where both players are rated at least this.
+	// MinElo keeps only games where both players are rated at least this
+	// (puzzles: rated at least this).
 	MinElo int
+	// MaxElo keeps only games where both players are rated at most this
+	// (0: no bound); a player without a rating does not pass it. Puzzles:
+	// rated at most this.
+	MaxElo int
+	// TimeControl keeps only games whose TimeControl tag matches one item
+	// of a comma-separated list ("": every game); see ParseTimeControls.
+	TimeControl string
+	// Termination keeps only games whose Termination tag is one of a
+	// comma-separated list ("Normal,Time forfeit"), compared ignoring
+	// case, spaces, '-' and '_' ("": every game).
+	Termination string
 	// MaxGames stops after this many games have contributed positions (0: all).
 	MaxGames int
 	Seed     uint64
@@ -104,8 +120,16 @@ func (o *Options) Check() error {
 		return fmt.Errorf("ply bounds must not be negative")
 	case o.MaxPly > 0 && o.MaxPly < o.MinPly:
 		return fmt.Errorf("max ply %d is below min ply %d", o.MaxPly, o.MinPly)
-	case o.PositionsPerGame < 0 || o.MinElo < 0 || o.MaxGames < 0 || o.Workers < 0:
-		return fmt.Errorf("positions per game, min Elo, max games and workers must not be negative")
+	case o.PositionsPerGame < 0 || o.MinElo < 0 || o.MaxElo < 0 || o.MaxGames < 0 || o.Workers < 0:
+		return fmt.Errorf("positions per game, min and max Elo, max games and workers must not be negative")
+	case o.MaxElo > 0 && o.MaxElo < o.MinElo:
+		return fmt.Errorf("max Elo %d is below min Elo %d", o.MaxElo, o.MinElo)
+	}
+	if _, err := ParseTimeControls(o.TimeControl); err != nil {
+		return err
+	}
+	if o.Format != "" && o.Format != FormatPGN && (o.TimeControl != "" || o.Termination != "") {
+		return fmt.Errorf("the time control and termination filters read a game's tags: they apply to PGN only, not to %s", o.Format)
 	}
 	switch o.ScoreView {
 	case ViewDefault, ViewWhite, ViewSideToMove:
@@ -158,12 +182,17 @@ type Summary struct {
 	SkippedIllegal   int64 `json:"skipped_illegal"`
 	SkippedFiltered  int64 `json:"skipped_filtered"`
 	SkippedVariant   int64 `json:"skipped_variant"`
-	// Lines: labelled formats.
-	LinesRead int64 `json:"lines_read"`
-	LinesKept int64 `json:"lines_kept"`
-	LinesBad  int64 `json:"lines_bad"`
+	// Lines: labelled formats and puzzles. A puzzle the filters (rating,
+	// ply, captures) leave out is filtered, not bad.
+	LinesRead     int64 `json:"lines_read"`
+	LinesKept     int64 `json:"lines_kept"`
+	LinesBad      int64 `json:"lines_bad"`
+	LinesFiltered int64 `json:"lines_filtered"`
 	// Positions counts the records made, duplicates included.
 	Positions int64 `json:"positions_written"`
+	// Labelled counts those of them made with a label: every one of a
+	// labelled format, in games those scored by an [%eval] comment.
+	Labelled int64 `json:"positions_labelled"`
 	// Duplicates counts records dropped as repeats: by Options.Dedupe here,
 	// plus what the caller adds from its dataset writer (whose manifest
 	// counts both, see DuplicateCounter).
@@ -183,3 +212,146 @@ type LineError struct {
 }
 
 func (e *LineError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Reason) }
+
+// TimeControls is a parsed time-control filter (nil keeps every game).
+type TimeControls []timeControl
+
+// timeControl is one item of the filter: an exact base+increment, a range
+// of estimated durations, or correspondence.
+type timeControl struct {
+	exact          bool
+	base, inc      int
+	lo, hi         int // estimated seconds, hi < 0: no upper bound
+	correspondence bool
+}
+
+// The Lichess speed categories by estimated duration, base + 40 × increment,
+// in seconds: ultrabullet under 30, bullet under 180, blitz under 480,
+// rapid under 1500, classical from 1500.
+var timeCategories = map[string]timeControl{
+	"ultrabullet": {lo: 0, hi: 29},
+	"bullet":      {lo: 30, hi: 179},
+	"blitz":       {lo: 180, hi: 479},
+	"rapid":       {lo: 480, hi: 1499},
+	"classical":   {lo: 1500, hi: -1},
+}
+
+// ParseTimeControls reads a time-control filter: a comma-separated list of
+// exact controls as the TimeControl tag writes them (180+0, 600+5), the
+// Lichess categories ultrabullet, bullet, blitz, rapid, classical (by the
+// estimated duration base + 40 × increment, as Lichess sorts games),
+// correspondence (a tag of "-", no clock, or days per move "1/259200"),
+// and ranges of the estimated duration in seconds, MIN..MAX, either end
+// open (..179, 1500..). "" keeps every game.
+func ParseTimeControls(spec string) (TimeControls, error) {
+	if strings.TrimSpace(spec) == "" {
+		return nil, nil
+	}
+	var out TimeControls
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		if tc, ok := timeCategories[item]; ok {
+			out = append(out, tc)
+			continue
+		}
+		if item == "correspondence" {
+			out = append(out, timeControl{correspondence: true})
+			continue
+		}
+		if lo, hi, ok := strings.Cut(item, ".."); ok {
+			tc := timeControl{hi: -1}
+			var err1, err2 error
+			if lo = strings.TrimSpace(lo); lo != "" {
+				tc.lo, err1 = strconv.Atoi(lo)
+			}
+			if hi = strings.TrimSpace(hi); hi != "" {
+				tc.hi, err2 = strconv.Atoi(hi)
+			}
+			if err1 != nil || err2 != nil || tc.lo < 0 || hi != "" && tc.hi < tc.lo || lo == "" && hi == "" {
+				return nil, fmt.Errorf("time control %q: want a range of estimated seconds (base + 40 × increment) (180..479, ..179, 1500..)", item)
+			}
+			out = append(out, tc)
+			continue
+		}
+		if base, inc, ok := parseBaseInc(item); ok {
+			out = append(out, timeControl{exact: true, base: base, inc: inc})
+			continue
+		}
+		return nil, fmt.Errorf("time control %q: want base+increment in seconds (180+2), a category (ultrabullet, bullet, blitz, rapid, classical, correspondence) or a range of estimated seconds (300..900)", item)
+	}
+	return out, nil
+}
+
+// parseBaseInc reads "180+2" as written in a TimeControl tag.
+func parseBaseInc(s string) (base, inc int, ok bool) {
+	b, i, found := strings.Cut(s, "+")
+	if !found {
+		return 0, 0, false
+	}
+	base, err1 := strconv.Atoi(b)
+	inc, err2 := strconv.Atoi(i)
+	if err1 != nil || err2 != nil || base < 0 || inc < 0 || b[0] == '+' || b[0] == '-' || i == "" || i[0] == '+' || i[0] == '-' {
+		return 0, 0, false
+	}
+	return base, inc, true
+}
+
+// Match says whether a game's TimeControl tag passes the filter; a nil
+// filter passes every game, a missing or unreadable tag passes none.
+func (f TimeControls) Match(tag string) bool {
+	if f == nil {
+		return true
+	}
+	tag = strings.TrimSpace(tag)
+	correspondence := tag == "-" || strings.Contains(tag, "/")
+	base, inc, timed := parseBaseInc(tag)
+	for _, tc := range f {
+		switch {
+		case tc.correspondence:
+			if correspondence {
+				return true
+			}
+		case !timed:
+		case tc.exact:
+			if base == tc.base && inc == tc.inc {
+				return true
+			}
+		default:
+			if est := base + 40*inc; est >= tc.lo && (tc.hi < 0 || est <= tc.hi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// terminations is a parsed Termination filter: normalized names.
+type terminations []string
+
+func parseTerminations(spec string) terminations {
+	var out terminations
+	for _, item := range strings.Split(spec, ",") {
+		if n := normalizeTermination(item); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func normalizeTermination(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '-', '_':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// match says whether a game's Termination tag passes (a nil filter passes all).
+func (f terminations) match(tag string) bool {
+	if f == nil {
+		return true
+	}
+	return slices.Contains(f, normalizeTermination(tag))
+}

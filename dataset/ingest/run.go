@@ -87,11 +87,23 @@ func Run(ctx context.Context, inputs []string, stdin io.Reader, opts Options, si
 		r.recent = make([]uint64, recentKeys)
 	}
 	var err error
+	var empty []*NoRecordsError
 	for _, name := range inputs {
+		before := *sum
+		r.firstErr = ""
 		if err = r.input(ctx, name, stdin); err != nil || r.stopped {
 			break
 		}
+		if sum.Positions == before.Positions {
+			e := r.noRecords(name, &before)
+			if opts.Strict {
+				err = fmt.Errorf("%w (stopping: --strict)", e)
+				break
+			}
+			empty = append(empty, e)
+		}
 	}
+	err = r.checkYield(err, empty)
 	sum.Bytes += r.read.Load()
 	sum.Seconds = time.Since(began).Seconds()
 	if dc, ok := sink.(DuplicateCounter); ok && sum.Duplicates > 0 {
@@ -111,6 +123,8 @@ type runner struct {
 	stopped bool // MaxGames reached
 	// chain gives plain and binpack entries their game IDs, across inputs.
 	chain chainer
+	// firstErr is the first problem reported in the current input.
+	firstErr string
 }
 
 // input runs the split → decode → ordered write pipeline over one input.
@@ -125,14 +139,23 @@ func (r *runner) input(ctx context.Context, name string, stdin io.Reader) error 
 	switch r.opts.Format {
 	case FormatPGN:
 		split = pgnSplitter(in)
+	case FormatPuzzles:
+		// The header says which column is which, for every worker.
+		br := bufio.NewReaderSize(in, 1<<20)
+		cols, err := readPuzzleHeader(br)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		split = lineSplitter(br, 1)
+		newDecoder = func() decoder { return &puzzleDecoder{opts: r.opts, cols: cols} }
 	case FormatPlain:
 		split = plainSplitter(in, &r.chain)
+		newDecoder = func() decoder { return newLineDecoder(r.opts) }
 	case FormatBinpack:
 		split = binpackSplitter(in, &r.chain)
+		newDecoder = func() decoder { return newLineDecoder(r.opts) }
 	default:
-		split = lineSplitter(in)
-	}
-	if r.opts.Format != FormatPGN {
+		split = lineSplitter(in, 0)
 		newDecoder = func() decoder { return newLineDecoder(r.opts) }
 	}
 
@@ -231,7 +254,7 @@ func (r *runner) progress() Progress {
 	return Progress{
 		Bytes:     s.Bytes + r.read.Load(),
 		Games:     s.GamesRead + s.LinesRead,
-		Skipped:   s.GamesSkipped + s.LinesBad,
+		Skipped:   s.GamesSkipped + s.LinesBad + s.LinesFiltered,
 		Positions: s.Positions,
 	}
 }
@@ -252,6 +275,9 @@ func (r *runner) take(name string, o *outcome) error {
 			continue
 		}
 		msg := e.Error()
+		if r.firstErr == "" {
+			r.firstErr = msg
+		}
 		if r.prefix {
 			msg = name + ": " + msg
 		}
@@ -279,6 +305,8 @@ func (r *runner) take(name string, o *outcome) error {
 			default:
 				s.SkippedFiltered++
 			}
+		} else if o.skip == skipFiltered {
+			s.LinesFiltered++
 		} else {
 			s.LinesBad++
 		}
@@ -286,6 +314,9 @@ func (r *runner) take(name string, o *outcome) error {
 	}
 	for i := range o.records {
 		rec := &o.records[i]
+		if rec.Label != nil {
+			s.Labelled++
+		}
 		if r.recent != nil && rec.Key != 0 {
 			slot := &r.recent[rec.Key&(recentKeys-1)]
 			if *slot == rec.Key {
@@ -346,13 +377,18 @@ func (d *gameDecoder) decode(b *batch, u *unit) outcome {
 		return outcome{counted: true, skip: skip, err: err}
 	}
 	recs, skip, cerr := d.conv.convert(g)
-	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: err}
+	warn := err
+	if warn == nil && d.conv.warn != nil {
+		warn = d.conv.warn
+	}
+	return outcome{counted: true, records: recs, skip: skip, err: cerr, warn: warn}
 }
 
-// lineSplitter cuts a file of labelled positions into batches of lines.
-func lineSplitter(in io.Reader) splitFunc {
+// lineSplitter cuts a file of labelled positions into batches of lines;
+// skipped lines were read before (a header), so numbering goes on after them.
+func lineSplitter(in io.Reader, skipped int) splitFunc {
 	br := bufio.NewReaderSize(in, 1<<20)
-	lineNo := 0
+	lineNo := skipped
 	var long []byte
 	return func(b *batch) error {
 		b.text = make([]byte, 0, batchBytes+batchBytes/4)

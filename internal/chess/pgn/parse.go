@@ -25,6 +25,13 @@ type Game struct {
 	// MoveLines[i] is the line Moves[i] is on.
 	Moves     []string
 	MoveLines []int32
+	// Comments[i] is the text of the comments that follow Moves[i] in
+	// the main line, braces removed (two comments after one move are
+	// joined by a space), "" when none; nil when no move of the game has
+	// one. Comments inside variations and before the first move are not
+	// kept. CommentEval and CommentClock read Lichess's [%eval] and [%clk]
+	// commands out of them.
+	Comments []string
 	// Result is the game termination marker.
 	Result Result
 }
@@ -294,6 +301,9 @@ func (p *parser) movetext() (warn, err *Error) {
 				}
 				return nil, e
 			}
+			if depth == 0 && !resultSeen && len(p.g.Moves) > 0 {
+				p.addComment(s[p.pos+1 : p.pos+end])
+			}
 			p.line += strings.Count(s[p.pos:p.pos+end], "\n")
 			p.pos += end + 1
 			continue
@@ -383,7 +393,36 @@ func (p *parser) movetext() (warn, err *Error) {
 	if !resultSeen {
 		return nil, p.fail(max(p.lastLine, p.g.Line), "no game result (truncated game?)")
 	}
+	if c := p.g.Comments; c != nil {
+		for len(c) < len(p.g.Moves) {
+			c = append(c, "")
+		}
+		p.g.Comments = c
+	}
 	return nil, nil
+}
+
+// addComment keeps a comment's text for the last move of the main line.
+// The slice is made at the first comment, so games without comments
+// (most files) pay nothing.
+func (p *parser) addComment(text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	g := p.g
+	if g.Comments == nil {
+		g.Comments = make([]string, 0, cap(g.Moves))
+	}
+	for len(g.Comments) < len(g.Moves) {
+		g.Comments = append(g.Comments, "")
+	}
+	i := len(g.Moves) - 1
+	if g.Comments[i] == "" {
+		g.Comments[i] = text
+	} else {
+		g.Comments[i] += " " + text
+	}
 }
 
 func (p *parser) addMove(san string) {

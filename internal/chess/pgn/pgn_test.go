@@ -256,6 +256,7 @@ func FuzzReader(f *testing.F) {
 	f.Add("[Event \"a\"]\n\n1. e4 {open\n\n[Event \"b\"]\n\n1. d4 *\n")
 	f.Add("garbage\n[Event \"a\"]\n1.e4 1/2-1/2 junk\n")
 	f.Add("[Event \"a\"\n\n1. e4 (\n")
+	f.Add("1. e4 { [%eval 0.1] } { [%clk 0:01:00] } e5 {x} *\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		lines := strings.Count(text, "\n") + 1
 		games, errs := readAll(t, text)
@@ -265,7 +266,7 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 		for _, g := range games {
-			if len(g.Moves) != len(g.MoveLines) || g.Line < 1 || g.Line > lines {
+			if len(g.Moves) != len(g.MoveLines) || g.Comments != nil && len(g.Comments) != len(g.Moves) || g.Line < 1 || g.Line > lines {
 				t.Fatalf("inconsistent game %+v", g)
 			}
 		}
