@@ -46,7 +46,7 @@ func sequenceExamples(target string) (string, bool) {
 }
 
 // sequenceFirstRun is a sequence family's first short run: the default
-// size trains at a few sequences a second (docs/benchmarks.md), so the
+// size trains at a few sequences a second (docs/results/2026-11-21-diffusion-speed.md), so the
 // small config, stopped after a few hundred steps.
 func sequenceFirstRun(family string) string {
 	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
@@ -77,7 +77,7 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 			return sequenceExamples(c.Model.Settings.(*diffusion.Config).Target)
 		},
 		Accuracy:  AccuracyAction,
-		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/strength.md); DiffuSearch trained on about 50 times as many sequences",
+		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/results/2026-11-26-sequence-families-20000-steps.md); DiffuSearch trained on about 50 times as many sequences",
 		Metrics: []MetricInfo{
 			{"train_loss, val_loss", "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
 			{"train_action_accuracy, val_action_accuracy", "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
@@ -88,7 +88,8 @@ func sequenceFamily(name, description string, defaults func() diffusion.Config, 
 	}
 }
 
-// sequenceDefaults: the recipe docs/strength.md's comparison chose for
+// sequenceDefaults: the recipe the comparison of
+// docs/results/2026-11-25-policy-loss-and-recipe.md chose for
 // the three sequence families (#20): AdamW at 3e-4 with weight decay 0.01,
 // clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
 // all, batches of 128 sequences; validation capped so an epoch's check
