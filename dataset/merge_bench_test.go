@@ -9,7 +9,7 @@ import (
 
 // BenchmarkMergeShards1000 merges 1,000 generated task shards of a
 // 100,000-record input (100 labelled records each), the merge step of a
-// 1,000-task job array: docs/benchmarks.md, "Sharding".
+// 1,000-task job array: docs/results/2026-11-21-sharding-speed.md.
 func BenchmarkMergeShards1000(b *testing.B) {
 	const tasks, records = 1000, 100_000
 	dir := b.TempDir()

@@ -12,7 +12,7 @@ import (
 // playerKinds describe the players that are no model family.
 var playerKinds = map[string]string{
 	"random":     "plays a random legal move",
-	"heuristic":  "the hand-written evaluation (seed 000's terms and more, weights fitted to Stockfish's scores) in dchess's alpha-beta; about 2,061 Elo against strength-limited Stockfish at 10+0.1 (docs/strength.md)",
+	"heuristic":  "the hand-written evaluation (seed 000's terms and more, weights fitted to Stockfish's scores) in dchess's alpha-beta; about 2,061 Elo against strength-limited Stockfish at 10+0.1 (docs/results/2026-11-21-heuristic-anchored-on-stockfish.md)",
 	"experience": "Deep Red's tree of game statistics (seed 002): it plays the stored move with the best score, else its fallback player",
 	"uci":        "an external UCI engine",
 }

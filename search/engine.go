@@ -24,7 +24,8 @@ type Algorithm int
 const (
 	// AlphaBeta is negamax with alpha-beta pruning, iterative deepening,
 	// a transposition table, quiescence search and move ordering, plus the
-	// selective techniques that matches let in (docs/strength.md).
+	// selective techniques that matches let in (the search entries of
+	// docs/results/).
 	AlphaBeta Algorithm = iota
 	// Minimax is the seeds' plain fixed-depth minimax: no pruning, no
 	// table, no quiescence, static evaluation at the leaves. It exists as
@@ -387,8 +388,8 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 	// Away from the principal variation a node only has to show which side
 	// of a null window it falls; there the static evaluation decides how
 	// much effort the node deserves, the more so when it fell over the
-	// side's last move (docs/strength.md: the matches that let each of
-	// these in).
+	// side's last move (the matches that let each of these in,
+	// docs/results/2026-11-21-search-selective-pruning-clock.md).
 	pvNode := beta-alpha > 1
 	staticEval := noEval
 	if !inCheck {
@@ -490,7 +491,8 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		e.moveStack[ply] = m
 		e.make(b, m)
 		// A check is searched one ply deeper, so a forcing line is not cut
-		// at the horizon (docs/strength.md: the match and WAC that show it gains).
+		// at the horizon (the match and WAC that show it gains:
+		// docs/results/2026-11-21-search-check-extension.md).
 		next, check := depth-1, b.InCheck()
 		if check {
 			next = depth
@@ -510,7 +512,8 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 			// no better than alpha with a null window, and late quiet moves,
 			// which good ordering makes unlikely to matter, only to a reduced
 			// depth; a move that surprises is searched again in full
-			// (docs/strength.md: the matches that let both in).
+			// (the matches that let both in:
+			// docs/results/2026-11-21-search-lmr-pvs.md).
 			r := 0
 			if quiet && !inCheck && !check && scores[i] < orderCounter {
 				r = lateMoveReduction(depth, i, improving)

@@ -82,7 +82,7 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f.IntVar(&opts.Workers, "workers", runtime.NumCPU(), "Stockfish processes, each with one thread")
 	// --help (and the reference made from it) says "one per CPU", not this machine's count.
 	f.Lookup("workers").DefValue = "one per CPU"
-	f.IntVar(&opts.Hash, "hash", 16, "hash table of each process in MB, cleared for every position (at depth 8, 1 labels 7-22 % faster: docs/benchmarks.md)")
+	f.IntVar(&opts.Hash, "hash", 16, "hash table of each process in MB, cleared for every position (1 labels faster at depth 8: docs/results/2026-11-28-label-hash-size.md)")
 	f.IntVar(&opts.PV, "pv", 8, "keep the principal variation up to this many moves (0: none)")
 	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "restart an engine that takes longer than this on one position (default: derived from the limit)")

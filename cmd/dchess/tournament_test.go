@@ -308,11 +308,11 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 	}
 }
 
-// TestTournamentMergeRefitsTheShippedAnchor runs the README's merges of the
-// gauntlets in docs/results and checks the pooled anchors that
-// docs/strength.md and the README give for the network shipped from
-// 9641d09 to f759b62, with the search before singular extensions and with
-// main's, and for the one shipped since.
+// TestTournamentMergeRefitsTheShippedAnchor runs the record's merges of the
+// gauntlets in docs/results and checks the pooled anchors that the record
+// (docs/status.md and its entries in docs/results) gives for the network
+// shipped from 9641d09 to f759b62, with the search before singular
+// extensions and with main's, and for the one shipped since.
 func TestTournamentMergeRefitsTheShippedAnchor(t *testing.T) {
 	for _, c := range []struct {
 		glob       string

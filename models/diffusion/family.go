@@ -50,7 +50,7 @@ func SequenceExamples(target string) (string, bool) {
 }
 
 // SequenceFirstRun is a sequence family's first short run: the default
-// size trains at a few sequences a second (docs/benchmarks.md), so the
+// size trains at a few sequences a second (docs/results/2026-11-21-diffusion-speed.md), so the
 // small config, stopped after a few hundred steps.
 func SequenceFirstRun(family string) string {
 	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
@@ -81,7 +81,7 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 			return SequenceExamples(c.Model.Settings.(*Config).Target)
 		},
 		Accuracy:  family.AccuracyAction,
-		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/strength.md); DiffuSearch trained on about 50 times as many sequences",
+		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/results/2026-11-26-sequence-families-20000-steps.md); DiffuSearch trained on about 50 times as many sequences",
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
@@ -92,7 +92,7 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 	}
 }
 
-// SequenceDefaults: the recipe docs/strength.md's comparison chose for
+// SequenceDefaults: the recipe docs/results/2026-11-25-policy-loss-and-recipe.md's comparison chose for
 // the three sequence families (#20): AdamW at 3e-4 with weight decay 0.01,
 // clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
 // all, batches of 128 sequences; validation capped so an epoch's check

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkImportKasparov imports the 2,128 master games into a new tree;
-// games/s is the figure docs/benchmarks.md records.
+// games/s is the figure docs/results/2026-11-21-experience-import-speed.md records.
 func BenchmarkImportKasparov(b *testing.B) {
 	data, err := os.ReadFile(testenv.SharedData(b, "pgn/Kasparov.pgn"))
 	if err != nil {

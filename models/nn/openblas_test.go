@@ -79,7 +79,7 @@ func TestOpenBLASUsesTheCPUsVectorUnits(t *testing.T) {
 }
 
 // BenchmarkOpenBLASSgemm times a 512×512 float32 product, the figure
-// docs/benchmarks.md compares across OPENBLAS_CORETYPE settings.
+// docs/results/2026-11-21-diffusion-speed.md compares across OPENBLAS_CORETYPE settings.
 func BenchmarkOpenBLASSgemm(b *testing.B) {
 	const n = 512
 	x, y, z := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)

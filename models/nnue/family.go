@@ -31,7 +31,7 @@ func Register() {
 		Defaults: func(c *family.Config) {
 			// Many small steps over many positions, as nnue-pytorch trains,
 			// annealed: with a constant rate the validation loss jumped 10 %
-			// between epochs and settled 4 % higher (docs/strength.md). The
+			// between epochs and settled 4 % higher (docs/results/2026-11-26-nnue-third-round-cosine.md). The
 			// length is the shipped network's: 1.8 passes over its 4.8
 			// million quiet train positions.
 			o := &c.Optimizer
@@ -86,7 +86,7 @@ func Register() {
 			family.EvaluatorMetrics[1:]...),
 		Reference: "dchess's shipped network (the default recipe on 5.3 million quiet positions labelled by Stockfish at depth 8) " +
 			"rates about 2,361 ± 30 against strength-limited Stockfish at 10+0.1 over 400 games, and an earlier network " +
-			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/strength.md); Stockfish's first NNUE was " +
+			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/results/2026-11-27-nnue-shipped-sprt-anchor-clock.md); Stockfish's first NNUE was " +
 			"more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games",
 		Evaluator:   func(path string) (search.Evaluator, error) { return Load(path) },
 		Evaluations: family.EvalStatic,

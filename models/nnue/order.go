@@ -17,7 +17,7 @@ import (
 // greedily: the unit most often 0 of those left, then, three times, the
 // unit most often 0 at the same time as the chunk so far. On the shipped
 // network 33 % of the chunks a depth-8 bench search evaluates are 0 then,
-// 18 % in the trained order (docs/benchmarks.md).
+// 18 % in the trained order (docs/results/2026-11-26-nnue-node-speed-sparse.md).
 // With Pairwise the units are the products, unit j and j + N/2 a pair.
 // The result is perm, perm[j] the unit that goes to place j.
 func (n *Net) zeroGroups() []int {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The dataset of docs/strength.md's evaluator and diffusion studies, made with
+# The dataset of the evaluator and diffusion studies (docs/results/2026-11-21-evaluators-depth-8.md,
+# docs/results/2026-11-21-diffusion-vs-policy.md), made with
 # dchess alone: Kasparov's games and 2,000 self-play games between two
 # heuristic players (the first 20 plies 10 % random), each position
 # labelled by Stockfish at depth 8 with a 4-move principal variation, split

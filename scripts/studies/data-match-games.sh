@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The second dataset the heuristic's weights are fitted to: the positions of
 # the heuristic's own match games (the A/B matches and the Stockfish gauntlets
-# of docs/strength.md, written by dchess match --pgn), each labelled by
+# of the record's search entries, docs/results/, written by dchess match --pgn), each labelled by
 # Stockfish at depth 8 with a 4-move principal variation, split 90/5/5 by
 # game. These are the positions the player actually reaches and misjudges,
 # which the first dataset's shallow self-play games reach rarely.

@@ -5,7 +5,7 @@
 # pair of the whole dataset judged by a depth-3 heuristic search and the
 # first 1,500 by Stockfish at depth 10 (`dchess eval --pairs`). A recipe
 # whose results a strong judge cannot read from the positions caps any
-# comparator trained on it (docs/strength.md, DeepChess: pair accuracy).
+# comparator trained on it (docs/results/2026-11-21-deepchess-pair-accuracy.md).
 #
 #   scripts/studies/deepchess-data.sh OUT_DIR [RECIPE...]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/strength.md's evaluator study (issue #4): the material-only baseline,
+# The evaluator study of docs/results/2026-11-21-evaluators-depth-8.md (issue #4): the material-only baseline,
 # the thesis ANN and CNN and the two -wide configs trained on the same
 # labelled positions (scripts/studies/data-d8-pv4.sh), scored on the test
 # split (eval --data: static evaluation against Stockfish), then rated in

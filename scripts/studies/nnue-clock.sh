@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Two nnue networks on the clock (docs/strength.md, "Positions along the
-# line"): NEW against OLD with the same dchess and search, at TC (default
+# Two nnue networks on the clock
+# (docs/results/2026-11-27-nnue-positions-along-the-line.md): NEW against OLD with the same dchess and search, at TC (default
 # 10+0.1) from noob_2moves.epd in random order (SEED, default 25), without
 # adjudication, as TASKS job-array tasks (default 2), one a core, until the
 # SPRT (elo0 0, elo1 10), read every 60 s, decides; the report goes to

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NNUE study's cross-probe (issue #19, docs/strength.md): every network
+# The NNUE study's cross-probe (issue #19, docs/results/2026-11-26-nnue-third-round-cosine.md): every network
 # scored on the labelled positions of every probe (scripts/studies/
 # nnue-probe.sh: the games a network played against the heuristic at depth
 # 4), so each is judged on positions other networks' searches steered to as

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NNUE study's data curve (issue #19, docs/strength.md): does more data
+# The NNUE study's data curve (issue #19, docs/results/2026-11-26-nnue-data-curve.md): does more data
 # of one kind still help? The default recipe (configs/nnue.yaml, pairwise
 # since fb91edc) trained on the first 2, 4 and 10 chunks of a network's
 # own games (NETWORK, default the shipped one) against
@@ -32,7 +32,7 @@ here=$(dirname "$0")
 . "$here/env.sh"
 play=$study/play
 # The network that plays the chunks' games. One network for the whole curve,
-# so that its chunks are of one kind: the curve of docs/strength.md was
+# so that its chunks are of one kind: the curve of docs/results/2026-11-26-nnue-data-curve.md was
 # played by the round-4 network, shipped until d158908
 # (git show ecab3d0:models/shipped/nnue.dcw > round4.dcw; NETWORK=round4.dcw).
 network=${NETWORK:-$root/models/shipped/nnue.dcw}

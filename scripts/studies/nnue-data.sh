@@ -13,17 +13,19 @@
 # Defaults: 10 chunks of 5,000 games, 1 Stockfish process. SELFPLAY_A and
 # SELFPLAY_B name the players (default heuristic:depth=3 for both): a network
 # playing one side puts the positions its own search steers to into the data,
-# the ones a network trained on others' games misjudges most (docs/strength.md,
-# the NNUE study); give such chunks their own SEED_BASE (default 1000, chunk k
-# plays from seed SEED_BASE + k) so their openings differ. POSITIONS_PER_GAME
+# the ones a network trained on others' games misjudges most
+# (docs/results/2026-11-25-nnue-own-games.md); give such chunks their own
+# SEED_BASE (default 1000, chunk k plays from seed SEED_BASE + k) so their
+# openings differ. POSITIONS_PER_GAME
 # (default 0, every position from ply 8) labels a seeded sample of each game
 # instead: more games for the same labelling time. MULTIPV (default 1)
 # labels that many lines a position (label --multipv), for training on the
 # positions after each line's first move (the nnue config's children).
 # LABEL_HASH (default 16, Stockfish's own) is each Stockfish's table in MB;
 # it is cleared for every position, so at depth 8 a 1 MB table labels 7-22 %
-# faster with 99.7 % of scores the same (docs/benchmarks.md, "The
-# table's size"); the data curve made since 2026-11-28 uses 1. A rerun skips the
+# faster with 99.7 % of scores the same
+# (docs/results/2026-11-28-label-hash-size.md); the data curve made since
+# 2026-11-28 uses 1. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the
 # script can be stopped at any point and run again. CHUNK_SHARD=i/n (default
 # 0/1) makes only the chunks k with (k - 1) mod n = i, so n machines make

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NNUE study's mixed-data point (issue #19, docs/strength.md): the
+# The NNUE study's mixed-data point (issue #19, docs/results/2026-11-27-nnue-mixed-data-mirror.md): the
 # curve's first K chunks (one network's games against the heuristic,
 # nnue-curve.sh) plus the other kinds of data the shipped network
 # was trained on and the curve lacks: a chunk of self-play between two
@@ -8,7 +8,7 @@
 # the default recipe (configs/nnue.yaml, pairwise) on all of it, scores it on
 # the curve's chunk 1 test split as the curve's points are scored, and plays
 # it at depth 6 against the shipped network, or the one SHIPPED_NET names
-# (docs/strength.md's study: the round-4 network that played the chunks,
+# (docs/results/2026-11-26-nnue-data-curve.md: the round-4 network that played the chunks,
 # git show ecab3d0:models/shipped/nnue.dcw): does a mix of kinds make a
 # network worth shipping where more of one kind did not?
 #

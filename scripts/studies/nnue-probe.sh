@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The NNUE study's quick probe (issue #19, docs/strength.md): a network
+# The NNUE study's quick probe (issue #19, docs/results/2026-11-25-nnue-own-games.md): a network
 # against the heuristic with the same search at a fixed depth (no clock, so
 # speed plays no part), then the positions of those games labelled by
 # Stockfish and both evaluations scored on them. The second half says how

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Variants of the nnue recipe on the same data (issue #19's 150 ns goal,
-# docs/strength.md: "Sparsity", "Pairwise"): configs/nnue.yaml with some
+# docs/results/2026-11-26-nnue-sparsity.md,
+# docs/results/2026-11-26-nnue-pairwise.md): configs/nnue.yaml with some
 # of its model settings changed, each trained on DATA, then each network's
 # static accuracy on the first dataset's test split, its share of zero
 # chunks and its ns a node (the models/nnue benchmarks, alternating the

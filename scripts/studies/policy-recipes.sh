@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/strength.md's comparison of training recipes for the sequence
+# The comparison of training recipes (docs/results/2026-11-25-policy-loss-and-recipe.md) for the sequence
 # families (issue #20, item 6), on policy-small at equal steps: recipe B
 # (configs/policy-small.yaml as it is: AdamW 3e-4, weight decay 0.01, warm-up
 # and cosine, clipping 1, batch 128) against recipe A (Adam 1e-3, constant

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A search change on trial (docs/strength.md): dchess built at two git
+# A search change on trial (the search entries of docs/results/): dchess built at two git
 # revisions, NEW and OLD, plays the same player (PLAYER, default the shipped
 # network) through UCI on both sides, at TC (default 10+0.1) from
 # noob_2moves.epd in random order (SEED, default 22), without adjudication,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# docs/strength.md's comparison of the sequence families (issues #5 and #20):
+# The comparison of the sequence families (issues #5 and #20;
+# docs/results/2026-11-26-sequence-families-20000-steps.md):
 # configs/policy-small.yaml, configs/diffusion-small.yaml and
 # configs/flow-small.yaml with each source (mask, board) are the same
 # transformer (width 64, 2 blocks) trained on the same labelled positions
@@ -26,7 +27,7 @@
 # of a subset apart. PARALLEL
 # (default 1) trains that many runs at once, each with GOMAXPROCS=1: one
 # core trains this small transformer as fast as two do (193 and 194
-# samples/s, docs/strength.md), so on a machine of N cores PARALLEL=N
+# samples/s, the entry above), so on a machine of N cores PARALLEL=N
 # trains N runs in the time of one.
 set -euo pipefail
 . "$(dirname "$0")/env.sh"

@@ -4,7 +4,7 @@
 // mobility, each scored for the middlegame and the endgame and blended by
 // the game phase (tapered evaluation). Threats, the king's pawn shelter,
 // tempo and three more pawn terms were added when a match showed they gain
-// (docs/strength.md). The weights in use are fitted to
+// (docs/results/2026-11-22-eval-threats-king-shelter-tempo.md). The weights in use are fitted to
 // Stockfish's scores (tune.go, weights.go); SeedWeights are the hand-set
 // ones the fit starts from.
 package heuristic

@@ -14,7 +14,7 @@ import (
 
 // BenchmarkMergeShards1000 merges 1,000 generated task folders of a
 // 20,000-game match (10 pairs each) into one report and one PGN:
-// docs/benchmarks.md, "Sharding".
+// docs/results/2026-11-21-sharding-speed.md.
 func BenchmarkMergeShards1000(b *testing.B) {
 	const tasks, games = 1000, 20_000
 	base := filepath.Join(b.TempDir(), "m")

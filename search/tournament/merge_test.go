@@ -101,9 +101,10 @@ func TestMergeFilesIsOneFitOfAllGames(t *testing.T) {
 	}
 }
 
-// TestMergeFilesGivesThePooledAnchor reproduces docs/strength.md's pooled
-// anchor of the shipped network: the gauntlets of seeds 40 and 41 rate it
-// 2,299.7 ± 28 together (each alone 2,279.9 ± 39.3 and 2,319.3 ± 40.8).
+// TestMergeFilesGivesThePooledAnchor reproduces the pooled anchor of the
+// network then shipped (docs/results/2026-11-28-nnue-anchored-other-openings.md):
+// the gauntlets of seeds 40 and 41 rate it 2,299.7 ± 28 together (each
+// alone 2,279.9 ± 39.3 and 2,319.3 ± 40.8).
 func TestMergeFilesGivesThePooledAnchor(t *testing.T) {
 	dir := t.TempDir()
 	seed40 := gauntletFile(t, dir, "seed40.json", []tournament.PairScore{
