@@ -292,6 +292,8 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		return err
 	}
 	cfg.A, cfg.B, cfg.Games = a, b, opts.Games
+	// The PGN says when each game was played, as cutechess-cli's does.
+	cfg.PGNTimes = true
 	if opts.SPRT != "" {
 		test, err := elo.ParseSPRT(opts.SPRT)
 		if err != nil {

@@ -158,6 +158,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
+	base.PGNTimes = true // as match's: when each game was played
 	cfg := tournament.Config{Players: specs, Gauntlet: opts.Gauntlet, GamesPerPair: opts.GamesPerPair, Match: base, Restart: opts.Force}
 	if opts.PGN != "" {
 		cfg.Journal = match.JournalBeside(opts.PGN)
