@@ -255,8 +255,10 @@ a killed one continues.`,
 			return runMatch(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.A, "a", "", "first player SPEC (results are from its side)")
-	cmd.Flags().StringVar(&opts.B, "b", "", "second player SPEC")
+	// -a and -b too: cobra completes a one-letter flag's value only through
+	// its shorthand.
+	cmd.Flags().StringVarP(&opts.A, "a", "a", "", "first player SPEC (results are from its side)")
+	cmd.Flags().StringVarP(&opts.B, "b", "b", "", "second player SPEC")
 	cmd.Flags().IntVar(&opts.Games, "games", 20, "number of games (pairs of two with colours swapped)")
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
