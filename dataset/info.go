@@ -20,7 +20,7 @@ type Info struct {
 	Failed        int64            `json:"failed"`
 	Duplicates    int64            `json:"duplicates_dropped"`
 	LabelCoverage float64          `json:"label_coverage"`
-	Split         *SplitInfo       `json:"split"`
+	Split         *InfoSplit       `json:"split"`
 	Splits        map[string]int64 `json:"splits"`
 	SplitGames    map[string]int64 `json:"split_games"`
 	Histogram     HistogramInfo    `json:"histogram"`
@@ -31,6 +31,37 @@ type Info struct {
 	Bytes         int64            `json:"bytes"`
 	// Quiet is set by `dataset info --count-quiet`, which reads every record.
 	Quiet *QuietCounts `json:"quiet,omitempty"`
+}
+
+// InfoSplit is the manifest's split as info reports it. A placed game is
+// named as a jsonl export names it, its game_id in 16 hex digits, and its
+// split by name: a 64-bit id written as a JSON number is rounded by every
+// reader that keeps numbers as doubles (jq, JavaScript).
+type InfoSplit struct {
+	Seed    uint64       `json:"seed"`
+	Val     float64      `json:"val"`
+	Test    float64      `json:"test"`
+	Records SplitCounts  `json:"records"`
+	Games   SplitCounts  `json:"games"`
+	Placed  []InfoPlaced `json:"placed,omitempty"`
+}
+
+// InfoPlaced is one game a split placed by hand.
+type InfoPlaced struct {
+	Game  string `json:"game"`
+	Split string `json:"split"`
+}
+
+// infoSplit is s as info reports it; nil for an unsplit dataset.
+func infoSplit(s *SplitInfo) *InfoSplit {
+	if s == nil {
+		return nil
+	}
+	out := &InfoSplit{Seed: s.Seed, Val: s.Val, Test: s.Test, Records: s.Records, Games: s.Games}
+	for _, p := range s.Placed {
+		out.Placed = append(out.Placed, InfoPlaced{Game: fmt.Sprintf("%016x", p.Game), Split: p.Split.String()})
+	}
+	return out
 }
 
 // HistogramInfo is the manifest's score histogram with its buckets named.
@@ -55,7 +86,7 @@ func Describe(d *Dataset) Info {
 	info := Info{
 		Dataset: d.Dir(), FormatVersion: m.FormatVersion, CreatedAt: m.CreatedAt,
 		Records: c.Records, Games: c.Games, Labelled: c.Labelled, Failed: c.Failed, Duplicates: c.Duplicates,
-		Split: m.Split, Sources: m.Sources, Command: m.Command, Settings: m.Settings, Shards: len(m.Shards),
+		Split: infoSplit(m.Split), Sources: m.Sources, Command: m.Command, Settings: m.Settings, Shards: len(m.Shards),
 	}
 	if c.Records > 0 {
 		info.LabelCoverage = float64(c.Labelled) / float64(c.Records)

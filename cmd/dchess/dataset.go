@@ -67,7 +67,7 @@ func newDatasetInfoCmd(s *IOStreams) *cobra.Command {
 			return runDatasetInfo(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print one JSON object (its fields: docs/reference/json.md)")
 	cmd.Flags().BoolVar(&opts.CountQuiet, "count-quiet", false, "read every record and count the quiet labelled positions (not in check, the best move not a capture), by split")
 	inputArgs(cmd, inputDataset)
 	return cmd

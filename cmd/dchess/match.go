@@ -255,12 +255,14 @@ a killed one continues.`,
 			return runMatch(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().StringVar(&opts.A, "a", "", "first player SPEC (results are from its side)")
-	cmd.Flags().StringVar(&opts.B, "b", "", "second player SPEC")
+	// -a and -b too: cobra completes a one-letter flag's value only through
+	// its shorthand.
+	cmd.Flags().StringVarP(&opts.A, "a", "a", "", "first player SPEC (results are from its side)")
+	cmd.Flags().StringVarP(&opts.B, "b", "b", "", "second player SPEC")
 	cmd.Flags().IntVar(&opts.Games, "games", 20, "number of games (pairs of two with colours swapped)")
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "stop when the test decides: elo0=0,elo1=10,alpha=0.05,beta=0.05")
 	cmd.Flags().IntVar(&opts.ReportEvery, "report-every", 10, "print the score so far every N games (0: never)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object (its fields: docs/reference/json.md)")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists, and start over instead of continuing an interrupted run's journal")
 	cmd.Flags().StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index); needs -o")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "with --shard: write the task's results and games to NAME-000i-of-000n")
@@ -292,6 +294,8 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		return err
 	}
 	cfg.A, cfg.B, cfg.Games = a, b, opts.Games
+	// The PGN says when each game was played, as cutechess-cli's does.
+	cfg.PGNTimes = true
 	if opts.SPRT != "" {
 		test, err := elo.ParseSPRT(opts.SPRT)
 		if err != nil {
@@ -466,7 +470,7 @@ says how many tasks are finished, running and not started. It only reads.`,
 	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order (match after match), to this PGN file (whole or not at all)")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists")
 	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object (its fields: docs/reference/json.md)")
 	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
 	inputArgs(cmd, inputShards)
 	return cmd

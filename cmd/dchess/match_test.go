@@ -280,8 +280,10 @@ func (w *actOnLine) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
-// withoutTimes drops each move's time from a PGN: what the clock decides.
+// withoutTimes drops from a PGN what the clock decides: each move's time
+// and the tags of when the game was played and how long it took.
 func withoutTimes(pgn string) string {
+	pgn = regexp.MustCompile(`\[Game(Duration|EndTime|StartTime) "[^"]*"\]\n`).ReplaceAllString(pgn, "")
 	return regexp.MustCompile(` \d+\.\d{3}s([,}])`).ReplaceAllString(pgn, "$1")
 }
 

@@ -147,6 +147,7 @@ flag, bad argument; nothing was done).`,
 	}
 	markArgErrorsAsUsage(root)
 	checkInputsFirst(root)
+	registerCompletions(root)
 	return root
 }
 

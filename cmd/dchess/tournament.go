@@ -64,7 +64,7 @@ outputs at once.`,
 	cmd.Flags().BoolVar(&opts.Gauntlet, "gauntlet", false, "first player against each of the others only")
 	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: first player = 0)")
 	cmd.Flags().IntVar(&opts.GamesPerPair, "games-per-pair", 10, "games between each pair of players")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object (its fields: docs/reference/json.md)")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists, and start over instead of continuing an interrupted run's journal")
 	opts.gameFlags.add(cmd)
 	cmd.AddCommand(newTournamentMergeCmd(s))
@@ -101,7 +101,7 @@ copied to another folder, say) merge says so.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.Anchors, "anchor", nil, "fix players' ratings: NAME=ELO, comma-separated or repeated (default: the files' anchors)")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the ratings as one JSON object (its fields: docs/reference/json.md)")
 	inputArgs(cmd, inputFile)
 	return cmd
 }
@@ -158,6 +158,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if err != nil {
 		return err
 	}
+	base.PGNTimes = true // as match's: when each game was played
 	cfg := tournament.Config{Players: specs, Gauntlet: opts.Gauntlet, GamesPerPair: opts.GamesPerPair, Match: base, Restart: opts.Force}
 	if opts.PGN != "" {
 		cfg.Journal = match.JournalBeside(opts.PGN)

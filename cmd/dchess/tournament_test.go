@@ -37,7 +37,7 @@ func TestTournamentRatingsWithAnchor(t *testing.T) {
 		if m["games"].(float64) != 8 {
 			t.Errorf("%s played %v games, want 8", m["name"], m["games"])
 		}
-		if m["name"] != "random" && m["error"].(float64) <= 0 {
+		if e, ok := m["elo_error"].(float64); m["name"] != "random" && (!ok || e <= 0) {
 			t.Errorf("%s has no error bar", m["name"])
 		}
 	}

@@ -215,6 +215,37 @@ func TestMatchPGNReadsBack(t *testing.T) {
 	}
 }
 
+// On a clock every move's comment ends with the mover's time left
+// ({+0.35/1 0.004s [%clk 0:00:04.9]}) and the tags say when each game was
+// played; both readers still read every game with the reported results.
+func TestClockedMatchPGNReadsBack(t *testing.T) {
+	readers := findReaders(t)
+	pgn := filepath.Join(t.TempDir(), "clocked.pgn")
+	var rep struct {
+		A, B                string
+		Wins, Losses, Draws int
+	}
+	out := dchess(t, "match", "--a", "heuristic:depth=1", "--b", "random", "--games", "4", "--tc", "5+0.05",
+		"--max-moves", "20", "--pgn", pgn, "--json")
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	data, err := os.ReadFile(pgn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\{[+-](\d+\.\d\d|M\d+)/1 \d+\.\d{3}s \[%clk 0:00:0\d\.\d\]`).Match(data) ||
+		!bytes.Contains(data, []byte("[GameStartTime ")) {
+		t.Fatalf("no [%%clk] comments or GameStartTime tags:\n%s", data)
+	}
+	for reader, games := range readers.read(t, pgn, rep.Wins+rep.Losses+rep.Draws) {
+		w, l, d := tallyOf(games).points(rep.A, rep.B)
+		if w != rep.Wins || l != rep.Losses || d != rep.Draws {
+			t.Errorf("%s: %s scores +%d -%d =%d, dchess reported +%d -%d =%d", reader, rep.A, w, l, d, rep.Wins, rep.Losses, rep.Draws)
+		}
+	}
+}
+
 func TestTournamentPGNReadsBack(t *testing.T) {
 	readers := findReaders(t)
 	pgn := filepath.Join(t.TempDir(), "tournament.pgn")

@@ -48,7 +48,7 @@ func ScoreFromElo(elo float64) float64 {
 //     cutechess's 0.5·(1 + erf((W−L)/√(2(W+L)))) over games (or pairs) won
 //     and lost, which is 0.5 when there are none.
 //
-// Estimate marshals to JSON with ±Inf written as the strings "+inf"/"-inf".
+// Estimate marshals to JSON with ±Inf written as null (see Float).
 // Embed it in a report struct as a named field, not anonymously: an
 // anonymous embedding promotes MarshalJSON and hides the report's own fields.
 type Estimate struct {
@@ -246,7 +246,9 @@ type estimateJSON struct {
 	UpperBound  Float `json:"elo_upper_bound"`
 }
 
-// MarshalJSON writes finite values as numbers and ±Inf as "+inf"/"-inf".
+// MarshalJSON writes finite values as numbers and an infinite one (an
+// unbounded interval, the Elo of a 100 % or 0 % score) as null, beside
+// the finite one-sided bound that replaces it.
 func (e Estimate) MarshalJSON() ([]byte, error) {
 	return json.Marshal(estimateJSON{
 		Games: e.Games, Score: Float(e.Score), ScoreStdErr: Float(e.ScoreStdErr),
@@ -256,11 +258,18 @@ func (e Estimate) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// UnmarshalJSON reads what MarshalJSON writes.
+// UnmarshalJSON reads what MarshalJSON writes, and the "+inf"/"-inf"
+// strings older versions wrote. A null is the infinity it stands for: the
+// Elo's sign is the score's, a margin or standard error is +Inf, a lower
+// bound -Inf and an upper bound +Inf.
 func (e *Estimate) UnmarshalJSON(data []byte) error {
-	var w estimateJSON
+	inf, nan := Float(math.Inf(1)), Float(math.NaN())
+	w := estimateJSON{ScoreStdErr: inf, Elo: nan, ErrorMargin: inf, LowerBound: -inf, UpperBound: inf}
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
+	}
+	if math.IsNaN(float64(w.Elo)) {
+		w.Elo = Float(EloFromScore(float64(w.Score)))
 	}
 	*e = Estimate{
 		Games: w.Games, Score: float64(w.Score), ScoreStdErr: float64(w.ScoreStdErr),
@@ -271,25 +280,34 @@ func (e *Estimate) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Float is a number that may be infinite (an Elo margin with no games or a
-// 100 % score); its JSON form carries ±Inf as "+inf"/"-inf".
+// Float is a number that may be infinite (an Elo margin with no games, the
+// Elo of a 100 % score). Its JSON is a number, or null for ±Inf: a JSON
+// field holds one type, and a reader finds the finite one-sided bound in
+// the field beside it (elo_lower_bound, elo_upper_bound). Versions before
+// wrote "+inf" and "-inf", which it still reads.
 type Float float64
 
+// MarshalJSON writes a finite value as a number and ±Inf as null; NaN is
+// an error, as it has no meaning here.
 func (f Float) MarshalJSON() ([]byte, error) {
 	v := float64(f)
 	switch {
-	case math.IsInf(v, 1):
-		return []byte(`"+inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-inf"`), nil
+	case math.IsInf(v, 0):
+		return []byte("null"), nil
 	case math.IsNaN(v):
 		return nil, fmt.Errorf("elo: NaN has no JSON form")
 	}
 	return json.Marshal(v)
 }
 
+// UnmarshalJSON reads a number, or the strings "+inf", "inf" and "-inf"
+// that older versions wrote. A null leaves f as it is, as encoding/json
+// does for any null: the caller, who knows which infinity (or none) the
+// field's null stands for, sets that value before decoding.
 func (f *Float) UnmarshalJSON(data []byte) error {
 	switch string(data) {
+	case "null":
+		return nil
 	case `"+inf"`, `"inf"`:
 		*f = Float(math.Inf(1))
 		return nil
@@ -299,7 +317,7 @@ func (f *Float) UnmarshalJSON(data []byte) error {
 	}
 	var v float64
 	if err := json.Unmarshal(data, &v); err != nil {
-		return fmt.Errorf("elo: want a number, \"+inf\" or \"-inf\", got %s", data)
+		return fmt.Errorf("elo: want a number or null, got %s", data)
 	}
 	*f = Float(v)
 	return nil

@@ -275,13 +275,20 @@ func TestEstimateJSON(t *testing.T) {
 	if err := json.Unmarshal(data, &fields); err != nil {
 		t.Fatal(err)
 	}
-	if fields["elo"] != "+inf" || fields["error_margin"] != "+inf" || fields["score"] != 1.0 || fields["games"] != 3.0 {
+	// An unbounded value is null, never a string: one type per field.
+	for _, key := range []string{"elo", "error_margin", "elo_upper_bound"} {
+		if v, ok := fields[key]; !ok || v != nil {
+			t.Errorf("all wins: %s is %v, want null: %s", key, v, data)
+		}
+	}
+	if fields["score"] != 1.0 || fields["games"] != 3.0 {
 		t.Errorf("all wins JSON = %s", data)
 	}
-	if fields["elo_lower_bound"].(float64) >= 0 || fields["elo_upper_bound"] != "+inf" {
+	if low, ok := fields["elo_lower_bound"].(float64); !ok || low >= 0 {
 		t.Errorf("all wins JSON bounds = %s", data)
 	}
-	for _, e := range []elo.Estimate{elo.FromWDL(136, 96, 111), elo.FromWDL(0, 4, 0), elo.FromWDL(0, 0, 0)} {
+	for _, e := range []elo.Estimate{elo.FromWDL(136, 96, 111), elo.FromWDL(0, 4, 0), elo.FromWDL(0, 0, 0),
+		elo.FromWDL(3, 0, 0), elo.FromWDL(3, 0, 1), elo.FromPentanomial([5]int{0, 0, 1, 0, 3})} {
 		data, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)
@@ -293,6 +300,13 @@ func TestEstimateJSON(t *testing.T) {
 		if back != e {
 			t.Errorf("round trip of %s: got %+v, want %+v", data, back, e)
 		}
+	}
+	// What older versions wrote reads back too.
+	var old elo.Estimate
+	if err := json.Unmarshal([]byte(`{"games":3,"score":1,"score_stderr":0,"elo":"+inf","error_margin":"+inf","los":0.96,`+
+		`"draw_ratio":0,"elo_lower_bound":-1.5,"elo_upper_bound":"+inf"}`), &old); err != nil ||
+		!math.IsInf(old.Elo, 1) || !math.IsInf(old.ErrorMargin, 1) || !math.IsInf(old.UpperBound, 1) || old.LowerBound != -1.5 {
+		t.Errorf("old JSON reads as %+v, %v", old, err)
 	}
 	if err := json.Unmarshal([]byte(`{"elo":"lots"}`), new(elo.Estimate)); err == nil {
 		t.Error("accepted a non-numeric elo")

@@ -36,6 +36,11 @@ type PlayedMove struct {
 	Elapsed  time.Duration
 	// White says White played it.
 	White bool
+	// Clock is the time the mover had left after the move, its increment
+	// (and a new control's time) added, when HasClock says the game was
+	// played on a clock; the PGN writes it as [%clk H:MM:SS.s].
+	Clock    time.Duration
+	HasClock bool
 }
 
 // GameResult is one finished game.
@@ -51,7 +56,12 @@ type GameResult struct {
 	// or a loss on time) decided the game.
 	FaultySide string
 	Moves      []PlayedMove
-	Start      time.Time
+	// Start and End are when the game began and ended (End is zero for a
+	// game not played by a match: dchess play's).
+	Start, End time.Time
+	// PGNTimes adds Start, End and the game's duration to its PGN as the
+	// tags cutechess-cli writes (Config.PGNTimes sets it).
+	PGNTimes bool
 }
 
 // OutcomeForA is the game's result from player A's side.
@@ -237,7 +247,8 @@ func (g *game) play(ctx context.Context) (GameResult, error) {
 		if err != nil {
 			return fault(side, TermIllegalMove, fmt.Sprintf("%s (%s) makes an illegal move: %s", ColorName(side), s.name, info.Move)), nil
 		}
-		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed, White: side == board.White})
+		res.Moves = append(res.Moves, PlayedMove{UCI: info.Move, SAN: b.SAN(m), Info: info, Elapsed: elapsed, White: side == board.White,
+			Clock: clocks[side], HasClock: tc != nil})
 		b.Make(m)
 		pos.Moves = append(pos.Moves, info.Move)
 

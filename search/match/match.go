@@ -72,6 +72,11 @@ type Config struct {
 	SPRT *elo.SPRT
 
 	Event string // PGN Event tag; default "dchess match"
+	// PGNTimes writes when each game started and ended, and how long it
+	// took, in its PGN: the GameStartTime, GameEndTime and GameDuration
+	// tags of cutechess-cli. Off, a game's PGN depends on the seed and the
+	// limits alone (but for its Date and its moves' times).
+	PGNTimes bool
 	// PGN receives every counted game, in game order.
 	PGN io.Writer
 	// OnGame is called after every counted game with the report so far,
@@ -308,6 +313,7 @@ func (w *worker) play(ctx context.Context, n int) (GameResult, error) {
 		g.seats = [2]*seat{w.b, w.a}
 	}
 	res, err := g.play(ctx)
+	res.End, res.PGNTimes = time.Now(), w.cfg.PGNTimes
 	if err != nil {
 		return res, err
 	}

@@ -3,6 +3,8 @@ package match
 import (
 	"fmt"
 	"io"
+	"strings"
+	"time"
 
 	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/search"
@@ -84,11 +86,14 @@ func pgnTermination(term string) string {
 	return "normal"
 }
 
-// WritePGN writes one game: the seven standard tags, Termination,
-// TimeControl, SetUp/FEN of the opening and PlyCount, then the moves with
-// each engine's "{+0.35/8 0.250s}" score (its own side's view), depth and
-// time taken, as cutechess-cli writes them, and the reason the game ended
-// in the last move's comment (when a move was played).
+// WritePGN writes one game: the seven standard tags, with g.PGNTimes
+// cutechess-cli's GameDuration, GameEndTime and GameStartTime, then
+// Termination, TimeControl, SetUp/FEN of the opening and PlyCount; then the
+// moves with each engine's "{+0.35/8 0.250s}" score (its own side's view),
+// depth and time taken, as cutechess-cli writes them, the mover's clock
+// after the move in a game played on one ("{+0.35/8 0.250s [%clk 0:00:09.8]}",
+// as Lichess and chess.com write it), and the reason the game ended in the
+// last move's comment (when a move was played).
 func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 	game := pgn.Export{FEN: g.Opening.FEN, Result: g.Result, Tags: []pgn.Tag{
 		{Name: "Event", Value: event},
@@ -98,18 +103,28 @@ func WritePGN(w io.Writer, g GameResult, event, timeControl string) error {
 		{Name: "White", Value: g.White},
 		{Name: "Black", Value: g.Black},
 		{Name: "Result", Value: g.Result},
-		{Name: "Termination", Value: pgnTermination(g.Termination)},
-		{Name: "TimeControl", Value: timeControl},
-		{Name: "SetUp", Value: "1"},
-		{Name: "FEN", Value: g.Opening.FEN},
-		{Name: "PlyCount", Value: fmt.Sprint(len(g.Moves))},
 	}}
+	if g.PGNTimes && !g.Start.IsZero() && !g.End.IsZero() {
+		game.Tags = append(game.Tags,
+			pgn.Tag{Name: "GameDuration", Value: gameDuration(g.End.Sub(g.Start))},
+			pgn.Tag{Name: "GameEndTime", Value: gameTime(g.End)},
+			pgn.Tag{Name: "GameStartTime", Value: gameTime(g.Start)})
+	}
+	game.Tags = append(game.Tags,
+		pgn.Tag{Name: "Termination", Value: pgnTermination(g.Termination)},
+		pgn.Tag{Name: "TimeControl", Value: timeControl},
+		pgn.Tag{Name: "SetUp", Value: "1"},
+		pgn.Tag{Name: "FEN", Value: g.Opening.FEN},
+		pgn.Tag{Name: "PlyCount", Value: fmt.Sprint(len(g.Moves))})
 	for _, m := range g.Moves {
-		move := pgn.ExportMove{SAN: m.SAN}
+		var parts []string
 		if m.Info.HasScore {
-			move.Comment = fmt.Sprintf("%s/%d %.3fs", scoreComment(m.Info.Score, m.Info.Mate), m.Info.Depth, m.Elapsed.Seconds())
+			parts = append(parts, fmt.Sprintf("%s/%d %.3fs", scoreComment(m.Info.Score, m.Info.Mate), m.Info.Depth, m.Elapsed.Seconds()))
 		}
-		game.Moves = append(game.Moves, move)
+		if m.HasClock {
+			parts = append(parts, clockComment(m.Clock))
+		}
+		game.Moves = append(game.Moves, pgn.ExportMove{SAN: m.SAN, Comment: strings.Join(parts, " ")})
 	}
 	// notnil/chess cannot read a comment before the first move, so a game
 	// that ended before any move keeps only its Termination tag. chess.js
@@ -138,4 +153,23 @@ func scoreComment(score, mate int) string {
 		return fmt.Sprintf("-M%d", abs(mate))
 	}
 	return fmt.Sprintf("%+.2f", float64(score)/100)
+}
+
+// gameTime is a GameStartTime or GameEndTime as cutechess-cli writes it,
+// to the millisecond with its zone, in UTC: "2026-12-04T21:00:00.123 UTC".
+func gameTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000 MST") }
+
+// gameDuration is a GameDuration as cutechess-cli writes it: "00:01:23".
+func gameDuration(d time.Duration) string {
+	s := int64(max(d, 0) / time.Second)
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// clockComment is a clock's time left as Lichess and chess.com write it
+// in a move's comment, to the tenth of a second, rounded down (a clock
+// shows 0.0 only when its time is out): "[%clk 0:00:09.8]".
+func clockComment(left time.Duration) string {
+	tenths := int64(max(left, 0) / (100 * time.Millisecond))
+	s := tenths / 10
+	return fmt.Sprintf("[%%clk %d:%02d:%02d.%d]", s/3600, s/60%60, s%60, tenths%10)
 }

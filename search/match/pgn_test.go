@@ -2,7 +2,9 @@ package match_test
 
 import (
 	"bytes"
+	"context"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +79,111 @@ func TestWritePGNTagsAreLegal(t *testing.T) {
 	}
 	if games := readBack(t, b.String()); len(games) != 1 || games[0].GetTagPair("White") == nil || games[0].GetTagPair("White").Value != "two lines" {
 		t.Errorf("notnil/chess reads %v", games)
+	}
+}
+
+// A game on a clock: each move's comment ends with the mover's time left
+// ([%clk], as Lichess writes it), a move without a score has the clock
+// alone, and with PGNTimes the tags say when the game started and ended
+// and how long it took, as cutechess-cli writes them.
+func TestWritePGNClockAndGameTimes(t *testing.T) {
+	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	clocked := func(uci, san string, score int, left time.Duration) match.PlayedMove {
+		m := match.PlayedMove{UCI: uci, SAN: san, Elapsed: 250 * time.Millisecond, Clock: left, HasClock: true}
+		if score != 0 {
+			m.Info = player.MoveInfo{Move: uci, HasScore: true, Score: score, Depth: 8}
+		}
+		return m
+	}
+	began := time.Date(2026, 12, 4, 21, 0, 0, 123e6, time.FixedZone("CET", 3600))
+	g := match.GameResult{Number: 1, Opening: match.Opening{FEN: start}, White: "w", Black: "b", Result: "0-1",
+		Termination: match.TermCheckmate, Reason: "Black mates", Start: began, End: began.Add(83*time.Second + 400*time.Millisecond),
+		PGNTimes: true, Moves: []match.PlayedMove{
+			clocked("f2f3", "f3", 35, 9870*time.Millisecond), clocked("e7e5", "e5", 0, 3723*time.Second+50*time.Millisecond),
+			clocked("g2g4", "g4", -900, 0), clocked("d8h4", "Qh4#", 32000, -20*time.Millisecond)}}
+	g.Moves[3].Info.Mate = 1
+	var b bytes.Buffer
+	if err := match.WritePGN(&b, g, "test", "10+0.1"); err != nil {
+		t.Fatal(err)
+	}
+	header, movetext, _ := strings.Cut(b.String(), "\n\n")
+	wantTags := `[Result "0-1"]
+[GameDuration "00:01:23"]
+[GameEndTime "2026-12-04T20:01:23.523 UTC"]
+[GameStartTime "2026-12-04T20:00:00.123 UTC"]
+[Termination "normal"]`
+	if !strings.Contains(header, wantTags) {
+		t.Errorf("tags\n%s\nlack\n%s", header, wantTags)
+	}
+	want := "1. f3 {+0.35/8 0.250s [%clk 0:00:09.8]} e5 {[%clk 1:02:03.0]} 2. g4 {-9.00/8 0.250s [%clk 0:00:00.0]} " +
+		"Qh4# {+M1/8 0.250s [%clk 0:00:00.0], Black mates} 0-1"
+	if got := strings.Join(strings.Fields(movetext), " "); got != want {
+		t.Errorf("movetext\n%s\nwant\n%s", got, want)
+	}
+	if games := readBack(t, b.String()); len(games) != 1 || len(games[0].Moves()) != 4 || games[0].Outcome() != "0-1" {
+		t.Errorf("notnil/chess reads %v", games)
+	}
+	// Without PGNTimes, or for a game with no end (dchess play's), no time tags.
+	for _, g := range []match.GameResult{{Start: began, End: began.Add(time.Second)}, {Start: began, PGNTimes: true}} {
+		g.Opening, g.Result, g.Termination = match.Opening{FEN: start}, "*", match.TermCrash
+		b.Reset()
+		if err := match.WritePGN(&b, g, "test", "-"); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(b.String(), "GameStartTime") || strings.Contains(b.String(), "GameDuration") {
+			t.Errorf("time tags without PGNTimes and an end:\n%s", b.String())
+		}
+	}
+}
+
+// A match on a clock writes every move's clock, no more than the time the
+// control gives; one bounded by depth writes none, and with PGNTimes every
+// game has its time tags.
+func TestMatchPGNClocks(t *testing.T) {
+	tc, err := match.ParseTimeControl("10+0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := regexp.MustCompile(`\[%clk (\d+):(\d\d):(\d\d)\.(\d)\]`)
+	for _, clocked := range []bool{true, false} {
+		var pgn bytes.Buffer
+		cfg := match.Config{A: specEntrant(t, "heuristic:depth=1"), B: specEntrant(t, "random"), Games: 2, MaxMoves: 8,
+			PGN: &pgn, PGNTimes: true}
+		if clocked {
+			cfg.TimeControl = &tc
+		} else {
+			cfg.Depth = 1
+		}
+		if _, err := match.Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		text := pgn.String()
+		moves := 0
+		for _, g := range readBack(t, text) {
+			moves += len(g.Moves())
+		}
+		found := clk.FindAllStringSubmatch(text, -1)
+		if clocked && len(found) != moves || !clocked && len(found) != 0 {
+			t.Errorf("clock %v: %d [%%clk] comments for %d moves:\n%s", clocked, len(found), moves, text)
+		}
+		// A side's clock starts at 10 s and gains at most the 0.1 s
+		// increment a move (in tenths: a clock is rounded down).
+		for _, game := range strings.Split(text, "[Event ")[1:] {
+			last := [2]int{100, 100}
+			for i, m := range clk.FindAllStringSubmatch(game, -1) {
+				h, _ := strconv.Atoi(m[1])
+				mm, _ := strconv.Atoi(m[2])
+				ss, _ := strconv.Atoi(m[3])
+				d, _ := strconv.Atoi(m[4])
+				tenths := ((h*60+mm)*60+ss)*10 + d
+				if tenths > last[i%2]+1 {
+					t.Errorf("%s after %d tenths: more than the increment came back", m[0], last[i%2])
+				}
+				last[i%2] = tenths
+			}
+		}
+		if n := strings.Count(text, "[GameStartTime "); n != 2 || strings.Count(text, "[GameDuration \"00:00:") != 2 {
+			t.Errorf("clock %v: %d games with GameStartTime, want 2:\n%s", clocked, n, text)
+		}
 	}
 }

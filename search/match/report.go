@@ -27,7 +27,10 @@ type Report struct {
 	Draws  int       `json:"draws"`
 	Score  elo.Float `json:"score"`
 	// Elo, EloError, LOS and DrawRatio are the trinomial (per-game)
-	// estimate cutechess prints; LOS and DrawRatio are fractions.
+	// estimate cutechess prints; LOS and DrawRatio are fractions. In the
+	// JSON an infinite Elo or EloError (a 100 % or 0 % score, an interval
+	// that reaches one) is null, and the bounds beside it say how far the
+	// interval goes (docs/reference/json.md).
 	Elo       elo.Float `json:"elo"`
 	EloError  elo.Float `json:"elo_error"`
 	LOS       elo.Float `json:"los"`
@@ -38,10 +41,13 @@ type Report struct {
 	EloLowerBound elo.Float `json:"elo_lower_bound"`
 	EloUpperBound elo.Float `json:"elo_upper_bound"`
 	// Pentanomial counts finished game pairs by A's points: LL, LD, WL+DD,
-	// WD, WW; PentanomialElo is the estimate over pairs.
-	Pentanomial         [5]int    `json:"pentanomial"`
-	PentanomialElo      elo.Float `json:"pentanomial_elo"`
-	PentanomialEloError elo.Float `json:"pentanomial_elo_error"`
+	// WD, WW; PentanomialElo is the estimate over pairs, with its ± and
+	// its one-sided bounds as above.
+	Pentanomial              [5]int    `json:"pentanomial"`
+	PentanomialElo           elo.Float `json:"pentanomial_elo"`
+	PentanomialEloError      elo.Float `json:"pentanomial_elo_error"`
+	PentanomialEloLowerBound elo.Float `json:"pentanomial_elo_lower_bound"`
+	PentanomialEloUpperBound elo.Float `json:"pentanomial_elo_upper_bound"`
 	// SPRT is null when no test was asked for.
 	SPRT *SPRTReport `json:"sprt"`
 	// Terminations counts games by how they ended (the Term* keys).
@@ -168,6 +174,7 @@ func (r *Report) update() {
 	r.EloLowerBound, r.EloUpperBound = elo.Float(tri.LowerBound), elo.Float(tri.UpperBound)
 	penta := elo.FromPentanomial(r.Pentanomial)
 	r.PentanomialElo, r.PentanomialEloError = elo.Float(penta.Elo), elo.Float(penta.ErrorMargin)
+	r.PentanomialEloLowerBound, r.PentanomialEloUpperBound = elo.Float(penta.LowerBound), elo.Float(penta.UpperBound)
 	if r.sprt != nil {
 		st := r.sprt.Status(r.Wins, r.Losses, r.Draws)
 		r.SPRT = &SPRTReport{Test: r.sprt.String(), LLR: st.LLR, Lower: st.Lower, Upper: st.Upper, Result: st.Result}

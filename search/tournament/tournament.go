@@ -168,16 +168,46 @@ type Standings struct {
 // Standing is one player's rating, relative to the anchors, with its 95 %
 // error bar, and its tally over all its games.
 type Standing struct {
-	Rank   int     `json:"rank"`
-	Name   string  `json:"name"`
-	Spec   string  `json:"spec"`
-	Elo    Rating  `json:"elo"`
-	Error  Rating  `json:"error"`
+	Rank int    `json:"rank"`
+	Name string `json:"name"`
+	Spec string `json:"spec"`
+	Elo  Rating `json:"elo"`
+	// Error is the ± of the 95 % interval, elo_error as in dchess match's
+	// JSON; versions before wrote it as "error", which still reads.
+	Error  Rating  `json:"elo_error"`
 	Games  int     `json:"games"`
 	Points float64 `json:"points"`
 	Score  float64 `json:"score"`
 	// Thinking sums up the player's moves over all its games.
 	Thinking match.MoveStats `json:"thinking,omitzero"`
+}
+
+// UnmarshalJSON reads a standing as MarshalJSON writes it, and as versions
+// before wrote it: the error bar under "error", an infinity as a string.
+// A null error bar is an unbounded one, +Inf.
+func (s *Standing) UnmarshalJSON(data []byte) error {
+	type plain Standing
+	var w struct {
+		plain
+		// The outer fields win over plain's "elo_error".
+		EloError json.RawMessage `json:"elo_error"`
+		OldError json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*s = Standing(w.plain)
+	raw := w.EloError
+	if raw == nil {
+		raw = w.OldError
+	}
+	if raw != nil {
+		s.Error = Rating(math.Inf(1))
+		if err := json.Unmarshal(raw, &s.Error); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // PairScore is one pairing's result from A's side.
@@ -189,28 +219,15 @@ type PairScore struct {
 	Draws  int    `json:"draws"`
 }
 
-// Rating is an Elo value whose JSON may be "+inf" or "-inf" (as
-// elo.Float writes it), and reads back.
+// Rating is an Elo value whose JSON is a number, or null when it is not
+// finite (as elo.Float writes it; the fit's prior keeps every rating and
+// error bar finite). It reads back, and reads the "+inf" and "-inf" that
+// versions before wrote; a null leaves the value as it was.
 type Rating float64
 
 func (r Rating) MarshalJSON() ([]byte, error) { return elo.Float(r).MarshalJSON() }
 
-func (r *Rating) UnmarshalJSON(data []byte) error {
-	switch strings.Trim(string(data), `"`) {
-	case "+inf", "inf":
-		*r = Rating(math.Inf(1))
-		return nil
-	case "-inf":
-		*r = Rating(math.Inf(-1))
-		return nil
-	}
-	var f float64
-	if err := json.Unmarshal(data, &f); err != nil {
-		return err
-	}
-	*r = Rating(f)
-	return nil
-}
+func (r *Rating) UnmarshalJSON(data []byte) error { return (*elo.Float)(r).UnmarshalJSON(data) }
 
 // uniqueNames makes each player once, to check it and learn its display name;
 // a repeated name gets " (2)", " (3)", ... so names are unique.

@@ -71,32 +71,63 @@ func TestRunGivesTheCommandsStandings(t *testing.T) {
 		}
 		st.Players[i].Thinking = match.MoveStats{}
 	}
-	got, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
+	// The file is in the JSON of its day (the error bar under "error"),
+	// which must still read: into the same standings.
+	var old tournament.Standings
+	if err := json.Unmarshal(want, &old); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(want)) {
-		t.Errorf("standings differ from the command's:\n%s\nwant\n%s", got, want)
+	if !reflect.DeepEqual(&old, st) {
+		t.Errorf("standings differ from the command's:\n%+v\nwant\n%+v", st, old)
 	}
 	if !strings.Contains(log.String(), "[3/3] random vs heuristic:depth=1") {
 		t.Errorf("log:\n%s", log.String())
 	}
-	// The JSON reads back into the same value, infinite ratings included.
+	// Today's JSON names the error bar elo_error, as match does, and reads
+	// back into the same value.
+	got, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(got, []byte(`"elo_error": 209.9110798522443`)) || bytes.Contains(got, []byte(`"error"`)) {
+		t.Errorf("JSON of the standings:\n%s", got)
+	}
 	var back tournament.Standings
-	if err := json.Unmarshal(got, &back); err != nil || back.Players[0].Elo != st.Players[0].Elo {
+	if err := json.Unmarshal(got, &back); err != nil || !reflect.DeepEqual(&back, st) {
 		t.Errorf("read back %+v, %v", back, err)
 	}
 }
 
-func TestRatingJSONInfinite(t *testing.T) {
-	for _, v := range []float64{math.Inf(1), math.Inf(-1), 12.5} {
-		data, err := json.Marshal(tournament.Rating(v))
-		if err != nil {
-			t.Fatal(err)
+// A standing whose error bar is null is unbounded; the name elo_error wins
+// over the old error when both are there.
+func TestStandingJSONReadsNullAndBothNames(t *testing.T) {
+	for in, want := range map[string]float64{
+		`{"name":"x","elo":1,"elo_error":null}`:          math.Inf(1),
+		`{"name":"x","elo":1,"error":"+inf"}`:            math.Inf(1),
+		`{"name":"x","elo":1,"error":7}`:                 7,
+		`{"name":"x","elo":1,"elo_error":5,"error":7}`:   5,
+		`{"name":"x","elo":1,"error":7,"elo_error":5.5}`: 5.5,
+	} {
+		var s tournament.Standing
+		if err := json.Unmarshal([]byte(in), &s); err != nil || float64(s.Error) != want || s.Elo != 1 || s.Name != "x" {
+			t.Errorf("%s reads as %+v, %v; want the error %v", in, s, err, want)
 		}
+	}
+}
+
+// A rating is a number, or null when not finite; the "+inf" and "-inf"
+// that versions before wrote still read.
+func TestRatingJSONInfinite(t *testing.T) {
+	for v, want := range map[float64]string{math.Inf(1): "null", math.Inf(-1): "null", 12.5: "12.5"} {
+		data, err := json.Marshal(tournament.Rating(v))
+		if err != nil || string(data) != want {
+			t.Errorf("%v is written %s (%v), want %s", v, data, err, want)
+		}
+	}
+	for in, want := range map[string]float64{`"+inf"`: math.Inf(1), `"inf"`: math.Inf(1), `"-inf"`: math.Inf(-1), "12.5": 12.5} {
 		var r tournament.Rating
-		if err := json.Unmarshal(data, &r); err != nil || float64(r) != v {
-			t.Errorf("%v: %s read back as %v, %v", v, data, r, err)
+		if err := json.Unmarshal([]byte(in), &r); err != nil || float64(r) != want {
+			t.Errorf("%s read back as %v, %v", in, r, err)
 		}
 	}
 }
