@@ -393,27 +393,14 @@ func (c *RunConfig) selfPlay(opts RunOptions) func(context.Context) error {
 
 func (c *RunConfig) ingest(opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
-		in := []string{c.path(RunGames)}
-		sources, err := ingest.HashSources(in)
-		if err != nil {
-			return err
-		}
 		iopts := ingest.DefaultOptions()
-		iopts.MinPly, iopts.Dedupe = c.Ingest.MinPly, true
-		w, err := dataset.Create(c.path(RunPositions), dataset.WriteOptions{Command: opts.Command, Sources: sources, Dedupe: true,
-			Settings: map[string]any{"format": "pgn", "min_ply": c.Ingest.MinPly, "horizon": iopts.Horizon}})
+		iopts.MinPly = c.Ingest.MinPly
+		sum, st, err := ingest.ToDataset(ctx, []string{c.path(RunGames)}, nil, iopts,
+			ingest.Destination{Out: c.path(RunPositions), Command: opts.Command})
 		if err != nil {
 			return err
 		}
-		sum, err := ingest.Run(ctx, in, nil, iopts, w)
-		if err != nil {
-			w.Abort()
-			return err
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-		fmt.Fprintf(opts.Log, "   %d games, %d positions stored\n", sum.GamesKept, w.Stats().Records)
+		fmt.Fprintf(opts.Log, "   %d games, %d positions stored\n", sum.GamesKept, st.Records)
 		return nil
 	}
 }

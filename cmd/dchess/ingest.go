@@ -147,24 +147,6 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	settings := map[string]any{
-		"format": string(format), "score_view": opts.ScoreView, "horizon": opts.Horizon,
-		"min_ply": opts.MinPly, "max_ply": opts.MaxPly, "positions_per_game": opts.PositionsPerGame,
-		"skip_captures": opts.SkipCaptures, "min_elo": opts.MinElo, "max_games": opts.MaxGames, "seed": opts.Seed,
-	}
-	// The newer filters are recorded only when used, so the settings of a
-	// run without them read as they did.
-	for name, v := range map[string]any{"max_elo": opts.MaxElo, "time_control": opts.TimeControl, "termination": opts.Termination} {
-		if v != 0 && v != "" {
-			settings[name] = v
-		}
-	}
-	w, err := dataset.Create(opts.Out, dataset.WriteOptions{
-		Command: opts.Command, Sources: sources, Dedupe: true, Replace: opts.Force, Settings: settings,
-	})
-	if err != nil {
-		return err
-	}
 	bar := ingestProgress(s, sources)
 	if bar != nil {
 		began := time.Now()
@@ -180,7 +162,8 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	// passes it, so memory stays flat.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
-	sum, runErr := ingest.Run(ctx, inputs, s.In, iopts, w)
+	sum, st, runErr := ingest.ToDataset(ctx, inputs, s.In, iopts,
+		ingest.Destination{Out: opts.Out, Replace: opts.Force, Command: opts.Command, Sources: sources})
 	if bar != nil {
 		bar.Finish()
 	}
@@ -188,14 +171,8 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		printFirstErrors(s, sum.FirstErrors, sum.Errors)
 	}
 	if runErr != nil {
-		w.Abort()
 		return runErr
 	}
-	if err := w.Close(); err != nil {
-		return err
-	}
-	st := w.Stats()
-	sum.Duplicates += st.Duplicates
 	if opts.JSON {
 		return writeJSON(s.Out, ingestJSON{Summary: sum, Dataset: opts.Out, Stored: st.Records})
 	}
