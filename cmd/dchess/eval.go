@@ -16,8 +16,6 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() { register(newEvalCmd) }
-
 type evalOptions struct {
 	Player     string
 	FEN        string

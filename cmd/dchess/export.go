@@ -11,8 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newExportCmd) }
-
 type exportOptions struct {
 	RunDir string
 	Output string

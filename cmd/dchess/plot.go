@@ -14,8 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func init() { register(newPlotCmd) }
-
 type plotOptions struct {
 	RunDirs []string
 	Metric  string

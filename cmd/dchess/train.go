@@ -14,8 +14,6 @@ import (
 	"github.com/dchess/dchess/pipeline/train"
 )
 
-func init() { register(newTrainCmd) }
-
 type trainOptions struct {
 	Model    string
 	Data     string
