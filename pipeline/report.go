@@ -12,7 +12,9 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/experience"
+	"github.com/dchess/dchess/pipeline/plot"
 	"github.com/dchess/dchess/pipeline/selfplay"
+	"github.com/dchess/dchess/pipeline/train"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -173,7 +175,7 @@ func writeRatings(b *strings.Builder, cfg *RunConfig, st *tournament.Standings) 
 func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
 	b.WriteString("## Training\n\n")
 	for _, t := range cfg.Train {
-		var res TrainResult
+		var res train.Result
 		if err := readJSONFile(cfg.TrainResultFile(t), &res); err != nil {
 			continue
 		}
@@ -187,10 +189,10 @@ func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
 			fmt.Fprintf(b, "; the exported weights are those of epoch %d", res.BestEpoch)
 		}
 		b.WriteString(".\n\n")
-		plot := "loss-" + name + ".png"
-		if data, err := os.ReadFile(filepath.Join(cfg.trainDir(t), LossPlotFile)); err == nil {
-			if os.WriteFile(filepath.Join(dir, plot), data, 0o644) == nil {
-				fmt.Fprintf(b, "![%s: training and validation loss](%s)\n\n", name, plot)
+		png := "loss-" + name + ".png"
+		if data, err := os.ReadFile(filepath.Join(cfg.trainDir(t), plot.LossFile)); err == nil {
+			if os.WriteFile(filepath.Join(dir, png), data, 0o644) == nil {
+				fmt.Fprintf(b, "![%s: training and validation loss](%s)\n\n", name, png)
 			}
 		}
 	}

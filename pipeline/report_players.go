@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/pipeline/train"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
@@ -33,7 +34,7 @@ func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string 
 		}
 	}
 	for _, t := range c.Train {
-		var res TrainResult
+		var res train.Result
 		if err == nil && spec.Path == c.weights(t) && readJSONFile(c.TrainResultFile(t), &res) == nil {
 			parts = append(parts, fmt.Sprintf("trained %.1f epochs (%d steps, %.0f s), stopped by %s",
 				res.EpochFraction, res.Steps, res.Seconds, strings.ReplaceAll(res.Stopped, "_", " ")))

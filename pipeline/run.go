@@ -1,3 +1,7 @@
+// Package pipeline is `dchess pipeline run`: the end-to-end run a config
+// describes (self-play, ingest, label, split, train, export, experience,
+// evaluate, tournament) and its report, on top of pipeline/selfplay,
+// pipeline/train, pipeline/plot and pipeline/evaluate.
 package pipeline
 
 import (
@@ -22,7 +26,10 @@ import (
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/pipeline/evaluate"
+	"github.com/dchess/dchess/pipeline/plot"
 	"github.com/dchess/dchess/pipeline/selfplay"
+	"github.com/dchess/dchess/pipeline/train"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -267,7 +274,7 @@ type RunOptions struct {
 	// Log receives a line per stage and the stages' own summaries.
 	Log io.Writer
 	// Progress, when set, makes the progress reporters of training and labelling.
-	Progress ProgressFunc
+	Progress train.ProgressFunc
 	// Command is recorded in the datasets' manifests.
 	Command []string
 }
@@ -483,10 +490,10 @@ func (c *RunConfig) TrainResultFile(t Training) string {
 func (c *RunConfig) train(t Training, opts RunOptions) func(context.Context) error {
 	return func(ctx context.Context) error {
 		runDir := c.trainDir(t)
-		topts := TrainOptions{Data: c.path(RunLabelled), RunDir: runDir, Epochs: t.Epochs, MaxSteps: t.MaxSteps,
-			Progress: opts.Progress, Infof: func(format string, args ...any) { fmt.Fprintf(opts.Log, "   "+format, args...) }}
+		topts := train.Options{Data: c.path(RunLabelled), RunDir: runDir, Epochs: t.Epochs, MaxSteps: t.MaxSteps,
+			Progress: opts.Progress, AfterEpoch: plot.DrawLoss, Infof: func(format string, args ...any) { fmt.Fprintf(opts.Log, "   "+format, args...) }}
 		// A run interrupted after a checkpoint continues from it.
-		if _, err := loadNewestCheckpoint(runDir); err == nil {
+		if train.Resumable(runDir) {
 			topts.Resume = true
 		} else {
 			cfg, err := c.trainConfig(t)
@@ -506,7 +513,7 @@ func (c *RunConfig) train(t Training, opts RunOptions) func(context.Context) err
 			}
 			topts.Config = cfg
 		}
-		res, err := Train(ctx, topts)
+		res, err := train.Run(ctx, topts)
 		if err != nil {
 			return err
 		}
@@ -519,7 +526,7 @@ func (c *RunConfig) train(t Training, opts RunOptions) func(context.Context) err
 
 func (c *RunConfig) export(t Training, opts RunOptions) func(context.Context) error {
 	return func(context.Context) error {
-		path, err := Export(c.trainDir(t), c.weights(t), false)
+		path, err := train.Export(c.trainDir(t), c.weights(t), false)
 		if err != nil {
 			return err
 		}
@@ -631,8 +638,8 @@ type Evaluation map[string]*PlayerEvaluation
 // PlayerEvaluation is one player's: its moves and static figures, or a
 // comparator's pairs.
 type PlayerEvaluation struct {
-	Data  *DataReport `json:"data,omitempty"`
-	Pairs *PairReport `json:"pairs,omitempty"`
+	Data  *evaluate.DataReport `json:"data,omitempty"`
+	Pairs *evaluate.PairReport `json:"pairs,omitempty"`
 }
 
 // evaluate scores the tournament's players on the test split, each with
@@ -650,13 +657,13 @@ func (c *RunConfig) evaluate(opts RunOptions) func(context.Context) error {
 			if spec.Family == "random" || spec.Family == "experience" || spec.Family == "uci" {
 				continue // nothing static to score: their strength is in the tournament
 			}
-			do := DataOptions{Dataset: c.path(RunLabelled),
-				EvalOptions: EvalOptions{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions}}
+			do := evaluate.DataOptions{Dataset: c.path(RunLabelled),
+				Options: evaluate.Options{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions}}
 			ev := &PlayerEvaluation{}
 			if family.Supports(spec.Family, family.EvalPairs) {
-				ev.Pairs, err = EvaluatePairs(ctx, do)
+				ev.Pairs, err = evaluate.Pairs(ctx, do)
 			} else {
-				ev.Data, err = EvaluateData(ctx, do)
+				ev.Data, err = evaluate.Data(ctx, do)
 			}
 			if err != nil {
 				return fmt.Errorf("evaluating %s: %w", spec.DisplayName(), err)

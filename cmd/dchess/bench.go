@@ -13,8 +13,6 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() { register(newBenchCmd) }
-
 type benchOptions struct {
 	Depth         int
 	HashMB        int

@@ -14,8 +14,6 @@ import (
 	"github.com/dchess/dchess/dataset"
 )
 
-func init() { register(newDatasetCmd) }
-
 func newDatasetCmd(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "dataset",

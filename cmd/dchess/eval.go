@@ -12,11 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/evaluate"
 	"github.com/dchess/dchess/search/player"
 )
-
-func init() { register(newEvalCmd) }
 
 type evalOptions struct {
 	Player     string
@@ -146,7 +144,7 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	eo := pipeline.EvalOptions{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
+	eo := evaluate.Options{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
 		Limits: player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
 	if !s.Quiet {
 		eo.Log = s.ErrOut
@@ -164,14 +162,14 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	default:
 		err = evalEPD(ctx, opts, eo, s)
 	}
-	if in := (*pipeline.InputError)(nil); errors.As(err, &in) {
+	if in := (*evaluate.InputError)(nil); errors.As(err, &in) {
 		return usagef("%v", err)
 	}
 	return err
 }
 
-func evalFEN(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
-	res, err := pipeline.EvaluateFEN(ctx, opts.FEN, opts.Explain, eo)
+func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
+	res, err := evaluate.FEN(ctx, opts.FEN, opts.Explain, eo)
 	if err != nil {
 		return err
 	}
@@ -201,11 +199,11 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s 
 	return nil
 }
 
-func evalEPD(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
+func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
 	if eo.Limits.Depth == 0 && eo.Limits.Nodes == 0 && eo.Limits.MoveTime == 0 {
 		eo.Limits.MoveTime = defaultEPDMoveTime
 	}
-	rep, err := pipeline.EvaluateEPD(ctx, opts.EPD, eo, func(pos *pipeline.EPDPosition) {
+	rep, err := evaluate.EPD(ctx, opts.EPD, eo, func(pos *evaluate.EPDPosition) {
 		if !opts.JSON && !pos.Solved {
 			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, pos.Wanted())
 		}
@@ -222,7 +220,7 @@ func evalEPD(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s 
 }
 
 // printSkipped reports an evaluation's bad lines on stderr, as ingest does.
-func printSkipped(s *IOStreams, bad *pipeline.BadLines) {
+func printSkipped(s *IOStreams, bad *evaluate.BadLines) {
 	if bad != nil {
 		printFirstErrors(s, bad.First, bad.Count)
 	}

@@ -8,17 +8,17 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/evaluate"
 )
 
 // evalData scores --data: pair accuracy for a comparator or with --pairs,
 // else action accuracy.
-func evalData(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
-	do := pipeline.DataOptions{EvalOptions: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: runsDir}
+func evalData(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
+	do := evaluate.DataOptions{Options: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: runsDir}
 	if opts.Pairs || family.Supports(eo.Player.Family, family.EvalPairs) {
 		return evalPairs(ctx, opts, do, s)
 	}
-	rep, err := pipeline.EvaluateData(ctx, do)
+	rep, err := evaluate.Data(ctx, do)
 	if err != nil {
 		return err
 	}
@@ -44,8 +44,8 @@ func evalData(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s
 	return nil
 }
 
-func evalPairs(ctx context.Context, opts *evalOptions, do pipeline.DataOptions, s *IOStreams) error {
-	rep, err := pipeline.EvaluatePairs(ctx, do)
+func evalPairs(ctx context.Context, opts *evalOptions, do evaluate.DataOptions, s *IOStreams) error {
+	rep, err := evaluate.Pairs(ctx, do)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func evalPairs(ctx context.Context, opts *evalOptions, do pipeline.DataOptions, 
 }
 
 // printDecoding prints the decoder's lines under the accuracy line.
-func printDecoding(w io.Writer, d *pipeline.DecodingReport) {
+func printDecoding(w io.Writer, d *evaluate.DecodingReport) {
 	trivially := ""
 	if d.LegalMask {
 		trivially = " (trivially: trained with legal_mask, the model's a_i is over the legal moves only)"
@@ -92,7 +92,7 @@ func printDecoding(w io.Writer, d *pipeline.DecodingReport) {
 }
 
 // printSweep prints the --steps table.
-func printSweep(w io.Writer, rows []pipeline.DecodingReport) error {
+func printSweep(w io.Writer, rows []evaluate.DecodingReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "T\taction %\tms/move\tlegal a_i %\ts_{i+1} tokens %\ts_{i+1} exact %\ta_{i+1} %\t")
 	for _, d := range rows {
@@ -115,8 +115,8 @@ func printSweep(w io.Writer, rows []pipeline.DecodingReport) error {
 	return nil
 }
 
-func evalPuzzles(ctx context.Context, opts *evalOptions, eo pipeline.EvalOptions, s *IOStreams) error {
-	rep, err := pipeline.EvaluatePuzzles(ctx, opts.Puzzles, eo)
+func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
+	rep, err := evaluate.Puzzles(ctx, opts.Puzzles, eo)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/models/transformer"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/evaluate"
 	"github.com/dchess/dchess/search/heuristic"
 )
 
@@ -41,7 +41,7 @@ func TestEvalPuzzlesByBucket(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Puzzles: path, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.PuzzleReport
+	var rep evaluate.PuzzleReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestEvalPuzzlesSkipsBadRows(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Puzzles: path, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.PuzzleReport
+	var rep evaluate.PuzzleReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestEvalDataActionAccuracy(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.DataReport
+	var rep evaluate.DataReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -204,23 +204,23 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	}
 	bias := map[string]float32{"a1a8": 10, "h2g3": 5}
 	model := writeBiasWeights(t, diffusion.Family, bias, false)
-	want := pipeline.ImaginedReport{
-		All: pipeline.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
+	want := evaluate.ImaginedReport{
+		All: evaluate.ImaginedScores{StatePositions: 3, StateTokensCorrect: 55 + 55 + 61, StateTokenAccuracy: 171.0 / 210,
 			StateWrong:          transformer.WrongTokens{Destination: 3, OtherSquares: 8 + 8 + 2, SideCastlingPassant: 3 * 6},
 			NextActionPositions: 2, NextActionCorrect: 1, NextActionAccuracy: 0.5},
-		GivenActionRight: pipeline.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
+		GivenActionRight: evaluate.ImaginedScores{StatePositions: 2, StateTokensCorrect: 55 + 61, StateTokenAccuracy: 116.0 / 140,
 			StateWrong:          transformer.WrongTokens{Destination: 2, OtherSquares: 8 + 2, SideCastlingPassant: 2 * 6},
 			NextActionPositions: 1, NextActionCorrect: 1, NextActionAccuracy: 1},
 	}
 	// Flow with the mask source reads the same biases to the same tokens
 	// (the sampler's order does not matter when every slot is certain).
-	var rep pipeline.DataReport
+	var rep evaluate.DataReport
 	for _, spec := range []string{"flow:" + writeBiasWeights(t, flow.Family, bias, false), "diffusion:" + model} {
 		s, out, _ := playStreams("")
 		if err := runEval(context.Background(), &evalOptions{Player: spec, Data: dir, Steps: []int{1, 4}, JSON: true}, s); err != nil {
 			t.Fatal(err)
 		}
-		rep = pipeline.DataReport{}
+		rep = evaluate.DataReport{}
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 			t.Fatalf("%s: report %+v", spec[:4], rep)
 		}
 		// The configured T = 4 first, then the sweep in the order given.
-		for i, d := range []pipeline.DecodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
+		for i, d := range []evaluate.DecodingReport{*rep.Decoding, rep.Sweep[0], rep.Sweep[1]} {
 			if wantSteps := []int{4, 1, 4}[i]; d.Steps != wantSteps {
 				t.Errorf("%s: report %d decodes in %d steps, want %d", spec[:4], i, d.Steps, wantSteps)
 			}
@@ -289,7 +289,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 			}
 			continue
 		}
-		rep = pipeline.DataReport{}
+		rep = evaluate.DataReport{}
 		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "policy:" + policy, Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	rep = pipeline.DataReport{}
+	rep = evaluate.DataReport{}
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=1,name=h", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.DataReport
+	var rep evaluate.DataReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -445,14 +445,14 @@ func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
 }
 
 // evalPairsJSON runs eval with --json and decodes its pair report.
-func evalPairsJSON(t *testing.T, opts *evalOptions) pipeline.PairReport {
+func evalPairsJSON(t *testing.T, opts *evalOptions) evaluate.PairReport {
 	t.Helper()
 	s, out, _ := playStreams("")
 	opts.JSON = true
 	if err := runEval(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.PairReport
+	var rep evaluate.PairReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("eval --json output %q: %v", out.String(), err)
 	}

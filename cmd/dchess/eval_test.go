@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/internal/testenv"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/evaluate"
 )
 
 const scholarsMate = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"
@@ -91,7 +91,7 @@ k7/8/8/8/8/8/8/7K w - - id "no opcodes, skipped";
 	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.EPDReport
+	var rep evaluate.EPDReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ k7/8/8/8/8/8/r7/7K w - - bm Kh2; id "illegal bm";
 	if err := runEval(context.Background(), &evalOptions{Player: "random", EPD: suite, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rep pipeline.EPDReport
+	var rep evaluate.EPDReport
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}

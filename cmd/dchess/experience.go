@@ -10,8 +10,6 @@ import (
 	"github.com/dchess/dchess/models/experience"
 )
 
-func init() { register(newExperienceCmd) }
-
 func newExperienceCmd(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "experience",

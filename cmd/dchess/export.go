@@ -6,13 +6,10 @@ import (
 	"fmt"
 
 	"github.com/dchess/dchess/internal/safefile"
+	"github.com/dchess/dchess/pipeline/train"
 
 	"github.com/spf13/cobra"
-
-	"github.com/dchess/dchess/pipeline"
 )
-
-func init() { register(newExportCmd) }
 
 type exportOptions struct {
 	RunDir string
@@ -56,7 +53,7 @@ func runExport(_ context.Context, opts *exportOptions, s *IOStreams) error {
 			return err
 		}
 	}
-	path, err := pipeline.Export(opts.RunDir, opts.Output, opts.Last)
+	path, err := train.Export(opts.RunDir, opts.Output, opts.Last)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/train"
 )
 
 func TestExportOverAnExistingFileNeedsForce(t *testing.T) {
@@ -24,7 +24,7 @@ func TestExportOverAnExistingFileNeedsForce(t *testing.T) {
 	}
 	// With --force the export goes ahead (and here finds no checkpoint).
 	opts.Force = true
-	if err := runExport(context.Background(), opts, s); !errors.Is(err, pipeline.ErrNoCheckpoint) {
+	if err := runExport(context.Background(), opts, s); !errors.Is(err, train.ErrNoCheckpoint) {
 		t.Fatalf("export --force: %v", err)
 	}
 }

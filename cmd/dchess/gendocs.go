@@ -25,8 +25,6 @@ const regenerateReference = "go run ./cmd/dchess docs --out " + referenceDir
 // referenceHeader starts every generated page.
 const referenceHeader = "<!-- Generated from dchess's --help by `" + regenerateReference + "`: do not edit by hand. -->\n\n"
 
-func init() { register(newDocsCmd) }
-
 // newDocsCmd is the hidden command that writes the Markdown reference of
 // every command, made from the same text as --help.
 func newDocsCmd(s *IOStreams) *cobra.Command {

@@ -14,8 +14,6 @@ import (
 	"github.com/dchess/dchess/internal/progress"
 )
 
-func init() { register(newIngestCmd) }
-
 // ingestMemoryLimit is the Go heap size ingest's collector aims to stay under.
 const ingestMemoryLimit = 160 << 20
 

@@ -14,8 +14,6 @@ import (
 	"github.com/dchess/dchess/internal/progress"
 )
 
-func init() { register(newLabelCmd) }
-
 type labelOptions struct {
 	Stockfish  string
 	Input      string

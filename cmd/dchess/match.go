@@ -20,11 +20,6 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() {
-	register(newMatchCmd)
-	player.SetModelResolver(resolveModel(nil))
-}
-
 // runsDir is where training writes its runs; a bare model name in a player
 // SPEC means the newest weights of that family found under it.
 const runsDir = "runs"

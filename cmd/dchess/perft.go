@@ -9,8 +9,6 @@ import (
 	"github.com/dchess/dchess/internal/chess/board"
 )
 
-func init() { register(newPerftCmd) }
-
 type perftOptions struct {
 	FEN      string
 	Depth    int

@@ -11,8 +11,6 @@ import (
 	"github.com/dchess/dchess/pipeline"
 )
 
-func init() { register(newPipelineCmd) }
-
 func newPipelineCmd(s *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "pipeline",

@@ -16,8 +16,6 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-func init() { register(newPlayCmd) }
-
 type playOptions struct {
 	Player     string
 	Color      string

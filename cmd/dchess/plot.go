@@ -8,13 +8,11 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/internal/safefile"
+	"github.com/dchess/dchess/pipeline/plot"
+	"github.com/dchess/dchess/pipeline/train"
 
 	"github.com/spf13/cobra"
-
-	"github.com/dchess/dchess/pipeline"
 )
-
-func init() { register(newPlotCmd) }
 
 type plotOptions struct {
 	RunDirs []string
@@ -33,7 +31,7 @@ func newPlotCmd(s *IOStreams) *cobra.Command {
 step, one line a run named by its folder, into a PNG: runs trained side by side compared in one
 picture (each run's own loss.png shows its losses alone). It prints each run's last point.
 
-Metrics: ` + strings.Join(pipeline.CurveMetricNames(), ", ") + `. The validation figures are
+Metrics: ` + strings.Join(plot.CurveMetricNames(), ", ") + `. The validation figures are
 measured once an epoch; loss and grad_norm are the step lines' (docs/training.md).`,
 		Example: `  dchess plot runs/policy runs/diffusion runs/flow --metric val_action_accuracy -o curves.png
   dchess plot runs/cnn runs/cnn-wide --metric val_loss -o cnn.png --force   # replace cnn.png`,
@@ -58,13 +56,13 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 		return err
 	}
-	var curves []pipeline.Curve
+	var curves []plot.Curve
 	for _, dir := range opts.RunDirs {
-		metrics, err := pipeline.ReadMetrics(filepath.Join(dir, pipeline.MetricsFile))
+		metrics, err := train.ReadMetrics(filepath.Join(dir, train.MetricsFile))
 		if err != nil {
 			return fmt.Errorf("%s: no training metrics: %w", dir, err)
 		}
-		c, err := pipeline.CurveOf(filepath.Base(filepath.Clean(dir)), metrics, opts.Metric)
+		c, err := plot.CurveOf(filepath.Base(filepath.Clean(dir)), metrics, opts.Metric)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -73,7 +71,7 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 		}
 		curves = append(curves, c)
 	}
-	if err := pipeline.PlotCurves(curves, opts.Metric, opts.Output); err != nil {
+	if err := plot.Curves(curves, opts.Metric, opts.Output); err != nil {
 		return err
 	}
 	if opts.JSON {

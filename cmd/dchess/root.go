@@ -141,10 +141,27 @@ flag, bad argument; nothing was done).`,
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)
 	root.SetFlagErrorFunc(flagError)
-	root.AddCommand(newVersionCmd(s))
-	for _, add := range commandRegistry {
-		root.AddCommand(add(s))
-	}
+	// Every command, each from its own file; help lists them sorted.
+	root.AddCommand(
+		newVersionCmd(s),
+		newBenchCmd(s),
+		newDatasetCmd(s),
+		newEvalCmd(s),
+		newExperienceCmd(s),
+		newExportCmd(s),
+		newDocsCmd(s),
+		newIngestCmd(s),
+		newLabelCmd(s),
+		newMatchCmd(s),
+		newPerftCmd(s),
+		newPipelineCmd(s),
+		newPlayCmd(s),
+		newPlotCmd(s),
+		newSelfPlayCmd(s),
+		newTournamentCmd(s),
+		newTrainCmd(s),
+		newUCICmd(s),
+	)
 	markArgErrorsAsUsage(root)
 	checkInputsFirst(root)
 	registerCompletions(root)
@@ -182,12 +199,6 @@ func markArgErrorsAsUsage(cmd *cobra.Command) {
 		markArgErrorsAsUsage(sub)
 	}
 }
-
-// commandRegistry lets each command file register itself in init, so adding
-// a command touches only its own file.
-var commandRegistry []func(*IOStreams) *cobra.Command
-
-func register(f func(*IOStreams) *cobra.Command) { commandRegistry = append(commandRegistry, f) }
 
 func newVersionCmd(s *IOStreams) *cobra.Command {
 	return &cobra.Command{

@@ -19,8 +19,6 @@ import (
 	"github.com/dchess/dchess/search/match"
 )
 
-func init() { register(newSelfPlayCmd) }
-
 type selfPlayOptions struct {
 	A, B         string
 	Games        int

@@ -17,8 +17,6 @@ import (
 	"github.com/dchess/dchess/search/tournament"
 )
 
-func init() { register(newTournamentCmd) }
-
 type tournamentOptions struct {
 	Players      []string
 	Gauntlet     bool

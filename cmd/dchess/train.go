@@ -10,10 +10,9 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/plot"
+	"github.com/dchess/dchess/pipeline/train"
 )
-
-func init() { register(newTrainCmd) }
 
 type trainOptions struct {
 	Model    string
@@ -72,7 +71,7 @@ it stopped.`,
 	f.Int64Var(&opts.Seed, "seed", 0, "seed for weight initialisation and data order (overrides the config)")
 	f.IntVar(&opts.Epochs, "epochs", 0, "number of epochs (overrides the config)")
 	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
-	f.DurationVar(&opts.CheckpointEvery, "checkpoint-every", pipeline.DefaultCheckpointEvery, "also save a checkpoint inside an epoch this often (0: only at epoch ends and on Ctrl-C)")
+	f.DurationVar(&opts.CheckpointEvery, "checkpoint-every", train.DefaultCheckpointEvery, "also save a checkpoint inside an epoch this often (0: only at epoch ends and on Ctrl-C)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object")
 	inputFlags(cmd, inputDatasets, "data")
 	inputFlags(cmd, inputAny, "config", "init")
@@ -96,7 +95,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Init != "" && (fam.SetInit == nil || opts.Resume) {
 		return usagef("--init starts a new run from another run's weights, which %s does not (a resumed run keeps its own)", opts.Model)
 	}
-	topts := pipeline.TrainOptions{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume,
+	topts := train.Options{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume, AfterEpoch: plot.DrawLoss,
 		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps, CheckpointEvery: opts.CheckpointEvery}
 	if opts.CheckpointEvery == 0 {
 		topts.CheckpointEvery = -1 // the flag's 0 is "never", the library's the default
@@ -109,7 +108,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			return usagef("--resume keeps the run's own config and seed: drop --config and --seed")
 		}
 		// The run's config names its family; it must be the one asked for.
-		if err := pipeline.CheckResume(opts.Out, opts.Model); err != nil {
+		if err := train.CheckResume(opts.Out, opts.Model); err != nil {
 			return fmt.Errorf("cannot resume: %w", err)
 		}
 	} else {
@@ -136,7 +135,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		topts.Progress = s.Progress
 	}
 	topts.Infof = s.Infof
-	res, err := pipeline.Train(ctx, topts)
+	res, err := train.Run(ctx, topts)
 	if err != nil {
 		return err
 	}

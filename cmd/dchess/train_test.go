@@ -19,7 +19,7 @@ import (
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
-	"github.com/dchess/dchess/pipeline"
+	"github.com/dchess/dchess/pipeline/train"
 )
 
 func labelledDataset(t *testing.T, n int) string {
@@ -54,7 +54,7 @@ func TestTrainAndExportCommands(t *testing.T) {
 	if err := runTrain(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
-	var res pipeline.TrainResult
+	var res train.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("--json output %q: %v", out.String(), err)
 	}
@@ -100,7 +100,7 @@ func TestTrainAndExportCommands(t *testing.T) {
 	if _, err := cnn.Load(dst); err != nil || !strings.Contains(out.String(), dst) {
 		t.Fatalf("export: %v, output %q", err, out.String())
 	}
-	if err := runExport(context.Background(), &exportOptions{RunDir: t.TempDir()}, s); !errors.Is(err, pipeline.ErrNoCheckpoint) {
+	if err := runExport(context.Background(), &exportOptions{RunDir: t.TempDir()}, s); !errors.Is(err, train.ErrNoCheckpoint) {
 		t.Fatalf("export of an empty folder: %v", err)
 	}
 }
@@ -205,7 +205,7 @@ func TestTrainDeepChessCommands(t *testing.T) {
 	if err := runTrain(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
-	var res pipeline.TrainResult
+	var res train.Result
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
 		t.Fatalf("--json output %q: %v", out.String(), err)
 	}
@@ -229,7 +229,7 @@ func TestTrainDeepChessCommands(t *testing.T) {
 	}
 	want := -1.0
 	for _, line := range strings.Split(strings.TrimSpace(string(metrics)), "\n") {
-		var m pipeline.Metric
+		var m train.Metric
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +251,7 @@ func TestTrainResumeWithoutACheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(filepath.Join(run, pipeline.CheckpointDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(run, train.CheckpointDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(run, family.ConfigFile), cfg, 0o644); err != nil {

@@ -9,8 +9,6 @@ import (
 	"github.com/dchess/dchess/search/uciengine"
 )
 
-func init() { register(newUCICmd) }
-
 type uciOptions struct {
 	Player string
 }

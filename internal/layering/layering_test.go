@@ -4,8 +4,12 @@
 // seeing models only through its interfaces. Inside models, the family
 // contract (models/family) and the sequence families' shared layer
 // (models/transformer) sit beneath every family: a family imports them,
-// never the other way, and only models/families imports every family. A change that adds an import
-// against that direction fails here, naming the package and the import.
+// never the other way, and only models/families imports every family.
+// Inside pipeline, the training loop (pipeline/train) links no plotting
+// library, and self-play and the evaluations do not link the loop; a
+// UCI-only binary (search/uciengine and the families it plays) links no
+// training loop either. A change that adds an import against that
+// direction fails here, naming the package and the import.
 package layering
 
 import (
@@ -17,7 +21,9 @@ import (
 const module = "github.com/dchess/dchess/"
 
 // forbidden maps a package prefix (relative to the module) to the prefixes
-// none of its packages may depend on, directly or through others.
+// none of its packages may depend on, directly or through others: a prefix
+// inside the module is written relative to it, one outside it (a domain
+// first) as its import path.
 var forbidden = []struct {
 	from string
 	not  []string
@@ -28,6 +34,11 @@ var forbidden = []struct {
 	{"models/family", familyPackages},
 	{"models/transformer", familyPackages},
 	{"pipeline", []string{"cmd"}},
+	// The loop draws nothing itself: its callers hand it pipeline/plot.
+	{"pipeline/train", []string{"pipeline/plot", "pipeline/evaluate", "gonum.org/v1/plot"}},
+	{"pipeline/selfplay", []string{"pipeline/train"}},
+	{"pipeline/evaluate", []string{"pipeline/train"}},
+	{"pipeline/plot", []string{"pipeline/evaluate"}},
 	{"internal", []string{"cmd", "pipeline", "models", "search", "dataset"}},
 	{"scripts", []string{"cmd"}},
 }
@@ -57,10 +68,7 @@ func TestImportsPointOneWay(t *testing.T) {
 			}
 			checked++
 			for _, dep := range fields[1:] {
-				rel, ok := strings.CutPrefix(dep, module)
-				if !ok {
-					continue
-				}
+				rel, _ := strings.CutPrefix(dep, module)
 				for _, no := range rule.not {
 					if under(rel, no) {
 						t.Errorf("%s depends on %s: %s may not depend on %s/", pkg, rel, rule.from, no)
@@ -71,5 +79,25 @@ func TestImportsPointOneWay(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d packages checked: go list printed\n%s", checked, out)
+	}
+}
+
+// TestUCIBinaryLinksNoTrainingLoop: what a binary that only plays over UCI
+// links (the engine loop and every family's player) holds no training
+// loop. models/family may pull Gorgonia for the objectives; the loop that
+// runs them stays out.
+func TestUCIBinaryLinksNoTrainingLoop(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", module+"search/uciengine", module+"models/families").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 20 {
+		t.Fatalf("only %d dependencies listed: %q", len(deps), deps)
+	}
+	for _, dep := range deps {
+		if rel, ok := strings.CutPrefix(dep, module); ok && (under(rel, "pipeline/train") || under(rel, "cmd")) {
+			t.Errorf("search/uciengine with models/families depends on %s: a UCI-only binary would link it", rel)
+		}
 	}
 }

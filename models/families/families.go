@@ -1,5 +1,6 @@
 // Package families registers every family dchess has: the model families
-// (each with its player) and Deep Red's experience player. A binary calls
+// (each with its player), Deep Red's experience player and search/player's
+// built-in players (random, heuristic, uci). A binary calls
 // RegisterAll once before it reads a config or a player SPEC; nothing
 // registers itself on import, so a binary links only the families it
 // names.
@@ -15,6 +16,7 @@ import (
 	"github.com/dchess/dchess/models/experience"
 	"github.com/dchess/dchess/models/flow"
 	"github.com/dchess/dchess/models/nnue"
+	"github.com/dchess/dchess/search/player"
 )
 
 var once sync.Once
@@ -23,6 +25,7 @@ var once sync.Once
 // first do nothing, so tests and commands may each make it.
 func RegisterAll() {
 	once.Do(func() {
+		player.RegisterBuiltins()
 		ann.Register()
 		cnn.Register()
 		deepchess.Register()

@@ -23,7 +23,7 @@ tags=${TAGS:-}
 python=${PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go test -c -tags "$tags" -o "$tmp/pipeline.test" ./pipeline/
+go test -c -tags "$tags" -o "$tmp/train.test" ./pipeline/train/
 go test -c -tags "$tags" -o "$tmp/nnue.test" ./models/nnue/
 
 echo "threads ${threads}${tags:+, $tags}; samples/s (wall) and CPU ms per step; ratios dchess:PyTorch speed"
@@ -38,7 +38,7 @@ for i in $(seq 1 "$runs"); do
 			go_out=$({ /usr/bin/time -f "cpu %U %S" "$tmp/nnue.test" -test.run '^$' \
 				-test.bench "$bench\$" -test.benchtime "${steps}x" -test.cpu "$threads"; } 2>&1)
 		else
-			go_out=$({ /usr/bin/time -f "cpu %U %S" "$tmp/pipeline.test" -test.run '^$' \
+			go_out=$({ /usr/bin/time -f "cpu %U %S" "$tmp/train.test" -test.run '^$' \
 				-test.bench "BenchmarkTrainStep/$model\$" -test.benchtime "${steps}x" -test.cpu "$threads"; } 2>&1)
 		fi
 		gs=$(awk '/^BenchmarkTrainStep/ {for (f = 1; f < NF; f++) if ($(f+1) == "samples/s") print int($f)}' <<<"$go_out")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Training speed of the thesis ANN and CNN in PyTorch on CPU, for comparison
-with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/). Same work: batch
+with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/train/). Same work: batch
 256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
 random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
 And the NNUE of configs/nnue.yaml without its pairwise product (nnue,
@@ -8,7 +8,7 @@ BenchmarkTrainStep in models/nnue/) and with it (nnue-pairwise,
 BenchmarkTrainStepPairwise): an EmbeddingBag sum over each view's active
 features (26 of 768 per view, as many as the Go side), clipped ReLU, 512 -> 32
 -> 1 or each view's halves multiplied and 256 -> 32 -> 1, batch 1024, forward
-and backward only, as the Go benchmark (the loop's Adam lives in pipeline/).
+and backward only, as the Go benchmark (the loop's Adam lives in pipeline/train/).
 Usage: train_torch.py [--threads N] [--seconds S]; prints one line per model:
 <model> <samples/s> <CPU ms per step>. The CPU time (all threads) is steadier
 than samples/s on a loaded machine."""

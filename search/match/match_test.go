@@ -30,6 +30,7 @@ import (
 const engineEnv = "DCHESS_MATCH_TEST_ENGINE"
 
 func TestMain(m *testing.M) {
+	player.RegisterBuiltins() // as families.RegisterAll does in the binary
 	if spec := os.Getenv(engineEnv); spec != "" {
 		player.Register("crashy", newCrashy)
 		s, err := player.ParseSpec(spec)

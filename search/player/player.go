@@ -1,13 +1,14 @@
 // Package player gives every kind of chess player one interface, so the
 // match runner, tournaments, `dchess eval` and UCI engine mode drive a
 // random mover, an alpha-beta searcher over a learned evaluator or an
-// external UCI engine the same way. This package registers only random,
-// heuristic and uci, and imports no model: a model family's player is
-// registered (RegisterModel) with its family.Family by its package's
-// Register (models/<name>/family.go), and a player family that is not
-// trained, such as Deep Red's experience tree (models/experience),
-// registers itself (Register) from its own package's Register; a binary
-// calls both through families.RegisterAll.
+// external UCI engine the same way. This package holds only random,
+// heuristic and uci, registered by RegisterBuiltins, and imports no model:
+// a model family's player is registered (RegisterModel) with its
+// family.Family by its package's Register (models/<name>/family.go), and a
+// player family that is not trained, such as Deep Red's experience tree
+// (models/experience), registers itself (Register) from its own package's
+// Register; a binary calls all three through families.RegisterAll, and
+// nothing registers on import.
 package player
 
 import (

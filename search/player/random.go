@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 )
 
-func init() { Register("random", newRandomFromSpec) }
-
 // Random plays a uniformly random legal move. Its choices come from a
 // seeded generator, so a game replays exactly.
 type Random struct {

@@ -13,8 +13,6 @@ import (
 	"github.com/dchess/dchess/search/heuristic"
 )
 
-func init() { Register("heuristic", newHeuristicFromSpec) }
-
 // DefaultDepth is how deep a searching player looks when neither its spec
 // nor the caller's limits bound the search.
 const DefaultDepth = 4

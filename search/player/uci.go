@@ -10,8 +10,6 @@ import (
 	"github.com/dchess/dchess/search/uci"
 )
 
-func init() { Register("uci", newUCIFromSpec) }
-
 // UCIEngine is an external engine driven over UCI.
 type UCIEngine struct {
 	name   string

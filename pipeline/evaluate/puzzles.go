@@ -1,0 +1,195 @@
+package evaluate
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/puzzle"
+	"github.com/dchess/dchess/search/player"
+)
+
+// Puzzle is one Lichess puzzle: Moves[0] is the opponent's move that sets
+// it, then the solver's and the opponent's moves alternate.
+type Puzzle = puzzle.Puzzle
+
+// puzzleBucketWidth groups puzzles by rating.
+const puzzleBucketWidth = 200
+
+// PuzzleBucket is the puzzles rated From..From+199.
+type PuzzleBucket struct {
+	From    int     `json:"from"`
+	Puzzles int     `json:"puzzles"`
+	Solved  int     `json:"solved"`
+	Rate    float64 `json:"solved_rate"`
+}
+
+// To is the bucket's highest rating.
+func (b PuzzleBucket) To() int { return b.From + puzzleBucketWidth - 1 }
+
+// PuzzleReport is `eval --puzzles`.
+type PuzzleReport struct {
+	Player    string         `json:"player"`
+	File      string         `json:"file"`
+	Puzzles   int            `json:"puzzles"`
+	Solved    int            `json:"solved"`
+	Rate      float64        `json:"solved_rate"`
+	MsPerMove float64        `json:"ms_per_move"`
+	Buckets   []PuzzleBucket `json:"buckets"`
+	// Skipped are the rows that could not be read, when there were some.
+	Skipped *BadLines `json:"skipped_lines,omitempty"`
+}
+
+// ReadPuzzles reads the first limit (0: all) puzzles of a Lichess puzzle
+// CSV by its header: FEN, Moves and Rating columns (others, such as
+// PuzzleId and Themes, are ignored). A row that is not a puzzle (too few
+// columns, no rating, fewer than two moves, a bad FEN or a move that is
+// not legal) is skipped and counted; with strict it is the error. Errors
+// about the file itself are *InputError.
+func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, &InputError{fmt.Errorf("--puzzles: %w", err)}
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	header, err := r.Read()
+	if err != nil {
+		return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
+	}
+	cols, err := puzzle.ReadHeader(header)
+	if err != nil {
+		return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
+	}
+	var out []Puzzle
+	bad := &BadLines{}
+	for limit == 0 || len(out) < limit {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			if err := bad.Add(strict, pe.StartLine, pe.Err); err != nil {
+				return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
+			}
+			continue
+		}
+		if err != nil {
+			return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
+		}
+		line, _ := r.FieldPos(0)
+		pz, err := cols.Parse(rec)
+		if err != nil {
+			if err := bad.Add(strict, line, err); err != nil {
+				return nil, nil, &InputError{fmt.Errorf("--puzzles %s: %w", path, err)}
+			}
+			continue
+		}
+		out = append(out, pz)
+	}
+	if len(out) == 0 {
+		return nil, nil, &InputError{fmt.Errorf("--puzzles %s holds no puzzle", path)}
+	}
+	return out, bad.orNil(), nil
+}
+
+// solve plays a puzzle: the player must find every one of its moves (a
+// mate that ends the line counts too, as on Lichess).
+func solve(ctx context.Context, p player.Player, pz Puzzle, lim player.Limits) (bool, time.Duration, int, error) {
+	b, err := board.FromFEN(pz.FEN)
+	if err != nil {
+		return false, 0, 0, err
+	}
+	if err := p.NewGame(ctx); err != nil {
+		return false, 0, 0, err
+	}
+	var thinking time.Duration
+	moves := 0
+	for i, want := range pz.Moves {
+		if i%2 == 1 {
+			began := time.Now()
+			mi, err := p.Move(ctx, player.Position{StartFEN: pz.FEN, Moves: pz.Moves[:i]}, lim)
+			thinking += time.Since(began)
+			moves++
+			if err != nil {
+				return false, thinking, moves, err
+			}
+			if mi.Move != want {
+				m, err := b.ParseUCI(mi.Move)
+				if err != nil {
+					return false, thinking, moves, nil
+				}
+				b.Make(m)
+				mate := b.Status() == board.Checkmate
+				return mate && i == len(pz.Moves)-1, thinking, moves, nil
+			}
+		}
+		m, err := b.ParseUCI(want)
+		if err != nil {
+			return false, thinking, moves, fmt.Errorf("puzzle %s: %w", pz.FEN, err)
+		}
+		b.Make(m)
+	}
+	return true, thinking, moves, nil
+}
+
+// Puzzles plays a Lichess puzzle CSV and reports the solved share
+// overall and by 200-point rating bucket, with the time per move.
+func Puzzles(ctx context.Context, path string, opts Options) (*PuzzleReport, error) {
+	puzzles, bad, err := ReadPuzzles(path, opts.Limit, opts.Strict)
+	if err != nil {
+		return nil, err
+	}
+	p, err := player.NewFromSpec(ctx, opts.Player)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	rep := &PuzzleReport{Player: p.Name(), File: path, Skipped: bad}
+	buckets := map[int]*PuzzleBucket{}
+	bar := newEvalBar(opts.Progress, int64(len(puzzles)), "puzzles")
+	var thinking time.Duration
+	moves := 0
+	for _, pz := range puzzles {
+		ok, took, n, err := solve(ctx, p, pz, opts.Limits)
+		if err != nil {
+			return nil, err
+		}
+		thinking += took
+		moves += n
+		from := pz.Rating / puzzleBucketWidth * puzzleBucketWidth
+		bk := buckets[from]
+		if bk == nil {
+			bk = &PuzzleBucket{From: from}
+			buckets[from] = bk
+		}
+		bk.Puzzles++
+		rep.Puzzles++
+		if ok {
+			bk.Solved++
+			rep.Solved++
+		}
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	rep.Rate = float64(rep.Solved) / float64(rep.Puzzles)
+	rep.MsPerMove = thinking.Seconds() * 1000 / float64(max(moves, 1))
+	for from := 0; from <= 4000; from += puzzleBucketWidth {
+		if bk := buckets[from]; bk != nil {
+			bk.Rate = float64(bk.Solved) / float64(bk.Puzzles)
+			rep.Buckets = append(rep.Buckets, *bk)
+		}
+	}
+	return rep, nil
+}

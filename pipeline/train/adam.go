@@ -1,0 +1,73 @@
+package train
+
+import (
+	"math"
+
+	"github.com/dchess/dchess/models/family"
+)
+
+// adam is Adam (or AdamW, with weight_decay) as PyTorch computes it, with
+// optional global-norm gradient clipping. It is written here rather than taken from Gorgonia because
+// exact resume needs its moments saved and restored, which Gorgonia's
+// AdamSolver keeps private.
+type adam struct {
+	cfg  family.OptimizerConfig
+	m, v [][]float32 // first and second moments, one per learnable
+	t    int64       // steps taken, for the bias corrections
+}
+
+func newAdam(cfg family.OptimizerConfig, sizes []int) *adam {
+	a := &adam{cfg: cfg, m: make([][]float32, len(sizes)), v: make([][]float32, len(sizes))}
+	for i, n := range sizes {
+		a.m[i] = make([]float32, n)
+		a.v[i] = make([]float32, n)
+	}
+	return a
+}
+
+// reset forgets the moments and the step count, as a fresh optimizer
+// would start: each stage of a staged objective trains other weights.
+func (a *adam) reset() {
+	for i := range a.m {
+		clear(a.m[i])
+		clear(a.v[i])
+	}
+	a.t = 0
+}
+
+// step updates weights in place from grads at learning rate lr, then zeroes
+// grads (Gorgonia adds each run's gradients to them); weights[i] is the
+// parameter index[i], whose moments it uses. It returns the gradients'
+// global L2 norm before clipping.
+func (a *adam) step(weights, grads [][]float32, index []int, lr float64) float64 {
+	var sq float64
+	for _, g := range grads {
+		for _, x := range g {
+			sq += float64(x) * float64(x)
+		}
+	}
+	norm := math.Sqrt(sq)
+	scale := float32(1)
+	if a.cfg.ClipNorm > 0 && norm > a.cfg.ClipNorm {
+		scale = float32(a.cfg.ClipNorm / norm)
+	}
+	a.t++
+	b1, b2 := float32(a.cfg.Beta1), float32(a.cfg.Beta2)
+	bc1 := 1 - math.Pow(a.cfg.Beta1, float64(a.t))
+	bc2 := 1 - math.Pow(a.cfg.Beta2, float64(a.t))
+	stepSize := float32(lr / bc1)
+	bc2Sqrt := float32(math.Sqrt(bc2))
+	eps := float32(a.cfg.Eps)
+	keep := float32(1 - lr*a.cfg.WeightDecay) // 1 for adam
+	for i, w := range weights {
+		g, m, v := grads[i][:len(w)], a.m[index[i]][:len(w)], a.v[index[i]][:len(w)]
+		for j := range w {
+			gj := g[j] * scale
+			m[j] = b1*m[j] + (1-b1)*gj
+			v[j] = b2*v[j] + (1-b2)*gj*gj
+			w[j] = keep*w[j] - stepSize*m[j]/(float32(math.Sqrt(float64(v[j])))/bc2Sqrt+eps)
+			g[j] = 0
+		}
+	}
+	return norm
+}

@@ -1,0 +1,169 @@
+package train
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/testenv"
+	"github.com/dchess/dchess/models/ann"
+	"github.com/dchess/dchess/models/cnn"
+	"github.com/dchess/dchess/models/deepchess"
+	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/transformer"
+)
+
+// benchCase is one BenchmarkTrainStep case: a family's default config, or
+// an embedded config by name (the -small transformers the #5 study trains).
+type benchCase struct{ name, config string }
+
+func trainStepCases() []benchCase {
+	var cases []benchCase
+	for _, fam := range family.Names() {
+		cases = append(cases, benchCase{name: fam})
+	}
+	return append(cases, benchCase{"diffusion-small", "diffusion-small"}, benchCase{"policy-small", "policy-small"})
+}
+
+// BenchmarkTrainStep measures a training step (forward, backward, Adam) of
+// the default configs at batch 256 on in-memory batches, the same work
+// scripts/bench/train_torch.py times in PyTorch for ann and cnn. It reports
+// samples/s (pairs/s for siamese; autoencoder is its first, widest layer);
+// the sequence families (at their configs' batch) also report tokens/s,
+// on batches of real corrupted sequences. cpu-ms/op is the process's CPU
+// time per step.
+func BenchmarkTrainStep(b *testing.B) {
+	for _, bc := range trainStepCases() {
+		b.Run(bc.name, func(b *testing.B) {
+			cfg, err := benchConfig(bc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			fam := cfg.Model.Family
+			if fam == deepchess.SiameseFamily {
+				cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
+			}
+			o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			params, err := o.InitParams(1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tg, err := newTrainGraph(o, 0, params, cfg.BatchSize)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer tg.close()
+			rng := rand.New(rand.NewPCG(1, 2))
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
+				fillSequenceBatch(b, seq, tg, rng)
+			} else {
+				fillRandomBatch(tg, fam, rng)
+			}
+			sizes := make([]int, len(params))
+			for i, p := range params {
+				sizes[i] = len(p.Data)
+			}
+			opt := newAdam(cfg.Optimizer, sizes)
+			weights := make([][]float32, len(tg.learnables))
+			grads := make([][]float32, len(tg.learnables))
+			b.ResetTimer()
+			cpu := testenv.ProcessCPU()
+			for i := 0; i < b.N; i++ {
+				tg.setRows(cfg.BatchSize)
+				if _, err := tg.forwardBackward(); err != nil {
+					b.Fatal(err)
+				}
+				for j := range tg.learnables {
+					weights[j] = tg.weights(j)
+					if grads[j], err = tg.grads(j); err != nil {
+						b.Fatal(err)
+					}
+				}
+				opt.step(weights, grads, tg.paramIndex, cfg.Optimizer.LR)
+			}
+			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
+			b.ReportMetric(samples, "samples/s")
+			// CPU per step moves less than the wall time on a shared machine.
+			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
+				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+			}
+			if seq, ok := o.(diffusion.SequenceTrainer); ok {
+				b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
+			}
+		})
+	}
+}
+
+func benchConfig(bc benchCase) (*family.Config, error) {
+	if bc.config == "" {
+		return family.DefaultConfig(bc.name)
+	}
+	data, err := configs.Read(bc.config)
+	if err != nil {
+		return nil, err
+	}
+	return family.ParseConfig(data, "")
+}
+
+// fillRandomBatch fills the evaluation families' inputs with random codes
+// or sparse bits and their targets with random probabilities.
+func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
+	for _, buf := range tg.bufs {
+		for i := range buf {
+			if fam == ann.Family || fam == cnn.Family {
+				buf[i] = float32(rng.IntN(15)-7) / 7
+			} else if rng.IntN(24) == 0 { // about 32 of the 773 bits are set
+				buf[i] = 1
+			}
+		}
+	}
+	for i := range tg.ys {
+		tg.Targets()[i] = rng.Float32()
+	}
+}
+
+// fillSequenceBatch encodes a batch of random positions' lines (random
+// legal moves), each corrupted at a random step as training does.
+func fillSequenceBatch(b *testing.B, o diffusion.SequenceTrainer, tg *trainGraph, rng *rand.Rand) {
+	m := o.Model()
+	c := m.Transformer()
+	seq := make([]int16, c.SeqLen())
+	rows := make([][]float32, len(tg.bufs))
+	for r, pos := range nntest.RandomBoards(tg.batch, 3) {
+		var line []string
+		for len(line) < c.Horizon {
+			moves := pos.LegalMoves()
+			if len(moves) == 0 {
+				break
+			}
+			m := moves[rng.IntN(len(moves))]
+			line = append(line, board.UCI(m))
+			pos.Make(m)
+		}
+		for range line {
+			pos.Unmake()
+		}
+		if _, err := encode.Sequence(pos, line, c.Horizon, seq); err != nil {
+			b.Fatal(err)
+		}
+		var legal []int
+		if c.LegalMask {
+			var err error
+			if _, legal, err = transformer.LegalActions(pos); err != nil {
+				b.Fatal(err)
+			}
+		}
+		for k, buf := range tg.bufs {
+			rows[k] = buf[r*tg.widths[k] : (r+1)*tg.widths[k]]
+		}
+		m.Corrupt(rng, seq, rows)
+		m.EncodeLegal(legal, rows)
+	}
+}
