@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/search/endgame"
 )
 
 // Evaluator scores positions with a Net. It implements search.Evaluator
@@ -134,11 +135,26 @@ func (e *Evaluator) push() *frame {
 	return f
 }
 
-// Evaluate scores b in centipawns from the side to move's view. Inside a
-// search b is the position the observed moves lead to; outside one (no
-// move observed since Root, or never rooted) a different position starts
-// a new line.
+// Evaluate scores b in centipawns from the side to move's view: the
+// network's score (Network), plus the lead past a rook once a side has
+// nothing but pawns (endgame.Decisive); a lone king against mating
+// material or against king and pawn is scored as the known win or draw
+// it is (endgame.Known). Fitted to win probabilities that are all about 1
+// there, the network does not rank won positions, and a search with it
+// alone did not promote or convert them (docs/nnue.md, "Decisive
+// material").
 func (e *Evaluator) Evaluate(b *board.Board) int {
+	if s, ok := endgame.Known(b); ok {
+		return s
+	}
+	return e.Network(b) + endgame.Decisive(b)
+}
+
+// Network is the network's score of b in centipawns from the side to
+// move's view, what the training graph computes. Inside a search b is the
+// position the observed moves lead to; outside one (no move observed
+// since Root, or never rooted) a different position starts a new line.
+func (e *Evaluator) Network(b *board.Board) int {
 	if !e.rooted || (e.top == 0 && b.Key() != e.rootKey) {
 		e.Root(b)
 	}

@@ -233,7 +233,7 @@ func TestBenchNetScoresMaterial(t *testing.T) {
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1": -900,
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1": 900,
 	} {
-		if got := e.Evaluate(mustFEN(t, fen)); got < want-20 || got > want+20 {
+		if got := e.Network(mustFEN(t, fen)); got < want-20 || got > want+20 {
 			t.Errorf("%s: %d, want about %d", fen, got, want)
 		}
 	}

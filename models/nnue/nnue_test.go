@@ -197,7 +197,7 @@ func checkQuantizedMatchesGraph(t *testing.T, c Config) {
 		if b.InCheck() { // the quiet filter left these out of the batch
 			continue
 		}
-		d := math.Abs(float64(e.Evaluate(b)) - float64(scores[i]))
+		d := math.Abs(float64(e.Network(b)) - float64(scores[i]))
 		worst, sum = math.Max(worst, d), sum+d
 		spread = math.Max(spread, math.Abs(float64(scores[i])))
 		i++
@@ -270,7 +270,7 @@ func TestShippedMatchesGraph(t *testing.T) {
 	diffs := make([]float64, len(boards))
 	var sum float64
 	for i, b := range boards {
-		diffs[i] = math.Abs(float64(e.Evaluate(b)) - float64(scores[i]))
+		diffs[i] = math.Abs(float64(e.Network(b)) - float64(scores[i]))
 		sum += diffs[i]
 	}
 	slices.Sort(diffs)
