@@ -30,6 +30,7 @@ import (
 	"github.com/dchess/dchess/pipeline/plot"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/pipeline/train"
+	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -182,7 +183,39 @@ func LoadRunConfig(path string) (*RunConfig, error) {
 	return cfg, nil
 }
 
+// runBounds bound every size of a run config, checked before anything
+// runs, so a slip such as games: 100000000000 is a one-line error and not
+// memory exhausted part way (the trainings' own configs have theirs).
+var runBounds = family.Bounds{
+	"concurrency":                {Min: 0, Max: 1024},
+	"selfplay.games":             {Min: 2, Max: match.MaxGames},
+	"selfplay.opening_plies":     {Min: 0, Max: 200},
+	"selfplay.balance_cp":        {Min: 0, Max: 100_000},
+	"selfplay.random_rate_plies": {Min: 0, Max: 10_000},
+	"selfplay.depth":             {Min: 0, Max: search.MaxPly},
+	"selfplay.max_moves":         {Min: 0, Max: 100_000},
+	"ingest.min_ply":             {Min: 0, Max: 1<<16 - 1},
+	"label.depth":                {Min: 0, Max: 250},
+	"label.nodes":                {Min: 0, Max: 1 << 40},
+	"label.pv":                   {Min: 0, Max: 256},
+	"label.workers":              {Min: 0, Max: 1024},
+	"train":                      {Min: 1, Max: 64},
+	"train[].epochs":             {Min: 0, Max: 1_000_000_000},
+	"train[].max_steps":          {Min: 0, Max: 1_000_000_000_000},
+	"experience.opponents":       {Min: 0, Max: 64},
+	"experience.rounds":          {Min: 0, Max: 100_000},
+	"evaluate.positions":         {Min: 0, Max: 100_000_000},
+	"tournament.players":         {Min: 2, Max: 256},
+	"tournament.games_per_pair":  {Min: 2, Max: match.MaxGames},
+	"tournament.random_plies":    {Min: 1, Max: 200},
+	"tournament.depth":           {Min: 0, Max: search.MaxPly},
+	"tournament.max_moves":       {Min: 0, Max: 100_000},
+}
+
 func (c *RunConfig) check() error {
+	if err := family.CheckBounds(c, runBounds); err != nil {
+		return err
+	}
 	switch {
 	case c.Out == "":
 		return errors.New("out: the folder everything goes to is required")

@@ -278,8 +278,8 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.Games < 1 {
-		return usagef("--games must be at least 1, got %d", opts.Games)
+	if opts.Games < 1 || opts.Games > match.MaxGames {
+		return usagef("--games must be in 1..%d, got %d", match.MaxGames, opts.Games)
 	}
 	if opts.ReportEvery < 0 {
 		return usagef("--report-every must not be negative")

@@ -109,8 +109,8 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return usagef("selfplay needs an output file: -o GAMES.pgn")
 	case opts.PGN != "":
 		return usagef("selfplay writes its games to -o FILE, not --pgn")
-	case opts.Games < 1:
-		return usagef("--games must be at least 1, got %d", opts.Games)
+	case opts.Games < 1 || opts.Games > match.MaxGames:
+		return usagef("--games must be in 1..%d, got %d", match.MaxGames, opts.Games)
 	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
 		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
 	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0:

@@ -149,8 +149,8 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if len(specs) < 2 {
 		return usagef("--players needs at least two player SPECs, got %d", len(specs))
 	}
-	if opts.GamesPerPair < 1 {
-		return usagef("--games-per-pair must be at least 1, got %d", opts.GamesPerPair)
+	if opts.GamesPerPair < 1 || opts.GamesPerPair > match.MaxGames {
+		return usagef("--games-per-pair must be in 1..%d, got %d", match.MaxGames, opts.GamesPerPair)
 	}
 	base, err := opts.gameFlags.config((opts.GamesPerPair + 1) / 2)
 	if err != nil {

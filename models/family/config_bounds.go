@@ -66,6 +66,15 @@ func MergeBounds(tables ...Bounds) Bounds {
 	return out
 }
 
+// CheckBounds checks every integer field of the struct v points to, and
+// every list's length, against bounds, whose keys are the fields' YAML
+// paths ("selfplay.games", "train[].epochs"): the same one-line error as a
+// training config's, for any config. A key named seed measures nothing and
+// needs no bound.
+func CheckBounds(v any, bounds Bounds) error {
+	return walkBounds(reflect.ValueOf(v), "", "", "", bounds)
+}
+
 // checkBounds checks every integer key of c, and every list's length,
 // against its bound: the shared keys against sharedBounds, the model
 // section's against its family's Bounds. A key without a bound is an
@@ -136,7 +145,7 @@ func walkBounds(v reflect.Value, prefix, key, shown string, bounds Bounds) error
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		if notSizes[key] {
+		if notSizes[key] || strings.HasSuffix(key, ".seed") {
 			return nil
 		}
 		if !bounded {

@@ -155,8 +155,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		opts.B = opts.A
 	}
 	cfg := opts.Match
-	if opts.Games < 1 {
-		return nil, fmt.Errorf("selfplay: games must be at least 1, got %d", opts.Games)
+	if opts.Games < 1 || opts.Games > match.MaxGames {
+		return nil, fmt.Errorf("selfplay: games must be in 1..%d, got %d", match.MaxGames, opts.Games)
 	}
 	cfg.Games = opts.Games
 	pairs := opts.Pairs

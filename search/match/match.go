@@ -98,6 +98,12 @@ type Config struct {
 // defaultEvent is the PGN Event tag of a match that names none.
 const defaultEvent = "dchess match"
 
+// MaxGames bounds the games of one run (a match, a self-play run, a
+// tournament's pairing), checked before anything is allocated: a run keeps
+// a few words a game, and no machine plays 10^7 games in one process. A
+// job array's tasks share the bound over the whole run.
+const MaxGames = 10_000_000
+
 func (c *Config) fillDefaults() error {
 	if c.A.New == nil || c.B.New == nil {
 		return errors.New("match: both players are needed")
@@ -105,8 +111,8 @@ func (c *Config) fillDefaults() error {
 	if c.Games == 0 {
 		c.Games = 2
 	}
-	if c.Games < 0 {
-		return fmt.Errorf("match: games must be positive, got %d", c.Games)
+	if c.Games < 0 || c.Games > MaxGames {
+		return fmt.Errorf("match: games must be in 1..%d, got %d", MaxGames, c.Games)
 	}
 	if c.GameNumbers == nil {
 		c.GameNumbers = make([]int, c.Games)

@@ -280,8 +280,8 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 	if len(specs) < 2 {
 		return nil, fmt.Errorf("tournament: at least two players are needed, got %d", len(specs))
 	}
-	if cfg.GamesPerPair < 1 {
-		return nil, fmt.Errorf("tournament: games per pair must be at least 1, got %d", cfg.GamesPerPair)
+	if cfg.GamesPerPair < 1 || cfg.GamesPerPair > match.MaxGames {
+		return nil, fmt.Errorf("tournament: games per pair must be in 1..%d, got %d", match.MaxGames, cfg.GamesPerPair)
 	}
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
