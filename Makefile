@@ -24,16 +24,19 @@ unit:
 		if [ "$${CI:-}" = true ]; then exit 1; fi; \
 	fi
 
-# Fuzz targets as package:FuzzName; each runs FUZZTIME inputs on top of its committed seed corpus
+# Fuzz targets as package:FuzzName[@COUNT]; each runs FUZZTIME inputs (or its own COUNT, for a
+# target whose every input touches the disk) on top of its committed seed corpus
 # (a count, not a duration: with -fuzztime 5s FuzzParseSPRT once failed with "context deadline
 # exceeded" as its time ran out, with no failing input).
-FUZZ_TARGETS := ./internal/chess/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./internal/chess/board:FuzzFromFEN ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader
+FUZZ_TARGETS := ./internal/chess/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./search/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./internal/chess/board:FuzzFromFEN ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader \
+	./search/player:FuzzParseSpec ./search/match:FuzzOpenJournal@20000x ./search/uciengine:FuzzCommands ./internal/chess/binpack:FuzzReader
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
-		echo "fuzz $$pkg $$name ($(FUZZTIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+		pkg=$${t%%:*}; name=$${t##*:}; count=$(FUZZTIME); \
+		case $$name in *@*) count=$${name##*@}; name=$${name%@*};; esac; \
+		echo "fuzz $$pkg $$name ($$count)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$count $$pkg || exit 1; \
 	done
 
 # The command reference in docs/reference/commands, made from each command's --help;

@@ -60,7 +60,9 @@ func ParseSpec(s string) (Spec, error) {
 	if !hasQuery && looksLikeSettings(rest) {
 		path, query = "", rest
 	}
-	spec.Path = path
+	// Spaces around a path are a slip of typing, never part of a file name
+	// dchess would find.
+	spec.Path = strings.TrimSpace(path)
 	if query != "" {
 		for _, field := range strings.FieldsFunc(query, func(r rune) bool { return r == ',' || r == '&' }) {
 			key, value, ok := strings.Cut(field, "=")
@@ -129,6 +131,10 @@ func (s Spec) String() string {
 	b.WriteByte(':')
 	b.WriteString(s.Path)
 	if len(keys) == 0 && s.Name == "" {
+		if looksLikeSettings(s.Path) {
+			// A path such as "depth=4" keeps the '?' that makes it one.
+			b.WriteByte('?')
+		}
 		return b.String()
 	}
 	sep := ","
