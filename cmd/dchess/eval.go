@@ -178,9 +178,11 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	}
 	fmt.Fprintf(s.Out, "Move: %s (%s)\n", res.SAN, res.Move)
 	if res.Scored {
-		score := fmt.Sprintf("%+.2f", float64(res.Score)/100)
-		if res.Mate != 0 {
-			score = fmt.Sprintf("mate in %d", res.Mate)
+		var score string
+		if res.Mate != nil {
+			score = fmt.Sprintf("mate in %d", *res.Mate)
+		} else {
+			score = fmt.Sprintf("%+.2f", float64(*res.CP)/100)
 		}
 		fmt.Fprintf(s.Out, "Score: %s (side to move), depth %d, %d nodes\n", score, res.Depth, res.Nodes)
 	}
