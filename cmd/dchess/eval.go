@@ -102,7 +102,7 @@ first ten are reported with their line numbers; --strict stops at the first one 
 	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion or flow player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
-	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object (its fields: docs/reference/json.md)")
 	inputFlags(cmd, inputFile, "epd", "puzzles")
 	inputFlags(cmd, inputDataset, "data")
 	return cmd
