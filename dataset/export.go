@@ -35,11 +35,15 @@ type RecordJSON struct {
 	Notes   string `json:"notes,omitempty"`
 }
 
-// LabelJSON is a record's label in a jsonl export.
+// LabelJSON is a record's label in a jsonl export. Its score is written
+// as every position's score in dchess's JSON (docs/reference/json.md): CP
+// in centipawns from the side to move, nil for a mate, and Mate in moves
+// (positive: the side to move mates), nil when there is none; both are nil
+// for a failed label, which has no score.
 type LabelJSON struct {
 	Status   string       `json:"status"`
-	CP       int32        `json:"cp"`
-	Mate     int32        `json:"mate"`
+	CP       *int32       `json:"cp"`
+	Mate     *int32       `json:"mate"`
 	WinProb  float32      `json:"win_prob"`
 	BestMove string       `json:"best_move"`
 	PV       []string     `json:"pv"`
@@ -53,11 +57,21 @@ type LabelJSON struct {
 	Quiet *bool `json:"quiet"`
 }
 
-// PVLineJSON is one MultiPV line of a label in a jsonl export.
+// PVLineJSON is one MultiPV line of a label in a jsonl export, its score
+// as LabelJSON's.
 type PVLineJSON struct {
-	CP   int32    `json:"cp"`
-	Mate int32    `json:"mate"`
+	CP   *int32   `json:"cp"`
+	Mate *int32   `json:"mate"`
 	PV   []string `json:"pv"`
+}
+
+// scoreJSON is a stored score (Mate 0: CP holds centipawns) as the cp and
+// mate of a jsonl export: exactly one of them is set.
+func scoreJSON(cp, mate int32) (*int32, *int32) {
+	if mate != 0 {
+		return nil, &mate
+	}
+	return &cp, nil
 }
 
 func labelStatusName(s LabelStatus) string {
@@ -82,9 +96,12 @@ func RecordToJSON(r *Record, split Split) RecordJSON {
 		out.Next = []string{}
 	}
 	if l := r.Label; l != nil {
-		lj := &LabelJSON{Status: labelStatusName(l.Status), CP: l.CP, Mate: l.Mate, WinProb: l.WinProb,
+		lj := &LabelJSON{Status: labelStatusName(l.Status), WinProb: l.WinProb,
 			BestMove: l.BestMove, PV: l.PV, Depth: l.Depth, Nodes: l.Nodes, Engine: l.Engine, Error: l.Error,
 			MultiPV: []PVLineJSON{}}
+		if l.Status == LabelOK {
+			lj.CP, lj.Mate = scoreJSON(l.CP, l.Mate)
+		}
 		if lj.PV == nil {
 			lj.PV = []string{}
 		}
@@ -93,7 +110,8 @@ func RecordToJSON(r *Record, split Split) RecordJSON {
 			if pv == nil {
 				pv = []string{}
 			}
-			lj.MultiPV = append(lj.MultiPV, PVLineJSON{CP: line.CP, Mate: line.Mate, PV: pv})
+			cp, mate := scoreJSON(line.CP, line.Mate)
+			lj.MultiPV = append(lj.MultiPV, PVLineJSON{CP: cp, Mate: mate, PV: pv})
 		}
 		if quiet, ok := quietOf(r); ok {
 			lj.Quiet = &quiet

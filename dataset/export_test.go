@@ -114,6 +114,40 @@ func TestExportJSONLToStdoutHasEverySplit(t *testing.T) {
 	}
 }
 
+// A score is cp or mate, never both and never a 0 that stands for a
+// mate: in the jsonl label and its MultiPV lines a mate's cp is null and a
+// centipawn score's mate null, a failed label has neither; the csv leaves
+// the cell of the other empty.
+func TestExportWritesAMateOneWay(t *testing.T) {
+	const fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for _, c := range []struct {
+		label     Label
+		json      string
+		multipv   string
+		cp, mate  string
+		csvLabels bool
+	}{
+		{Label{Status: LabelOK, CP: 31, MultiPV: []PVLine{{CP: 0}, {Mate: -2}}},
+			`"cp":31,"mate":null`, `[{"cp":0,"mate":null,"pv":[]},{"cp":null,"mate":-2,"pv":[]}]`, "31", "", true},
+		{Label{Status: LabelOK, Mate: 3, CP: 0}, `"cp":null,"mate":3`, `[]`, "", "3", true},
+		{Label{Status: LabelFailed, Error: "no answer"}, `"cp":null,"mate":null`, `[]`, "", "", false},
+	} {
+		r := &Record{FEN: fen, Label: &c.label}
+		line, err := json.Marshal(RecordToJSON(r, Train))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(line, []byte(`"label":{"status":"`)) || !bytes.Contains(line, []byte(c.json)) ||
+			!bytes.Contains(line, []byte(`"multipv":`+c.multipv)) {
+			t.Errorf("%+v exported as %s, want %s and multipv %s", c.label, line, c.json, c.multipv)
+		}
+		row := CSVRow(r)
+		if row[4] != c.cp || row[5] != c.mate || (row[6] != "") != c.csvLabels {
+			t.Errorf("%+v exported to csv as cp %q, mate %q, win_prob %q", c.label, row[4], row[5], row[6])
+		}
+	}
+}
+
 func TestVerifyNamesTheDamagedShard(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ds")
 	writeDataset(t, dir, WriteOptions{Shard: 100}, sampleRecords(300, 10))

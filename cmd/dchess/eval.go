@@ -102,7 +102,7 @@ first ten are reported with their line numbers; --strict stops at the first one 
 	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion or flow player: decoding steps T to compare, e.g. 1,2,5,10,20")
 	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
-	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object (its fields: docs/reference/json.md)")
 	inputFlags(cmd, inputFile, "epd", "puzzles")
 	inputFlags(cmd, inputDataset, "data")
 	return cmd
@@ -178,9 +178,11 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	}
 	fmt.Fprintf(s.Out, "Move: %s (%s)\n", res.SAN, res.Move)
 	if res.Scored {
-		score := fmt.Sprintf("%+.2f", float64(res.Score)/100)
-		if res.Mate != 0 {
-			score = fmt.Sprintf("mate in %d", res.Mate)
+		var score string
+		if res.Mate != nil {
+			score = fmt.Sprintf("mate in %d", *res.Mate)
+		} else {
+			score = fmt.Sprintf("%+.2f", float64(*res.CP)/100)
 		}
 		fmt.Fprintf(s.Out, "Score: %s (side to move), depth %d, %d nodes\n", score, res.Depth, res.Nodes)
 	}

@@ -37,6 +37,31 @@ func TestEvalFENExplain(t *testing.T) {
 	if res["move"] != "h5f7" || res["mate"] != 1.0 || res["explain"].(map[string]any)["material"] == nil {
 		t.Errorf("JSON %s", out)
 	}
+	// A mate is written one way: mate, with cp null (not 31999).
+	if cp, ok := res["cp"]; !ok || cp != nil {
+		t.Errorf("a mate's cp is %v, want null: %s", cp, out)
+	}
+}
+
+// A centipawn score is cp with mate null; a player without a score has
+// neither.
+func TestEvalFENScoreIsCPOrMate(t *testing.T) {
+	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	for player, want := range map[string]string{"heuristic:depth=1": "cp", "random": ""} {
+		s, out, _ := playStreams("")
+		if err := runEval(context.Background(), &evalOptions{Player: player, FEN: start, JSON: true}, s); err != nil {
+			t.Fatal(err)
+		}
+		var res map[string]any
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatal(err)
+		}
+		_, isNumber := res["cp"].(float64)
+		mate, hasMate := res["mate"]
+		if isNumber != (want == "cp") || !hasMate || mate != nil || res["scored"] != (want == "cp") {
+			t.Errorf("%s: JSON %s", player, out)
+		}
+	}
 }
 
 func TestEvalBadInput(t *testing.T) {

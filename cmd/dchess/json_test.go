@@ -11,6 +11,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/pgn"
+	"github.com/dchess/dchess/models/diffusion"
 )
 
 // jsonReference is docs/reference/json.md, which describes the JSON of
@@ -32,13 +36,18 @@ type jsonField struct {
 type jsonSchema map[string]*jsonField
 
 // parseJSONType reads a type cell: "number or null", "array of integer",
-// "object, optional", "object: dchess match --json".
+// "object, optional", "object: dchess match --json", "array of object:
+// NAME".
 func parseJSONType(cell string) (*jsonField, error) {
 	f := &jsonField{}
 	cell, f.optional = strings.CutSuffix(cell, ", optional")
 	cell, f.nullable = strings.CutSuffix(cell, " or null")
 	if ref, ok := strings.CutPrefix(cell, "object: "); ok {
 		f.kind, f.ref = "ref", ref
+		return f, nil
+	}
+	if ref, ok := strings.CutPrefix(cell, "array of object: "); ok {
+		f.kind, f.elem, f.ref = "array", "ref", ref
 		return f, nil
 	}
 	if elem, ok := strings.CutPrefix(cell, "array of "); ok {
@@ -95,6 +104,13 @@ func readJSONReference(t *testing.T) map[string]jsonSchema {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
+	for name, schema := range sections {
+		for path, f := range schema {
+			if f.ref != "" && sections[f.ref] == nil {
+				t.Fatalf("json.md: %s: %s names no section (%q)", name, path, f.ref)
+			}
+		}
+	}
 	// A top-level "*" gives the section every field of another.
 	for name, schema := range sections {
 		star := schema["*"]
@@ -122,6 +138,7 @@ func readJSONReference(t *testing.T) map[string]jsonSchema {
 type jsonCheck struct {
 	sections map[string]jsonSchema
 	seen     map[string]map[string]bool // section → path → seen
+	checked  map[string]bool            // sections some output was checked against
 	errs     []string
 }
 
@@ -140,6 +157,9 @@ func jsonPath(parent, key string) string {
 // at in the output.
 func (c *jsonCheck) object(section, path, at string, obj map[string]any) {
 	schema := c.sections[section]
+	if c.checked != nil {
+		c.checked[section] = true
+	}
 	for key, v := range obj {
 		field, docPath := schema[jsonPath(path, key)], jsonPath(path, key)
 		if field == nil {
@@ -235,13 +255,15 @@ func decodeOne(data []byte) (any, error) {
 	return v, nil
 }
 
-// TestJSONOutputsMatchTheReference runs match, tournament and dataset info
-// with --json in the situations that bring out every field (no games
-// lost, an SPRT that stops the match, tasks and merges, SPECs that differ
-// between merged files, a dataset whose split placed a game) and checks
-// each output against docs/reference/json.md: no field printed that is
-// not listed, none listed that is not printed, every value of its listed
-// type.
+// TestJSONOutputsMatchTheReference runs match, tournament, dataset info,
+// eval and dataset export with --json (export: jsonl) in the situations
+// that bring out every field (no games lost, an SPRT that stops the match,
+// tasks and merges, SPECs that differ between merged files, a dataset
+// whose split placed a game; a mate, a centipawn score and none; skipped
+// lines; a decoder's sweep; labels with mates, centipawns and failures)
+// and checks each output against docs/reference/json.md: no field printed
+// that is not listed, none listed that is not printed, every value of its
+// listed type.
 func TestJSONOutputsMatchTheReference(t *testing.T) {
 	sections := readJSONReference(t)
 	tmp := t.TempDir()
@@ -249,38 +271,52 @@ func TestJSONOutputsMatchTheReference(t *testing.T) {
 	placed, _ := bigIDDataset(t)
 	matchArgs := []string{"match", "--a", "heuristic:depth=1", "--b", "random", "--depth", "1", "--max-moves", "60"}
 	tasks := filepath.Join(tmp, "m")
+	epd, puzzles := writeJSONTestSuites(t, tmp)
+	evalData, pairsData, exported := jsonTestDatasets(t, tmp)
+	decoder := writeBiasWeights(t, diffusion.Family, map[string]float32{"a1a8": 10, "h2g3": 5}, false)
+	const start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 	runs := []struct {
 		section string
 		args    []string
 		file    string // where to keep the output for a later run
+		lines   bool   // one JSON value a line (jsonl)
 	}{
-		{"dchess match --json", append(matchArgs, "--games", "4", "--json"), ""},
-		{"dchess match --json", append(matchArgs, "--games", "40", "--sprt", "elo0=0,elo1=200", "--json"), ""},
+		{"dchess match --json", append(matchArgs, "--games", "4", "--json"), "", false},
+		{"dchess match --json", append(matchArgs, "--games", "40", "--sprt", "elo0=0,elo1=200", "--json"), "", false},
 		{"dchess match --json", []string{"match", "--a", "heuristic:depth=1", "--b", "heuristic:depth=1", "--depth", "1", "--games", "4",
-			"--max-moves", "10", "--json"}, ""},
-		{"dchess match --shard --json", append(matchArgs, "--games", "4", "--shard", "0/2", "-o", tasks, "--json"), ""},
-		{"dchess match --shard --json", append(matchArgs, "--games", "4", "--shard", "1/2", "-o", tasks, "--json"), ""},
-		{"dchess match merge --json", []string{"match", "merge", tasks, "--json"}, ""},
-		{"dchess match merge --partial --json", []string{"match", "merge", tasks, "--partial", "--json"}, ""},
+			"--max-moves", "10", "--json"}, "", false},
+		{"dchess match --shard --json", append(matchArgs, "--games", "4", "--shard", "0/2", "-o", tasks, "--json"), "", false},
+		{"dchess match --shard --json", append(matchArgs, "--games", "4", "--shard", "1/2", "-o", tasks, "--json"), "", false},
+		{"dchess match merge --json", []string{"match", "merge", tasks, "--json"}, "", false},
+		{"dchess match merge --partial --json", []string{"match", "merge", tasks, "--partial", "--json"}, "", false},
 		{"dchess tournament --json", []string{"tournament", "--players", "heuristic:depth=1,name=h", "--players", "random",
-			"--players", "heuristic:depth=2", "--games-per-pair", "2", "--depth", "1", "--max-moves", "40", "--json"}, "t1.json"},
+			"--players", "heuristic:depth=2", "--games-per-pair", "2", "--depth", "1", "--max-moves", "40", "--json"}, "t1.json", false},
 		{"dchess tournament --json", []string{"tournament", "--players", "heuristic:depth=2,name=h", "--players", "random",
-			"--games-per-pair", "2", "--depth", "1", "--max-moves", "40", "--anchor", "random=1000", "--json"}, "t2.json"},
+			"--games-per-pair", "2", "--depth", "1", "--max-moves", "40", "--anchor", "random=1000", "--json"}, "t2.json", false},
 		{"dchess tournament merge --json", []string{"tournament", "merge", filepath.Join(tmp, "t1.json"), filepath.Join(tmp, "t2.json"),
-			"--anchor", "random=1000", "--json"}, ""},
-		{"dchess dataset info --json", []string{"dataset", "info", unsplit, "--json"}, ""},
-		{"dchess dataset info --json", []string{"dataset", "info", placed, "--json", "--count-quiet"}, ""},
+			"--anchor", "random=1000", "--json"}, "", false},
+		{"dchess dataset info --json", []string{"dataset", "info", unsplit, "--json"}, "", false},
+		{"dchess dataset info --json", []string{"dataset", "info", placed, "--json", "--count-quiet"}, "", false},
+		// A mate with the breakdown, a centipawn score, and a player that
+		// gives none.
+		{"dchess eval --fen --json", []string{"eval", "--player", "heuristic:depth=2", "--fen", scholarsMate, "--explain", "--json"}, "", false},
+		{"dchess eval --fen --json", []string{"eval", "--player", "heuristic:depth=1", "--fen", start, "--json"}, "", false},
+		{"dchess eval --fen --json", []string{"eval", "--player", "random", "--fen", start, "--json"}, "", false},
+		{"dchess eval --epd --json", []string{"eval", "--player", "heuristic:depth=1", "--epd", epd, "--json"}, "", false},
+		{"dchess eval --puzzles --json", []string{"eval", "--player", "heuristic:depth=2", "--puzzles", puzzles, "--json"}, "", false},
+		{"dchess eval --data --json", []string{"eval", "--player", "heuristic:depth=1", "--data", evalData, "--json"}, "", false},
+		{"dchess eval --data --json", []string{"eval", "--player", "diffusion:" + decoder, "--data", evalData, "--steps", "1,2", "--json"}, "", false},
+		{"dchess eval --data --pairs --json", []string{"eval", "--player", "heuristic:depth=1", "--data", pairsData, "--pairs", "--json"}, "", false},
+		{"dchess dataset export --format jsonl", []string{"dataset", "export", exported}, "", true},
 	}
-	c := &jsonCheck{sections: sections, seen: map[string]map[string]bool{}}
+	c := &jsonCheck{sections: sections, seen: map[string]map[string]bool{}, checked: map[string]bool{}}
 	for name := range sections {
 		c.seen[name] = map[string]bool{}
 	}
-	ran := map[string]bool{}
 	for _, r := range runs {
 		if sections[r.section] == nil {
 			t.Fatalf("docs/reference/json.md has no section %q", r.section)
 		}
-		ran[r.section] = true
 		s, out, errOut := playStreams("")
 		if err := runCLI(s, append([]string{"-q"}, r.args...)...); err != nil {
 			t.Fatalf("dchess %s: %v\n%s", strings.Join(r.args, " "), err, errOut)
@@ -290,20 +326,26 @@ func TestJSONOutputsMatchTheReference(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		v, err := decodeOne(out.Bytes())
-		if err != nil {
-			t.Fatalf("dchess %s: not one JSON value: %v\n%s", strings.Join(r.args, " "), err, out)
+		values := [][]byte{out.Bytes()}
+		if r.lines {
+			values = bytes.SplitAfter(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
 		}
 		before := len(c.errs)
-		c.value(r.section, "", "", &jsonField{kind: "ref", ref: r.section}, "ref", v)
+		for i, data := range values {
+			v, err := decodeOne(data)
+			if err != nil {
+				t.Fatalf("dchess %s: value %d is not one JSON value: %v\n%s", strings.Join(r.args, " "), i+1, err, out)
+			}
+			c.value(r.section, "", "", &jsonField{kind: "ref", ref: r.section}, "ref", v)
+		}
 		if len(c.errs) > before {
 			t.Logf("dchess %s printed:\n%s", strings.Join(r.args, " "), out)
 		}
 	}
-	// Every field a section lists is printed by one of its runs (fields
-	// named by data, "*", need not all appear).
+	// Every section is checked, and every field it lists is printed by one
+	// of its runs (fields named by data, "*", need not all appear).
 	for name, schema := range sections {
-		if !ran[name] {
+		if !c.checked[name] {
 			c.errorf("%s: no run checks this section", name)
 			continue
 		}
@@ -317,6 +359,86 @@ func TestJSONOutputsMatchTheReference(t *testing.T) {
 	for _, e := range c.errs {
 		t.Error(e)
 	}
+}
+
+// writeJSONTestSuites writes an EPD suite (a bm position, an am position
+// without an id, a line that is not EPD) and a puzzle CSV (two puzzles in
+// two rating buckets, a row that is not a puzzle) under dir.
+func writeJSONTestSuites(t *testing.T, dir string) (epd, puzzles string) {
+	t.Helper()
+	epd, puzzles = filepath.Join(dir, "suite.epd"), filepath.Join(dir, "puzzles.csv")
+	if err := os.WriteFile(epd, []byte(`k7/8/8/8/8/8/r7/7K w - - bm Kg1; id "forced";
+k7/8/8/8/8/8/8/7K w - - am Kg1 Kg2 Kh2;
+k7/8/8/8/8/8/r7 w - - bm Kg1; id "seven ranks";
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	csv := "PuzzleId,FEN,Moves,Rating,Themes\n" +
+		"a," + backRankMate + ",g8h8 a1a8,1510,mateIn1\n" +
+		"b," + backRankMate + ",g8h8 a1a8,1890,mateIn1\n" +
+		"c,not a position,g8h8 a1a8,1600,mateIn1\n"
+	if err := os.WriteFile(puzzles, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return epd, puzzles
+}
+
+// jsonTestDatasets writes three small datasets under dir: labelled
+// positions with best moves and lines for eval --data, positions from
+// games each side won for --pairs, and records for an export that hold a
+// centipawn label with a mate among its MultiPV lines, a clock and notes,
+// a mate label, a failed label and no label.
+func jsonTestDatasets(t *testing.T, dir string) (evalData, pairsData, exported string) {
+	t.Helper()
+	write := func(name string, recs []dataset.Record) string {
+		path := filepath.Join(dir, name)
+		w, err := dataset.Create(path, dataset.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Abort()
+		for i := range recs {
+			r := &recs[i]
+			if r.Key == 0 {
+				r.Key = dataset.PositionKey(r.FEN) + uint64(i)
+			}
+			if err := w.Write(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	var positions []dataset.Record
+	for i, pos := range []struct{ fen, pv string }{
+		{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"},
+		{"7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1", "a1a2 h7h6"},
+		{"7k/8/8/8/8/8/7K/r7 w - - 0 1", "h2g3 a1a8"},
+	} {
+		pv := strings.Fields(pos.pv)
+		positions = append(positions, dataset.Record{FEN: pos.fen, GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv, WinProb: 0.9}})
+	}
+	evalData = write("eval", positions)
+	pairsData = write("pairs", []dataset.Record{
+		{FEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 30", Result: pgn.WhiteWin, Move: "e1e2", GameID: 1, Ply: 20},
+		{FEN: "not a position", Result: pgn.WhiteWin, Move: "e2e4", GameID: 2, Ply: 20, Key: 2},
+		{FEN: "r3k3/8/8/8/8/8/8/4K3 w - - 0 30", Result: pgn.BlackWin, Move: "e1e2", GameID: 3, Ply: 20},
+	})
+	const fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	exported = write("export", []dataset.Record{
+		{FEN: fen, Move: "e2e4", Next: []string{"e7e5"}, Result: pgn.WhiteWin, GameID: 0xfedcba9876543210, ClockMS: 179_000, Notes: `id "x";`,
+			Label: &dataset.Label{Status: dataset.LabelOK, CP: 31, WinProb: 0.53, BestMove: "e2e4", PV: []string{"e2e4", "e7e5"},
+				Depth: 8, Nodes: 5000, Engine: "Stockfish 15.1",
+				MultiPV: []dataset.PVLine{{CP: 31, PV: []string{"e2e4"}}, {Mate: -2, PV: []string{"f2f3"}}}}},
+		{FEN: backRankMate, Move: "g8h8", Result: pgn.WhiteWin, GameID: 0xfedcba9876543210, Ply: 1,
+			Label: &dataset.Label{Status: dataset.LabelOK, Mate: -1, WinProb: 0, BestMove: "g8h8", PV: []string{"g8h8", "a1a8"}, Engine: "Stockfish 15.1"}},
+		{FEN: fen, Move: "d2d4", Result: pgn.Draw, GameID: 7, Label: &dataset.Label{Status: dataset.LabelFailed, Error: "no answer"}},
+		{FEN: fen, Move: "c2c4", Result: pgn.ResultUnknown, GameID: 8},
+	})
+	return evalData, pairsData, exported
 }
 
 // The checker finds what it is for: a field the reference lacks, a field

@@ -11,18 +11,34 @@ import (
 
 // FENResult is `eval --fen`: the player's move in one position, its score
 // and line, and with Explain the heuristic's per-component breakdown.
+//
+// The score is written as every position's score in dchess's JSON
+// (docs/reference/json.md): CP in centipawns from the side to move, nil
+// for a mate, and Mate in moves (positive: the side to move mates), nil
+// when there is none; both are nil when the player gives no score.
 type FENResult struct {
 	FEN     string               `json:"fen"`
 	Player  string               `json:"player"`
 	Move    string               `json:"move"`
 	SAN     string               `json:"san"`
-	Score   int                  `json:"score"`
-	Mate    int                  `json:"mate"`
+	CP      *int                 `json:"cp"`
+	Mate    *int                 `json:"mate"`
 	Scored  bool                 `json:"scored"`
 	Depth   int                  `json:"depth"`
 	Nodes   int64                `json:"nodes"`
 	PV      []string             `json:"pv"`
 	Explain *heuristic.Breakdown `json:"explain,omitempty"`
+}
+
+// scoreFields are a move's score as the CP and Mate of FENResult.
+func scoreFields(mi player.MoveInfo) (cp, mate *int) {
+	switch {
+	case !mi.HasScore:
+		return nil, nil
+	case mi.Mate != 0:
+		return nil, &mi.Mate
+	}
+	return &mi.Score, nil
 }
 
 // FEN searches one position with the player; explain adds the
@@ -61,7 +77,10 @@ func FEN(ctx context.Context, fen string, explain bool, opts Options) (*FENResul
 	if err != nil {
 		return nil, fmt.Errorf("%s played an illegal move: %s", p.Name(), mi.Move)
 	}
-	res.Move, res.SAN, res.Score, res.Mate, res.Scored, res.Depth, res.Nodes, res.PV =
-		mi.Move, b.SAN(m), mi.Score, mi.Mate, mi.HasScore, mi.Depth, mi.Nodes, mi.PV
+	res.CP, res.Mate = scoreFields(mi)
+	res.Move, res.SAN, res.Scored, res.Depth, res.Nodes, res.PV = mi.Move, b.SAN(m), mi.HasScore, mi.Depth, mi.Nodes, mi.PV
+	if res.PV == nil {
+		res.PV = []string{}
+	}
 	return res, nil
 }
