@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/internal/chess/uci"
 	"github.com/dchess/dchess/internal/jobarray"
-	"github.com/dchess/dchess/search/uci"
 )
 
 // DefaultDepth is the search depth when no limit is given.

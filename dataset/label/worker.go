@@ -9,7 +9,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/search/uci"
+	"github.com/dchess/dchess/internal/chess/uci"
 )
 
 // MaxAttempts is how often a position is tried, with a fresh engine after

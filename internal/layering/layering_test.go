@@ -29,7 +29,7 @@ var forbidden = []struct {
 	not  []string
 }{
 	{"search", []string{"cmd", "pipeline", "models", "dataset"}},
-	{"dataset", []string{"cmd", "pipeline", "models"}},
+	{"dataset", []string{"cmd", "pipeline", "models", "search"}},
 	{"models", []string{"cmd", "pipeline", "models/families"}},
 	{"models/family", familyPackages},
 	{"models/transformer", familyPackages},

@@ -16,12 +16,12 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/uci"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
-	"github.com/dchess/dchess/search/uci"
 	"github.com/dchess/dchess/search/uciengine"
 )
 

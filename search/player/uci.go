@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dchess/dchess/internal/chess/uci"
 	"github.com/dchess/dchess/search"
-	"github.com/dchess/dchess/search/uci"
 )
 
 // UCIEngine is an external engine driven over UCI.
