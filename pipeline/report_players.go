@@ -4,16 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dchess/dchess/internal/record"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/train"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
 
-// playerKinds describe the players that are no model family.
+// playerKinds describe the players that are no model family; where one
+// stands follows, from the record (internal/record's standing.yaml).
 var playerKinds = map[string]string{
 	"random":     "plays a random legal move",
-	"heuristic":  "the hand-written evaluation (seed 000's terms and more, weights fitted to Stockfish's scores) in dchess's alpha-beta; about 2,061 Elo against strength-limited Stockfish at 10+0.1 (docs/results/2026-11-21-heuristic-anchored-on-stockfish.md)",
+	"heuristic":  "the hand-written evaluation (seed 000's terms and more, weights fitted to Stockfish's scores) in dchess's alpha-beta",
 	"experience": "Deep Red's tree of game statistics (seed 002): it plays the stored move with the best score, else its fallback player",
 	"uci":        "an external UCI engine",
 }
@@ -21,7 +23,7 @@ var playerKinds = map[string]string{
 // explain says in one sentence what a tournament player is and how it got
 // its result, from the run's own files: its kind, its training, its
 // figures on the test split, how it spent its moves, and where measured
-// results of its family stand.
+// results of its family stand, as the record gives them.
 func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string {
 	var parts []string
 	spec, err := player.ParseSpec(p.Spec)
@@ -29,6 +31,9 @@ func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string 
 	if err == nil {
 		if kind, ok := playerKinds[spec.Family]; ok {
 			parts = append(parts, kind)
+			if standing := record.Standing(spec.Family); standing != "" {
+				parts = append(parts, standing)
+			}
 		} else if fam, err = family.Lookup(spec.Family); err == nil {
 			parts = append(parts, fam.Description)
 		}
@@ -52,8 +57,8 @@ func (c *RunConfig) explain(p tournament.Standing, ev *PlayerEvaluation) string 
 		play += fmt.Sprintf(", %.0fk nodes/s", th.NodesPerSecond()/1000)
 	}
 	parts = append(parts, play)
-	if fam != nil && fam.Reference != "" {
-		parts = append(parts, "for comparison, "+fam.Reference)
+	if standing := record.Standing(spec.Family); fam != nil && standing != "" {
+		parts = append(parts, "for comparison, "+standing)
 	}
 	return "**" + p.Name + "**: " + strings.Join(parts, "; ") + "."
 }

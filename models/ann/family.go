@@ -19,8 +19,7 @@ func Register() {
 			cfg.Input = c.Input()
 			return NewModel(cfg)
 		},
-		func(path string) (search.Evaluator, error) { return Load(path) },
-		"on 317,477 Stockfish-labelled positions the thesis ANN reached a test MSE of 0.0306 and ann-wide 0.0184, where the heuristic's is 0.0187 (docs/results/2026-11-21-evaluators-depth-8.md)")
+		func(path string) (search.Evaluator, error) { return Load(path) })
 	f.FirstRun = "dchess train --model ann --data DATASET --config configs/ann.yaml --max-steps 2000"
 	f.Bounds = family.LayerBounds("hidden", family.MaxWidth)
 	f.Size = func(c *family.Config) family.ModelSize {

@@ -19,8 +19,7 @@ func Register() {
 			cfg.Input = c.Input()
 			return NewModel(cfg)
 		},
-		func(path string) (search.Evaluator, error) { return Load(path) },
-		"on 317,477 Stockfish-labelled positions the thesis CNN reached a test MSE of 0.0330 and cnn-wide 0.0153, where the heuristic's is 0.0187; cnn-wide still lost every game to the heuristic, searching far shallower (docs/results/2026-11-21-evaluators-depth-8.md)")
+		func(path string) (search.Evaluator, error) { return Load(path) })
 	f.FirstRun = "dchess train --model cnn --data DATASET --config configs/cnn.yaml --max-steps 2000"
 	// Kernels, pads and pools of a few board widths are far past what an
 	// 8×8 board's maps can use.

@@ -56,8 +56,7 @@ func registerSiamese() {
 		Examples: func(c *family.Config) (string, bool) {
 			return decisivePositions(c, "games White won and of games Black won"), false
 		},
-		Accuracy:  family.AccuracyPair,
-		Reference: "the small comparator reached 95.1 % test pair accuracy on 46,000 self-play games, where Stockfish at depth 10 reads 96.4 % of the same pairs, and still lost 0-20 to the heuristic (docs/results/2026-11-21-deepchess-pair-accuracy.md); the DeepChess paper reports about 98 % on millions of positions",
+		Accuracy: family.AccuracyPair,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "softmax cross-entropy of the pair's order"},
 			{Name: "train_pair_accuracy, val_pair_accuracy", Meaning: "share of pairs whose position from the game White won the comparator ranks better for White"},

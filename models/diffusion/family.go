@@ -80,8 +80,7 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 		Examples: func(c *family.Config) (string, bool) {
 			return SequenceExamples(c.Model.Settings.(*Config).Target)
 		},
-		Accuracy:  family.AccuracyAction,
-		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, diffusion-small chose Stockfish's move in 11.8 % of 500 test positions with a_i first, the player's default (8.2 % decoded jointly at its trained 20 steps, 13.4 % at 2), and policy-small in 15.0 % (docs/results/2026-11-26-sequence-families-20000-steps.md); DiffuSearch trained on about 50 times as many sequences",
+		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},

@@ -39,7 +39,7 @@ type Model interface {
 // evalObjective, reported by sign agreement, played through alpha-beta with
 // the weights loaded by load.
 func NewEvaluator(name, description string, settings func() any, model func(c *Config) (Model, error),
-	load func(path string) (search.Evaluator, error), reference string) Family {
+	load func(path string) (search.Evaluator, error)) Family {
 	return Family{
 		Name:        name,
 		Description: description,
@@ -58,7 +58,6 @@ func NewEvaluator(name, description string, settings func() any, model func(c *C
 		},
 		Examples:    func(*Config) (string, bool) { return LabelledPositions, true },
 		Accuracy:    AccuracySign,
-		Reference:   reference,
 		Metrics:     EvaluatorMetrics,
 		Evaluator:   load,
 		Evaluations: EvalStatic,

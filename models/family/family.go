@@ -53,9 +53,6 @@ type Family struct {
 	// Accuracy names the figure the objective's score counts (see
 	// AccuracyKind); the loop reports it under that name.
 	Accuracy AccuracyKind
-	// Reference says where measured results of the family stand, for a
-	// report to set a small run's figures against (with their source).
-	Reference string
 	// Metrics names and explains the figures of the family's epoch lines
 	// in metrics.jsonl (a test holds runs to them); `dchess train --help`
 	// lists the names.

@@ -46,8 +46,7 @@ func Register() {
 		Size: func(c *family.Config) family.ModelSize {
 			return diffusion.TransformerSize(c.Model.Settings.(*Config).Transformer())
 		},
-		Accuracy:  family.AccuracyAction,
-		Reference: "at 20,000 steps on 331,763 positions with 4-move lines, flow-small with the board source chose Stockfish's move in 13.2 % of 500 test positions with a_i first, the player's default, diffusion-small in 11.8 % (13.4 % at best, jointly at 2 steps) and policy-small in 15.0 % (docs/results/2026-11-26-sequence-families-20000-steps.md)",
+		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},

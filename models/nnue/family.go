@@ -84,10 +84,6 @@ func Register() {
 		Metrics: append([]family.MetricInfo{{Name: "train_loss, val_loss",
 			Meaning: "(sigmoid(score/scale) - target)^2, target = lambda x Stockfish's win probability + (1 - lambda) x the game's result"}},
 			family.EvaluatorMetrics[1:]...),
-		Reference: "dchess's shipped network (the default recipe on 5.3 million quiet positions labelled by Stockfish at depth 8) " +
-			"rates about 2,361 ± 30 against strength-limited Stockfish at 10+0.1 over 400 games, and an earlier network " +
-			"beat the heuristic at 10+0.1 by +159 ± 49 (SPRT accepted H1; docs/results/2026-11-27-nnue-shipped-sprt-anchor-clock.md); Stockfish's first NNUE was " +
-			"more than 80 Elo above its hand-tuned evaluation at 10+0.1 over 60,000 games",
 		Evaluator:   func(path string) (search.Evaluator, error) { return Load(path) },
 		Evaluations: family.EvalStatic,
 	})
