@@ -24,6 +24,7 @@ type trainOptions struct {
 	Seed     int64
 	Epochs   int
 	MaxSteps int64
+	Workers  int
 	// CheckpointEvery bounds what a run killed outright loses.
 	CheckpointEvery time.Duration
 	JSON            bool
@@ -71,6 +72,7 @@ it stopped.`,
 	f.Int64Var(&opts.Seed, "seed", 0, "seed for weight initialisation and data order (overrides the config)")
 	f.IntVar(&opts.Epochs, "epochs", 0, "number of epochs (overrides the config)")
 	f.Int64Var(&opts.MaxSteps, "max-steps", 0, "stop after this many optimizer steps (overrides the config)")
+	f.IntVar(&opts.Workers, "workers", 0, "graphs each batch is split across, run side by side (default: the config's workers, where 0 is one per core)")
 	f.DurationVar(&opts.CheckpointEvery, "checkpoint-every", train.DefaultCheckpointEvery, "also save a checkpoint inside an epoch this often (0: only at epoch ends and on Ctrl-C)")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object")
 	inputFlags(cmd, inputDatasets, "data")
@@ -85,8 +87,8 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if opts.Data == "" {
 		return usagef("--data is required")
 	}
-	if opts.Epochs < 0 || opts.MaxSteps < 0 || opts.CheckpointEvery < 0 {
-		return usagef("--epochs, --max-steps and --checkpoint-every must not be negative")
+	if opts.Epochs < 0 || opts.MaxSteps < 0 || opts.CheckpointEvery < 0 || opts.Workers < 0 {
+		return usagef("--epochs, --max-steps, --workers and --checkpoint-every must not be negative")
 	}
 	fam, err := family.Lookup(opts.Model)
 	if err != nil {
@@ -96,7 +98,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		return usagef("--init starts a new run from another run's weights, which %s does not (a resumed run keeps its own)", opts.Model)
 	}
 	topts := train.Options{Data: opts.Data, RunDir: opts.Out, Resume: opts.Resume, AfterEpoch: plot.DrawLoss,
-		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps, CheckpointEvery: opts.CheckpointEvery}
+		Epochs: opts.Epochs, MaxSteps: opts.MaxSteps, Workers: opts.Workers, CheckpointEvery: opts.CheckpointEvery}
 	if opts.CheckpointEvery == 0 {
 		topts.CheckpointEvery = -1 // the flag's 0 is "never", the library's the default
 	}

@@ -33,6 +33,12 @@ type Config struct {
 	Seed     int64   `yaml:"seed"`
 	// LogEvery writes a step line to metrics.jsonl every this many steps.
 	LogEvery int `yaml:"log_every"`
+	// Workers splits each batch across this many graphs run side by side,
+	// their gradients summed in a fixed order (0: the cores the process
+	// may use; the run's config.yaml records the count it ran with). One
+	// worker is the loop as it always ran; more give the same loss curve
+	// within float rounding, reproducibly for a given count.
+	Workers int `yaml:"workers"`
 }
 
 // DataConfig says what the model reads from the dataset.
@@ -343,6 +349,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("config: data.shuffle_buffer must be at least 1")
 	case c.LogEvery < 1:
 		return fmt.Errorf("config: log_every must be at least 1")
+	case c.Workers < 0:
+		return fmt.Errorf("config: workers must not be negative (0: one per core)")
 	case c.Data.ValMax < 0 || c.Data.MinPly < 0:
 		return fmt.Errorf("config: data.val_max and data.min_ply must not be negative")
 	}

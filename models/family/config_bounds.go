@@ -29,6 +29,9 @@ const (
 	// maxCount bounds counts of steps, epochs and examples, which cost
 	// time, not memory: no run lives to make 10^15 optimizer steps.
 	maxCount = 1_000_000_000_000_000
+	// MaxWorkers bounds workers: each holds a graph over its share of
+	// the batch, and no machine has more cores.
+	MaxWorkers = 1024
 )
 
 // sharedBounds are the bounds of the keys outside the model section.
@@ -38,6 +41,7 @@ var sharedBounds = Bounds{
 	"max_steps":  {0, maxCount},
 	"patience":   {0, maxCount},
 	"log_every":  {1, maxCount},
+	"workers":    {0, MaxWorkers},
 	// The shuffle holds this many records, each a pointer and some 200
 	// bytes: 10^8 of them fill 24 GiB.
 	"data.shuffle_buffer":    {1, 100_000_000},

@@ -1,6 +1,7 @@
 package train
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -35,69 +36,82 @@ func trainStepCases() []benchCase {
 // samples/s (pairs/s for siamese; autoencoder is its first, widest layer);
 // the sequence families (at their configs' batch) also report tokens/s,
 // on batches of real corrupted sequences. cpu-ms/op is the process's CPU
-// time per step.
+// time per step. It trains on one graph, as workers: 1 does.
 func BenchmarkTrainStep(b *testing.B) {
 	for _, bc := range trainStepCases() {
-		b.Run(bc.name, func(b *testing.B) {
-			cfg, err := benchConfig(bc)
-			if err != nil {
+		b.Run(bc.name, func(b *testing.B) { benchTrainStep(b, bc, 1) })
+	}
+}
+
+// BenchmarkTrainStepWorkers is BenchmarkTrainStep with the batch split
+// across 1, 2 and 4 workers (see parallelGraph), to compare at -cpu 1,2.
+func BenchmarkTrainStepWorkers(b *testing.B) {
+	for _, bc := range trainStepCases() {
+		for _, w := range []int{1, 2, 4} {
+			b.Run(fmt.Sprintf("%s/workers=%d", bc.name, w), func(b *testing.B) { benchTrainStep(b, bc, w) })
+		}
+	}
+}
+
+func benchTrainStep(b *testing.B, bc benchCase, workers int) {
+	cfg, err := benchConfig(bc)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fam := cfg.Model.Family
+	if fam == deepchess.SiameseFamily {
+		cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
+	}
+	o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	params, err := o.InitParams(1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tg, err := newStepGraph(o, 0, params, cfg.BatchSize, workers)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tg.close()
+	rng := rand.New(rand.NewPCG(1, 2))
+	if seq, ok := o.(diffusion.SequenceTrainer); ok {
+		fillSequenceBatch(b, seq, tg.layout(), rng)
+	} else {
+		fillRandomBatch(tg.layout(), fam, rng)
+	}
+	sizes := make([]int, len(params))
+	for i, p := range params {
+		sizes[i] = len(p.Data)
+	}
+	opt := newAdam(cfg.Optimizer, sizes)
+	index := tg.learnableParams()
+	weights := make([][]float32, len(index))
+	grads := make([][]float32, len(index))
+	b.ResetTimer()
+	cpu := testenv.ProcessCPU()
+	for i := 0; i < b.N; i++ {
+		tg.setRows(cfg.BatchSize)
+		if _, err := tg.forwardBackward(); err != nil {
+			b.Fatal(err)
+		}
+		for j := range index {
+			weights[j] = tg.weights(j)
+			if grads[j], err = tg.grads(j); err != nil {
 				b.Fatal(err)
 			}
-			fam := cfg.Model.Family
-			if fam == deepchess.SiameseFamily {
-				cfg.Model.Settings.(*deepchess.SiameseConfig).Tower = deepchess.DefaultAutoencoderConfig().Layers
-			}
-			o, err := cfg.Family().Objective(cfg, family.ObjectiveEnv{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			params, err := o.InitParams(1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			tg, err := newTrainGraph(o, 0, params, cfg.BatchSize)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer tg.close()
-			rng := rand.New(rand.NewPCG(1, 2))
-			if seq, ok := o.(diffusion.SequenceTrainer); ok {
-				fillSequenceBatch(b, seq, tg, rng)
-			} else {
-				fillRandomBatch(tg, fam, rng)
-			}
-			sizes := make([]int, len(params))
-			for i, p := range params {
-				sizes[i] = len(p.Data)
-			}
-			opt := newAdam(cfg.Optimizer, sizes)
-			weights := make([][]float32, len(tg.learnables))
-			grads := make([][]float32, len(tg.learnables))
-			b.ResetTimer()
-			cpu := testenv.ProcessCPU()
-			for i := 0; i < b.N; i++ {
-				tg.setRows(cfg.BatchSize)
-				if _, err := tg.forwardBackward(); err != nil {
-					b.Fatal(err)
-				}
-				for j := range tg.learnables {
-					weights[j] = tg.weights(j)
-					if grads[j], err = tg.grads(j); err != nil {
-						b.Fatal(err)
-					}
-				}
-				opt.step(weights, grads, tg.paramIndex, cfg.Optimizer.LR)
-			}
-			samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
-			b.ReportMetric(samples, "samples/s")
-			// CPU per step moves less than the wall time on a shared machine.
-			if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
-				b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
-			}
-			if seq, ok := o.(diffusion.SequenceTrainer); ok {
-				b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
-			}
-		})
+		}
+		opt.step(weights, grads, index, cfg.Optimizer.LR)
+	}
+	samples := float64(b.N*cfg.BatchSize) / b.Elapsed().Seconds()
+	b.ReportMetric(samples, "samples/s")
+	// CPU per step moves less than the wall time on a shared machine.
+	if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	}
+	if seq, ok := o.(diffusion.SequenceTrainer); ok {
+		b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
 	}
 }
 
@@ -114,7 +128,7 @@ func benchConfig(bc benchCase) (*family.Config, error) {
 
 // fillRandomBatch fills the evaluation families' inputs with random codes
 // or sparse bits and their targets with random probabilities.
-func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
+func fillRandomBatch(tg *batchLayout, fam string, rng *rand.Rand) {
 	for _, buf := range tg.bufs {
 		for i := range buf {
 			if fam == ann.Family || fam == cnn.Family {
@@ -125,13 +139,13 @@ func fillRandomBatch(tg *trainGraph, fam string, rng *rand.Rand) {
 		}
 	}
 	for i := range tg.ys {
-		tg.Targets()[i] = rng.Float32()
+		tg.ys[i] = rng.Float32()
 	}
 }
 
 // fillSequenceBatch encodes a batch of random positions' lines (random
 // legal moves), each corrupted at a random step as training does.
-func fillSequenceBatch(b *testing.B, o diffusion.SequenceTrainer, tg *trainGraph, rng *rand.Rand) {
+func fillSequenceBatch(b testing.TB, o diffusion.SequenceTrainer, tg *batchLayout, rng *rand.Rand) {
 	m := o.Model()
 	c := m.Transformer()
 	seq := make([]int16, c.SeqLen())

@@ -10,16 +10,44 @@ import (
 	"github.com/dchess/dchess/models/family"
 )
 
+// batchLayout is a batch's input and target buffers, row-major, which the
+// loop fills and Score reads.
+type batchLayout struct {
+	batch  int
+	widths []int       // values per row of each input
+	bufs   [][]float32 // the batch buffers the input nodes read
+	ys     []float32   // the target buffer (nil without a target)
+}
+
+// stepGraph is what the loop trains and validates with: one graph over the
+// whole batch (a *trainGraph, the loop as it always ran) or a parallelGraph
+// splitting it across workers.
+type stepGraph interface {
+	family.Batch
+	layout() *batchLayout
+	// setRows marks the first n rows as real and the rest as padding.
+	setRows(n int)
+	// forwardBackward runs forward and backward and returns the batch loss;
+	// the gradients it leaves are the whole batch's.
+	forwardBackward() (float64, error)
+	// forward runs the forward pass only.
+	forward() error
+	// learnableParams gives the params index of each learnable.
+	learnableParams() []int
+	// weights and grads give learnable i's value and gradient buffers,
+	// which the optimizer updates in place (and zeroes the gradients).
+	weights(i int) []float32
+	grads(i int) ([]float32, error)
+	close()
+}
+
 // trainGraph is one stage of an objective's graph for one batch size with
 // its loss: the training machine computes gradients, the evaluation machine
 // only the forward pass (output and per-row loss) over the same nodes.
 type trainGraph struct {
-	batch      int
-	widths     []int // values per row of each input
+	batchLayout
 	inputs     []*G.Node
-	bufs       [][]float32 // the batch buffers the input nodes read
-	target     *G.Node     // nil when the objective has no target
-	ys         []float32
+	target     *G.Node // nil when the objective has no target
 	w          *G.Node
 	ws         []float32
 	output     *G.Node
@@ -35,14 +63,26 @@ type trainGraph struct {
 // weighted by w, where w is 1/n for the n real rows of a batch and 0 for
 // padding, so a short last batch trains exactly on its examples.
 func newTrainGraph(o family.Objective, stage int, params []dcw.Tensor, batch int) (*trainGraph, error) {
+	return newTrainGraphOn(o, stage, params, batch, nil, nil)
+}
+
+// newTrainGraphOn is newTrainGraph with its input and target nodes reading
+// the given buffers (each batch rows long) instead of its own, when bufs is
+// not nil: a worker's share of a parallelGraph's batch.
+func newTrainGraphOn(o family.Objective, stage int, params []dcw.Tensor, batch int, bufs [][]float32, ys []float32) (*trainGraph, error) {
 	g := G.NewGraph()
-	t := &trainGraph{batch: batch}
+	t := &trainGraph{batchLayout: batchLayout{batch: batch}}
 	for i, shape := range o.InputShapes(batch) {
 		width := 1
 		for _, d := range shape[1:] {
 			width *= d
 		}
-		buf := make([]float32, batch*width)
+		var buf []float32
+		if bufs != nil {
+			buf = bufs[i]
+		} else {
+			buf = make([]float32, batch*width)
+		}
 		name := "x"
 		if i > 0 {
 			name = fmt.Sprintf("x%d", i)
@@ -53,7 +93,9 @@ func newTrainGraph(o family.Objective, stage int, params []dcw.Tensor, batch int
 			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
 	}
 	if tw := o.TargetWidth(); tw > 0 {
-		t.ys = make([]float32, batch*tw)
+		if t.ys = ys; ys == nil {
+			t.ys = make([]float32, batch*tw)
+		}
 		t.target = G.NewMatrix(g, tensor.Float32, G.WithShape(batch, tw), G.WithName("y"),
 			G.WithValue(tensor.New(tensor.WithShape(batch, tw), tensor.WithBacking(t.ys))))
 	}
@@ -98,14 +140,20 @@ func (t *trainGraph) close() {
 
 // setRows marks the first n rows as real and the rest as padding.
 func (t *trainGraph) setRows(n int) {
-	for i := range t.ws {
-		t.ws[i] = 0
-		if i < n {
-			t.ws[i] = 1 / float32(n)
-		}
-	}
+	t.weigh(n, n)
 	for k, buf := range t.bufs {
 		clear(buf[n*t.widths[k]:])
+	}
+}
+
+// weigh gives the first real rows the weight 1/n and the rest 0: n is the
+// real rows of the whole batch, of which a worker holds real.
+func (t *trainGraph) weigh(real, n int) {
+	for i := range t.ws {
+		t.ws[i] = 0
+		if i < real {
+			t.ws[i] = 1 / float32(n)
+		}
 	}
 }
 
@@ -128,6 +176,9 @@ func (t *trainGraph) Inputs() [][]float32  { return t.bufs }
 func (t *trainGraph) Targets() []float32   { return t.ys }
 func (t *trainGraph) Outputs() []float32   { return t.output.Value().Data().([]float32) }
 func (t *trainGraph) RowLosses() []float32 { return t.perRow.Value().Data().([]float32) }
+
+func (t *trainGraph) layout() *batchLayout   { return &t.batchLayout }
+func (t *trainGraph) learnableParams() []int { return t.paramIndex }
 
 // weights and grads give the learnables' value and gradient buffers, which
 // the optimizer updates in place.

@@ -34,6 +34,9 @@ type Options struct {
 	// extend a resumed run.
 	Epochs   int
 	MaxSteps int64
+	// Workers overrides the config's workers when positive (a resumed run
+	// may change it: it continues, no longer bit for bit as it would have).
+	Workers int
 	// Progress, when set, makes the run's progress reporter (a bar on a
 	// terminal, a line now and then in a log).
 	Progress ProgressFunc
@@ -133,7 +136,7 @@ type trainer struct {
 	cfgYAML []byte
 	obj     family.Objective
 	ds      *dataset.Dataset
-	tg      *trainGraph
+	tg      stepGraph
 	// params holds every weight; those the current stage trains live in
 	// the graph while it runs (see snapshot).
 	params  []dcw.Tensor
@@ -227,6 +230,10 @@ func newTrainer(ctx context.Context, opts Options) (_ *trainer, err error) {
 		if t.cfg, err = family.ParseConfig([]byte(ck.meta.Config), ck.meta.Family); err != nil {
 			return nil, fmt.Errorf("train: config in %s: %w", ck.path, err)
 		}
+		// A run from before the workers setting ran on one graph.
+		if !hasWorkers(ck.meta.Config) {
+			t.cfg.Workers = 1
+		}
 		// A model setting newer than the run takes its value as run from
 		// the checkpoint's architecture, not today's default.
 		if r, ok := t.cfg.Model.Settings.(interface{ Resumed(arch []byte) error }); ok {
@@ -246,6 +253,12 @@ func newTrainer(ctx context.Context, opts Options) (_ *trainer, err error) {
 	if opts.MaxSteps > 0 {
 		t.cfg.MaxSteps = opts.MaxSteps
 	}
+	if opts.Workers > 0 {
+		t.cfg.Workers = opts.Workers
+	}
+	// The count the run trains with, which its config.yaml records, so
+	// that the config repeats the run and a resume continues it exactly.
+	t.cfg.Workers = DefaultWorkers(t.cfg.Workers)
 	if err := t.cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -309,7 +322,7 @@ func newTrainer(ctx context.Context, opts Options) (_ *trainer, err error) {
 		}
 		afterStep = t.state.Step
 	}
-	if t.tg, err = newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize); err != nil {
+	if t.tg, err = newStepGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize, t.cfg.Workers); err != nil {
 		return nil, fmt.Errorf("train: building the %s graph: %w", t.obj.Family(), err)
 	}
 	if t.metrics, err = openMetrics(filepath.Join(opts.RunDir, MetricsFile), afterStep, t.cfg.Family().Accuracy); err != nil {
@@ -433,7 +446,7 @@ func (t *trainer) run(ctx context.Context) (*Result, error) {
 func (t *trainer) trainEpoch(ctx context.Context) error {
 	began := time.Now()
 	defer func() { t.trainTime += time.Since(began) }()
-	f := &batchFiller{tg: t.tg, skip: t.state.EpochRecords, bad: &t.badRecords}
+	f := &batchFiller{tg: t.tg.layout(), skip: t.state.EpochRecords, bad: &t.badRecords}
 	// A resumed epoch streams again from its start, so it counts from 0.
 	var streamed int64
 	f.full = func(rows int) error {
@@ -472,7 +485,7 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 // batchFiller is the rowSink that fills the graph's batch buffers and
 // hands each full batch to full.
 type batchFiller struct {
-	tg   *trainGraph
+	tg   *batchLayout
 	rows int
 	// seen counts the examples streamed; the first skip are only counted.
 	seen, skip int64
@@ -494,7 +507,7 @@ func (f *batchFiller) Row() ([][]float32, []float32) {
 	}
 	var target []float32
 	if tw := len(f.tg.ys) / f.tg.batch; tw > 0 {
-		target = f.tg.Targets()[r*tw : (r+1)*tw]
+		target = f.tg.ys[r*tw : (r+1)*tw]
 	}
 	return f.ins, target
 }
@@ -536,16 +549,17 @@ func (t *trainer) step(rows int) error {
 		return t.diverged("the loss", loss)
 	}
 	t.obj.Score(tg, rows, &t.state.TrainAcc)
-	weights := make([][]float32, len(tg.learnables))
-	grads := make([][]float32, len(tg.learnables))
-	for i := range tg.learnables {
+	index := tg.learnableParams()
+	weights := make([][]float32, len(index))
+	grads := make([][]float32, len(index))
+	for i := range index {
 		weights[i] = tg.weights(i)
 		if grads[i], err = tg.grads(i); err != nil {
 			return err
 		}
 	}
 	lr := t.lr()
-	norm := t.opt.step(weights, grads, tg.paramIndex, lr)
+	norm := t.opt.step(weights, grads, index, lr)
 	if math.IsNaN(norm) || math.IsInf(norm, 0) {
 		// The loss can still be finite when the gradients overflow.
 		return t.diverged("the gradient norm", norm)
@@ -693,7 +707,7 @@ func (t *trainer) nextStage() error {
 	t.opt.reset()
 	t.state.AdamSteps = 0
 	t.tg.close()
-	tg, err := newTrainGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize)
+	tg, err := newStepGraph(t.obj, t.state.Stage, t.params, t.cfg.BatchSize, t.cfg.Workers)
 	if err != nil {
 		return fmt.Errorf("train: building stage %d of the %s graph: %w", t.state.Stage+1, t.obj.Family(), err)
 	}
@@ -715,7 +729,7 @@ func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (family.Tal
 		t.obj.Score(tg, rows, &acc)
 		return nil
 	}
-	f := &batchFiller{tg: tg, limit: int64(t.cfg.Data.ValMax), full: flush, bad: &t.badRecords}
+	f := &batchFiller{tg: tg.layout(), limit: int64(t.cfg.Data.ValMax), full: flush, bad: &t.badRecords}
 	err := t.obj.Stream(ctx, t.ds, split, family.StreamOrder{}, f)
 	if errors.Is(err, errEnough) {
 		err = nil
@@ -736,7 +750,7 @@ func (t *trainer) snapshot() []dcw.Tensor {
 	for i, p := range t.params {
 		out[i] = dcw.Tensor{Name: p.Name, Shape: p.Shape, Data: append([]float32(nil), p.Data...)}
 	}
-	for i, p := range t.tg.paramIndex {
+	for i, p := range t.tg.learnableParams() {
 		copy(out[p].Data, t.tg.weights(i))
 	}
 	return out

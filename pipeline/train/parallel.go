@@ -1,0 +1,218 @@
+package train
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/family"
+)
+
+// parallelGraph splits each batch across workers: worker k is a trainGraph
+// over a contiguous share of the rows, its input and target nodes reading
+// that share of the batch buffers in place, so a batch is filled once. The
+// workers run side by side (a TapeMachine is not safe for concurrent use,
+// so each has its own graph and machines); their gradients are then summed
+// in worker order into worker 0's, which the optimizer steps, and before
+// each run the other workers copy worker 0's weights. Every row keeps its
+// weight 1/n of the whole batch, so the sum is the one-graph gradient up to
+// the order of the float additions: a run is reproducible for a given
+// number of workers and its loss curve matches the one-worker run's within
+// float rounding. Rows never meet in a family's graph (the per-row loss is
+// the contract), and the corruption of the sequence families is drawn per
+// row while streaming, so the workers change no draw.
+type parallelGraph struct {
+	batchLayout
+	workers []*trainGraph
+	offsets []int // first row of each worker's share
+	// out and rowLoss gather the workers' outputs and per-row losses.
+	out, rowLoss []float32
+}
+
+// workerShares splits batch rows across at most workers contiguous shares,
+// as even as they can be, the earlier shares the larger: the sizes depend
+// only on the batch size and the worker count.
+func workerShares(batch, workers int) []int {
+	workers = max(1, min(workers, batch))
+	shares := make([]int, workers)
+	for k := range shares {
+		shares[k] = batch / workers
+		if k < batch%workers {
+			shares[k]++
+		}
+	}
+	return shares
+}
+
+// DefaultWorkers is the worker count of a config's workers: 0, the cores
+// the process may use (GOMAXPROCS).
+func DefaultWorkers(workers int) int {
+	if workers > 0 {
+		return workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// hasWorkers says whether a config's YAML sets workers: a run's config.yaml
+// written before the setting existed does not, and that run had one.
+func hasWorkers(config string) bool {
+	var probe struct {
+		Workers *int `yaml:"workers"`
+	}
+	return yaml.Unmarshal([]byte(config), &probe) == nil && probe.Workers != nil
+}
+
+// newStepGraph builds stage of the objective for batch over workers: the
+// one-graph trainGraph for one worker (or a batch of one row), else a
+// parallelGraph.
+func newStepGraph(o family.Objective, stage int, params []dcw.Tensor, batch, workers int) (stepGraph, error) {
+	shares := workerShares(batch, workers)
+	if len(shares) == 1 {
+		return newTrainGraph(o, stage, params, batch)
+	}
+	p := &parallelGraph{batchLayout: batchLayout{batch: batch}}
+	for _, shape := range o.InputShapes(batch) {
+		width := 1
+		for _, d := range shape[1:] {
+			width *= d
+		}
+		p.widths = append(p.widths, width)
+		p.bufs = append(p.bufs, make([]float32, batch*width))
+	}
+	tw := o.TargetWidth()
+	if tw > 0 {
+		p.ys = make([]float32, batch*tw)
+	}
+	row := 0
+	for _, n := range shares {
+		bufs := make([][]float32, len(p.bufs))
+		for i, buf := range p.bufs {
+			bufs[i] = buf[row*p.widths[i] : (row+n)*p.widths[i]]
+		}
+		var ys []float32
+		if tw > 0 {
+			ys = p.ys[row*tw : (row+n)*tw]
+		}
+		w, err := newTrainGraphOn(o, stage, params, n, bufs, ys)
+		if err != nil {
+			p.close()
+			return nil, err
+		}
+		p.workers = append(p.workers, w)
+		p.offsets = append(p.offsets, row)
+		row += n
+	}
+	return p, nil
+}
+
+func (p *parallelGraph) close() {
+	for _, w := range p.workers {
+		w.close()
+	}
+}
+
+func (p *parallelGraph) layout() *batchLayout   { return &p.batchLayout }
+func (p *parallelGraph) learnableParams() []int { return p.workers[0].paramIndex }
+
+func (p *parallelGraph) setRows(n int) {
+	for k, w := range p.workers {
+		w.weigh(min(max(n-p.offsets[k], 0), w.batch), n)
+	}
+	for k, buf := range p.bufs {
+		clear(buf[n*p.widths[k]:])
+	}
+}
+
+// run syncs the workers' weights to worker 0's and runs f on every worker
+// at once, returning the first worker's error in worker order.
+func (p *parallelGraph) run(f func(k int, w *trainGraph) error) error {
+	w0 := p.workers[0]
+	for _, w := range p.workers[1:] {
+		for i := range w.learnables {
+			copy(w.weights(i), w0.weights(i))
+		}
+	}
+	errs := make([]error, len(p.workers))
+	var wg sync.WaitGroup
+	for k, w := range p.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = f(k, w)
+		}()
+	}
+	wg.Wait()
+	for k, err := range errs {
+		if err != nil {
+			return fmt.Errorf("worker %d: %w", k, err)
+		}
+	}
+	p.gather()
+	return nil
+}
+
+// gather copies the workers' outputs and per-row losses into the batch's.
+func (p *parallelGraph) gather() {
+	out0 := p.workers[0].Outputs()
+	width := len(out0) / p.workers[0].batch
+	if p.out == nil {
+		p.out = make([]float32, p.batch*width)
+		p.rowLoss = make([]float32, p.batch)
+	}
+	for k, w := range p.workers {
+		copy(p.out[p.offsets[k]*width:], w.Outputs())
+		copy(p.rowLoss[p.offsets[k]:], w.RowLosses())
+	}
+}
+
+func (p *parallelGraph) forwardBackward() (float64, error) {
+	losses := make([]float64, len(p.workers))
+	err := p.run(func(k int, w *trainGraph) error {
+		var err error
+		losses[k], err = w.forwardBackward()
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	// Worker 0's gradients become the batch's: the others' added in
+	// worker order, then zeroed as the optimizer zeroes worker 0's.
+	w0 := p.workers[0]
+	for i := range w0.learnables {
+		g0, err := w0.grads(i)
+		if err != nil {
+			return 0, err
+		}
+		for _, w := range p.workers[1:] {
+			g, err := w.grads(i)
+			if err != nil {
+				return 0, err
+			}
+			for j, x := range g[:len(g0)] {
+				g0[j] += x
+			}
+			clear(g)
+		}
+	}
+	var loss float64
+	for _, l := range losses {
+		loss += l
+	}
+	return loss, nil
+}
+
+func (p *parallelGraph) forward() error {
+	return p.run(func(_ int, w *trainGraph) error { return w.forward() })
+}
+
+func (p *parallelGraph) Inputs() [][]float32  { return p.bufs }
+func (p *parallelGraph) Targets() []float32   { return p.ys }
+func (p *parallelGraph) Outputs() []float32   { return p.out }
+func (p *parallelGraph) RowLosses() []float32 { return p.rowLoss }
+
+func (p *parallelGraph) weights(i int) []float32 { return p.workers[0].weights(i) }
+
+func (p *parallelGraph) grads(i int) ([]float32, error) { return p.workers[0].grads(i) }
