@@ -8,6 +8,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -31,7 +32,7 @@ func Register() {
 const SequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
 
 // TransformerBounds are the sequence families' bounds: their transformer's
-// sizes (which Transformer.Validate also keeps) and the decoding steps.
+// sizes (which transformer.Arch.Validate also keeps) and the decoding steps.
 var TransformerBounds = family.Bounds{
 	"horizon": {Min: 1, Max: 16},
 	"dim":     {Min: 1, Max: 4096},
@@ -181,8 +182,8 @@ type diffusionModel struct {
 	weight []float32
 }
 
-func (m *diffusionModel) Transformer() Transformer { return m.Config().Transformer() }
-func (m *diffusionModel) Target() string           { return m.Config().Target }
+func (m *diffusionModel) Transformer() transformer.Arch { return m.Config().Transformer() }
+func (m *diffusionModel) Target() string                { return m.Config().Target }
 func (m *diffusionModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight = make([]int16, len(seq)), make([]float32, len(seq))
@@ -204,7 +205,7 @@ func newDiffusionObjective(cfg *family.Config, _ family.ObjectiveEnv) (family.Ob
 // TransformerSize is the size of a sequence family's transformer: at the
 // least, each block holds per token its attention's output and its MLP's
 // hidden and output values, and per head the token's attention weights.
-func TransformerSize(tr Transformer) family.ModelSize {
+func TransformerSize(tr transformer.Arch) family.ModelSize {
 	tokens := int64(encode.SequenceLen(tr.Horizon))
 	perToken := int64(2*tr.Dim+tr.MLP) + int64(tr.Heads)*tokens
 	return family.ModelSize{Params: int64(tr.ParamCount()), Values: int64(tr.Layers) * tokens * perToken}

@@ -50,8 +50,8 @@ type SequenceModel interface {
 	Arch() ([]byte, error)
 	InitParams(seed int64) []dcw.Tensor
 	InputShapes(batch int) [][]int
-	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error)
-	Transformer() Transformer
+	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (transformer.Outputs, error)
+	Transformer() transformer.Arch
 	Target() string
 	// corrupt draws the corruption of seq and writes the row.
 	Corrupt(rng *rand.Rand, seq []int16, rows [][]float32)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -97,8 +98,8 @@ type flowModel struct {
 	weight, stay []float32
 }
 
-func (m *flowModel) Transformer() diffusion.Transformer { return m.Config().Transformer() }
-func (m *flowModel) Target() string                     { return m.Config().Target }
+func (m *flowModel) Transformer() transformer.Arch { return m.Config().Transformer() }
+func (m *flowModel) Target() string                { return m.Config().Target }
 func (m *flowModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight, m.stay = make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))

@@ -19,6 +19,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // Family names the flow model's weights and player.
@@ -49,10 +50,10 @@ const (
 // at t = 1 (and at t = 0 for an exponent below 1).
 const TimeEpsilon = 1e-3
 
-// Mask words, as the diffusion model's: one past each vocabulary.
+// Mask words, the transformer's: one past each vocabulary.
 const (
-	MaskState  = diffusion.MaskState
-	MaskAction = diffusion.MaskAction
+	MaskState  = transformer.MaskState
+	MaskAction = transformer.MaskAction
 )
 
 // Config is the architecture, the path and the loss: the config file's
@@ -137,8 +138,8 @@ func (c Config) Validate() error {
 }
 
 // Transformer is the network the config builds (the diffusion model's).
-func (c Config) Transformer() diffusion.Transformer {
-	return diffusion.Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
+func (c Config) Transformer() transformer.Arch {
+	return transformer.Arch{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
 		LegalMask: c.LegalMask, ActionSquares: c.ActionSquares}
 }
 
