@@ -15,6 +15,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 // Family names of the two players and their weights.
@@ -35,8 +36,8 @@ const (
 	WeightingConstant = "constant"
 	// Targets: Stockfish's principal variation (label --pv) or the moves
 	// played in the game (ingest's Record.Next).
-	TargetPV   = "pv"
-	TargetGame = "game"
+	TargetPV   = sequence.TargetPV
+	TargetGame = sequence.TargetGame
 )
 
 // Config is the architecture and the diffusion process: the config file's

@@ -49,8 +49,9 @@ func TestScheduleAndLambdaByHand(t *testing.T) {
 	}
 }
 
-// sequence returns the sequence of horizon h along a short opening line.
-func sequence(t *testing.T, h int) []int16 {
+// openingSequence returns the sequence of horizon h along a short
+// opening line.
+func openingSequence(t *testing.T, h int) []int16 {
 	seq := make([]int16, encode.SequenceLen(h))
 	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func sequence(t *testing.T, h int) []int16 {
 
 func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 	c := DefaultConfig() // h = 4: 3·70 state targets + 4 actions = 214 targets
-	seq := sequence(t, c.Horizon)
+	seq := openingSequence(t, c.Horizon)
 	in := make([]int16, len(seq))
 	w := make([]float32, len(seq))
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -18,8 +18,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 // Family names the flow model's weights and player.
@@ -95,7 +95,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Family: Family, Horizon: 4, Dim: 128, Heads: 4, Layers: 3, MLP: 256,
 		Scheduler: SchedulerLinear, Exponent: 2, Source: SourceMask, Objective: ObjectiveELBO,
-		Steps: 20, Target: diffusion.TargetPV, LegalMask: true}
+		Steps: 20, Target: sequence.TargetPV, LegalMask: true}
 }
 
 // Validate reports a configuration that cannot be built.
@@ -130,7 +130,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("flow: steps %d must be in 1..1000", c.Steps)
 	}
 	switch c.Target {
-	case diffusion.TargetPV, diffusion.TargetGame:
+	case sequence.TargetPV, sequence.TargetGame:
 	default:
 		return fmt.Errorf("flow: target %q must be pv or game", c.Target)
 	}

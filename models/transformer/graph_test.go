@@ -20,8 +20,9 @@ func tinyArch() Arch {
 	return Arch{Horizon: 2, Dim: 16, Heads: 2, Layers: 2, MLP: 24, LegalMask: true}
 }
 
-// sequence returns the sequence of horizon h along a short opening line.
-func sequence(t *testing.T, h int) []int16 {
+// openingSequence returns the sequence of horizon h along a short
+// opening line.
+func openingSequence(t *testing.T, h int) []int16 {
 	seq := make([]int16, encode.SequenceLen(h))
 	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func checkGorgoniaMatchesPureGo(t *testing.T, c Arch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := sequence(t, c.Horizon)
+	seq := openingSequence(t, c.Horizon)
 	rng := rand.New(rand.NewPCG(5, 6))
 	var ins, seqs [][]int16
 	var ws [][]float32
@@ -212,7 +213,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	c.Layers = 1
 	c.ActionSquares = true
 	params := c.InitParams(4)
-	seq := sequence(t, c.Horizon)
+	seq := openingSequence(t, c.Horizon)
 	in, w := make([]int16, len(seq)), make([]float32, len(seq))
 	maskAt(c, rand.New(rand.NewPCG(7, 8)), 0.25, seq, in, w)
 	// Show a_{i+1}, so that a visible move's part rows have a gradient.
@@ -273,7 +274,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 func TestGraphRepeatsExactlyOnAnyCores(t *testing.T) {
 	c := tinyArch()
 	params := c.InitParams(5)
-	seq := sequence(t, c.Horizon)
+	seq := openingSequence(t, c.Horizon)
 	rng := rand.New(rand.NewPCG(12, 13))
 	var ins, seqs [][]int16
 	var ws [][]float32

@@ -162,7 +162,7 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 					}
 				}
 			}
-			seq := sequence(t, c.Horizon)
+			seq := openingSequence(t, c.Horizon)
 			var ins, seqs [][]int16
 			var ws [][]float32
 			var boards []*board.Board
