@@ -62,7 +62,7 @@ func Register() {
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
 // trained), sampler=deterministic|stochastic, seed= the stochastic draws',
 // order= when a_i is decided (sequence.DecodingOrder), and the player's
-// repetition= as diffusionDecoder does.
+// repetition= (player.ProposerSettings), as the diffusion player.
 func flowDecoder(spec player.Spec) (*family.Decoding, error) {
 	if err := spec.CheckSettings(append([]string{"steps", "sampler", "seed", "order"}, player.ProposerSettings...)...); err != nil {
 		return nil, err
