@@ -3,8 +3,10 @@
 // cmd -> pipeline -> {models, search, dataset} -> internal, with search
 // seeing models only through its interfaces. Inside models, the family
 // contract (models/family) and the sequence families' shared layer
-// (models/transformer) sit beneath every family: a family imports them,
-// never the other way, and only models/families imports every family.
+// (models/transformer, with its objective in models/transformer/sequence)
+// sit beneath every family: a family imports them, never the other way,
+// and only models/families imports every family. flow sits on the shared
+// transformer, not on diffusion.
 // Inside pipeline, the training loop (pipeline/train) links no plotting
 // library, and self-play and the evaluations do not link the loop; a
 // UCI-only binary (search/uciengine and the families it plays) links no
@@ -33,6 +35,7 @@ var forbidden = []struct {
 	{"models", []string{"cmd", "pipeline", "models/families"}},
 	{"models/family", familyPackages},
 	{"models/transformer", familyPackages},
+	{"models/flow", []string{"models/diffusion"}},
 	{"pipeline", []string{"cmd"}},
 	// The loop draws nothing itself: its callers hand it pipeline/plot.
 	{"pipeline/train", []string{"pipeline/plot", "pipeline/evaluate", "gonum.org/v1/plot"}},

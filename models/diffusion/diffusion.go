@@ -3,8 +3,8 @@
 // diffusion (as DiffuSearch, "Implicit Search via Discrete Diffusion",
 // ICLR 2025), and the one-step policy it is compared with, which is the
 // same transformer predicting a_i from s_i alone (horizon 1, one step).
-// graph.go builds the network in Gorgonia for training; net.go runs
-// exported weights in plain Go; decode.go plays from them.
+// The network is models/transformer's: model.go trains it, net.go loads
+// its weights for play and decode.go plays from them.
 package diffusion
 
 import (
@@ -14,6 +14,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/dchess/dchess/dataset/encode"
+	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 // Family names of the two players and their weights.
@@ -34,8 +36,8 @@ const (
 	WeightingConstant = "constant"
 	// Targets: Stockfish's principal variation (label --pv) or the moves
 	// played in the game (ingest's Record.Next).
-	TargetPV   = "pv"
-	TargetGame = "game"
+	TargetPV   = sequence.TargetPV
+	TargetGame = sequence.TargetGame
 )
 
 // Config is the architecture and the diffusion process: the config file's
@@ -58,11 +60,11 @@ type Config struct {
 	// LegalMask restricts a_i, the action of the given state s_i, to the
 	// legal moves of s_i: training's cross-entropy of a_i and every
 	// decoding step's a_i distribution are over those moves only (see
-	// Transformer.LegalMask). Weights written before the setting existed
+	// transformer.Arch.LegalMask). Weights written before the setting existed
 	// have no legal_mask key and load with it off.
 	LegalMask bool `json:"legal_mask" yaml:"legal_mask"`
 	// ActionSquares adds to each move's embedding those of its squares and
-	// promotion (Transformer.ActionSquares); weights written before the
+	// promotion (transformer.Arch.ActionSquares); weights written before the
 	// setting existed have no action_squares key and load with it off.
 	ActionSquares bool `json:"action_squares" yaml:"action_squares"`
 }
@@ -117,8 +119,8 @@ func (c Config) Validate() error {
 }
 
 // Transformer is the network the config builds.
-func (c Config) Transformer() Transformer {
-	return Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP, LegalMask: c.LegalMask,
+func (c Config) Transformer() transformer.Arch {
+	return transformer.Arch{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP, LegalMask: c.LegalMask,
 		ActionSquares: c.ActionSquares}
 }
 
@@ -170,8 +172,8 @@ func (c Config) Lambda(t int) float64 {
 
 // Input words for a masked slot: the one past each vocabulary.
 const (
-	MaskState  = encode.StateVocab
-	MaskAction = encode.ActionVocab
+	MaskState  = transformer.MaskState
+	MaskAction = transformer.MaskAction
 )
 
 // Corrupt is the forward process for one sequence: it draws t uniformly

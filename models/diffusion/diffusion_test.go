@@ -3,7 +3,6 @@ package diffusion
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -50,8 +49,9 @@ func TestScheduleAndLambdaByHand(t *testing.T) {
 	}
 }
 
-// sequence returns the sequence of horizon h along a short opening line.
-func sequence(t *testing.T, h int) []int16 {
+// openingSequence returns the sequence of horizon h along a short
+// opening line.
+func openingSequence(t *testing.T, h int) []int16 {
 	seq := make([]int16, encode.SequenceLen(h))
 	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
 		t.Fatal(err)
@@ -61,7 +61,7 @@ func sequence(t *testing.T, h int) []int16 {
 
 func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 	c := DefaultConfig() // h = 4: 3·70 state targets + 4 actions = 214 targets
-	seq := sequence(t, c.Horizon)
+	seq := openingSequence(t, c.Horizon)
 	in := make([]int16, len(seq))
 	w := make([]float32, len(seq))
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -106,12 +106,6 @@ func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 // row's legal-move mask is written from its board.
 func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
 	t.Helper()
-	return graphRunWith(t, m, fusedLayerNorm, params, ins, seqs, ws, boards...)
-}
-
-// graphRunWith is graphRun with the layer norms' normalisation normalise.
-func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
-	t.Helper()
 	g := G.NewGraph()
 	batch := len(ins)
 	var nodes []*G.Node
@@ -136,7 +130,7 @@ func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Ten
 			m.EncodeLegal(legal, rows)
 		}
 	}
-	out, err := m.cfg.Transformer().build(g, nodes, params, normalise)
+	out, err := m.Build(g, nodes, params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,140 +160,6 @@ func graphRunWith(t *testing.T, m *Model, normalise normaliser, params []dcw.Ten
 	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
 	logp := append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)
 	return per, logp, out.Learnables, loss
-}
-
-func TestGorgoniaMatchesPureGo(t *testing.T) {
-	squares := tinyConfig()
-	squares.ActionSquares = true
-	for name, c := range map[string]Config{"move rows": tinyConfig(), "action squares": squares} {
-		t.Run(name, func(t *testing.T) { checkGorgoniaMatchesPureGo(t, c) })
-	}
-}
-
-// checkGorgoniaMatchesPureGo compares the graph's losses and action
-// log-probabilities with the pure-Go forward pass on corrupted sequences
-// early in the schedule, where most moves are visible.
-func checkGorgoniaMatchesPureGo(t *testing.T, c Config) {
-	m, err := NewModel(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := m.InitParams(3)
-	arch, _ := m.Arch()
-	net, err := NewNet(&dcw.File{Family: c.Family, Arch: arch, Tensors: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	seq := sequence(t, c.Horizon)
-	rng := rand.New(rand.NewPCG(5, 6))
-	var ins, seqs [][]int16
-	var ws [][]float32
-	for r := 0; r < 3; r++ {
-		in, w := make([]int16, len(seq)), make([]float32, len(seq))
-		c.CorruptAt(rng, 2+r, seq, in, w)
-		ins, seqs, ws = append(ins, in), append(seqs, seq), append(ws, w)
-	}
-	per, logits, _, _ := graphRun(t, m, params, ins, seqs, ws)
-	logp := append([]float32(nil), logits...)
-	for r := 0; r < len(logp); r += encode.ActionVocab {
-		logSoftmax(logp[r : r+encode.ActionVocab])
-	}
-
-	var slots []int
-	var outs [][]float32
-	for s := 0; s < c.SeqLen(); s++ {
-		slots = append(slots, s)
-		size := encode.StateVocab
-		if s >= c.StateSlots() {
-			size = encode.ActionVocab
-		}
-		outs = append(outs, make([]float32, size))
-	}
-	worst := 0.0
-	for r := range ins {
-		net.Forward(ins[r], slots, outs)
-		var loss float64
-		for s, lp := range outs {
-			if s >= c.StateSlots() {
-				k := s - c.StateSlots()
-				for j, v := range lp {
-					worst = math.Max(worst, math.Abs(float64(v-logp[(r*c.Horizon+k)*encode.ActionVocab+j])))
-				}
-			}
-			if ws[r][s] != 0 {
-				loss -= float64(ws[r][s]) * float64(lp[seq[s]])
-			}
-		}
-		if math.Abs(loss-float64(per[r])) > 1e-4*math.Max(1, math.Abs(loss)) {
-			t.Errorf("row %d: graph loss %v, pure Go %v", r, per[r], loss)
-		}
-	}
-	if worst > 1e-4 {
-		t.Errorf("action log-probabilities differ by %g", worst)
-	}
-}
-
-// TestGradientMatchesFiniteDifferences checks the hand-built layer norm,
-// attention, gather and cross-entropy differentiate correctly, and the
-// move-part table through the incidence product.
-func TestGradientMatchesFiniteDifferences(t *testing.T) {
-	c := tinyConfig()
-	c.Layers = 1
-	c.ActionSquares = true
-	m, _ := NewModel(c)
-	params := m.InitParams(4)
-	seq := sequence(t, c.Horizon)
-	in, w := make([]int16, len(seq)), make([]float32, len(seq))
-	c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 3, seq, in, w)
-	// Show a_{i+1}, so that a visible move's part rows have a gradient.
-	next := encode.ActionSlot(c.Horizon, 1)
-	in[next], w[next] = seq[next], 0
-	args := [][]int16{in}
-	_, _, learnables, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w})
-	grads := map[string][]float32{}
-	for _, l := range learnables {
-		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-	}
-	lossAt := func() float64 {
-		per, _, _, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w})
-		return float64(per[0])
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	for _, name := range []string{"block0.ln1.g", "block0.head1.q", "block0.head0.k", "block0.head0.v", "block0.attn.w", "block0.mlp.in.w", "ln.b", "head.state.w", "head.action.b", "embed.pos", "embed.state", "embed.action.parts"} {
-		var p *dcw.Tensor
-		for i := range params {
-			if params[i].Name == name {
-				p = &params[i]
-			}
-		}
-		for n := 0; n < 3; n++ {
-			j := rng.IntN(len(p.Data))
-			switch name {
-			case "head.action.b":
-				j = int(seq[c.StateSlots()]) // a_i's own bias has a clear gradient
-			case "embed.action.parts":
-				// The origin or destination row of the move shown.
-				rows := encode.ActionPartRows(int(in[next]))
-				j = rows[rng.IntN(2)]*c.Dim + rng.IntN(c.Dim)
-			}
-			old := p.Data[j]
-			const h = 1e-2
-			p.Data[j] = old + h
-			up := lossAt()
-			p.Data[j] = old - h
-			down := lossAt()
-			p.Data[j] = old
-			numeric := (up - down) / (2 * h)
-			analytic := float64(grads[name][j])
-			if math.Abs(numeric-analytic) > 2e-3+0.05*math.Abs(numeric) {
-				t.Errorf("%s[%d]: gradient %g, finite difference %g", name, j, analytic, numeric)
-			}
-		}
-	}
 }
 
 func TestDecodeReturnsALegalMoveForEveryStepCount(t *testing.T) {
@@ -356,61 +216,9 @@ func TestDecodeReturnsALegalMoveForEveryStepCount(t *testing.T) {
 	}
 }
 
-// TestGraphRepeatsExactlyOnAnyCores: the same batch gives the same loss
-// and gradient bits in every graph built for it, on one core or two (the
-// attention op splits its sequences and heads over the cores), which a
-// seed's reproducibility and resumed training rely on.
-func TestGraphRepeatsExactlyOnAnyCores(t *testing.T) {
-	c := tinyConfig()
-	m, _ := NewModel(c)
-	params := m.InitParams(5)
-	seq := sequence(t, c.Horizon)
-	rng := rand.New(rand.NewPCG(12, 13))
-	var ins, seqs [][]int16
-	var ws [][]float32
-	for r := 0; r < 5; r++ {
-		in, w := make([]int16, len(seq)), make([]float32, len(seq))
-		c.CorruptAt(rng, 1+r%c.Steps, seq, in, w)
-		ins, seqs, ws = append(ins, in), append(seqs, seq), append(ws, w)
-	}
-	run := func(procs int) [][]float32 {
-		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		per, logits, learnables, _ := graphRun(t, m, params, ins, seqs, ws)
-		out := [][]float32{per, logits}
-		for _, l := range learnables {
-			g, err := l.Grad()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, append([]float32(nil), g.Data().([]float32)...))
-		}
-		return out
-	}
-	want := run(1)
-	for _, procs := range []int{1, 2} {
-		for i, got := range run(procs) {
-			if !slices.Equal(got, want[i]) {
-				t.Fatalf("%d cores: result %d (losses, logits, then gradients) differs from the first run", procs, i)
-			}
-		}
-	}
-}
-
-// TestActionSquaresKeepTheOtherWeights: the part table comes last, so a
-// run with it starts every other tensor where a run without it does, and
-// the two differ in that table alone.
-func TestActionSquaresKeepTheOtherWeights(t *testing.T) {
-	squares := tinyConfig()
-	squares.ActionSquares = true
-	plain, with := tinyConfig().Transformer().InitParams(5), squares.Transformer().InitParams(5)
-	if len(with) != len(plain)+1 || with[len(plain)].Name != "embed.action.parts" {
-		t.Fatalf("%d tensors with action squares, %d without; last %s", len(with), len(plain), with[len(with)-1].Name)
-	}
-	for i := range plain {
-		if plain[i].Name != with[i].Name || !slices.Equal(plain[i].Data, with[i].Data) {
-			t.Fatalf("tensor %s starts differently with action squares", plain[i].Name)
-		}
-	}
+// TestPolicyHasNoActionSquares: at horizon 1 the network reads no move,
+// so the policy cannot have the move-part table.
+func TestPolicyHasNoActionSquares(t *testing.T) {
 	policy := DefaultPolicyConfig()
 	policy.ActionSquares = true
 	if err := policy.Validate(); err == nil || !strings.Contains(err.Error(), "action_squares") {

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/models/nn"
+	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -26,44 +26,14 @@ func Register() {
 		family.EvalActions))
 }
 
-// SequenceData is what the sequence families (diffusion, policy, flow)
-// train on: a line of moves after each position.
-const SequenceData = "positions labelled with principal variations (dchess label --pv 4) or games' next moves (dchess ingest --horizon 4)"
-
-// TransformerBounds are the sequence families' bounds: their transformer's
-// sizes (which Transformer.Validate also keeps) and the decoding steps.
-var TransformerBounds = family.Bounds{
-	"horizon": {Min: 1, Max: 16},
-	"dim":     {Min: 1, Max: 4096},
-	"heads":   {Min: 1, Max: 4096},
-	"layers":  {Min: 1, Max: family.MaxLayers},
-	"mlp":     {Min: 1, Max: 1 << 14},
-	"steps":   {Min: 1, Max: family.MaxDecodingSteps},
-}
-
-// SequenceExamples says what a sequence family trains on for its target.
-func SequenceExamples(target string) (string, bool) {
-	if target == TargetGame {
-		return "positions with the moves played from them (`dchess ingest --horizon 4` makes them; model.target game)", false
-	}
-	return "positions labelled with Stockfish's principal variation (`dchess label --pv 4` makes them; model.target pv)", true
-}
-
-// SequenceFirstRun is a sequence family's first short run: the default
-// size trains at a few sequences a second (docs/results/2026-11-21-diffusion-speed.md), so the
-// small config, stopped after a few hundred steps.
-func SequenceFirstRun(family string) string {
-	return "dchess train --model " + family + " --data DATASET --config configs/" + family + "-small.yaml --max-steps 500"
-}
-
 func sequenceFamily(name, description string, defaults func() Config, evals family.Evaluations) family.Family {
 	return family.Family{
 		Name:        name,
 		Description: description,
-		Data:        SequenceData,
-		FirstRun:    SequenceFirstRun(name),
+		Data:        sequence.Data,
+		FirstRun:    sequence.FirstRun(name),
 		NewSettings: func() any { c := defaults(); return &c },
-		Defaults:    SequenceDefaults,
+		Defaults:    sequence.Defaults,
 		Validate: func(c *family.Config) error {
 			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("%s is trained on the cross-entropy of its tokens: loss must be cross_entropy, not %q", c.Model.Family, c.Loss)
@@ -72,42 +42,28 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 			dc.Family = c.Model.Family
 			return dc.Validate()
 		},
-		Bounds: TransformerBounds,
+		Bounds: sequence.Bounds,
 		Size: func(c *family.Config) family.ModelSize {
-			return TransformerSize(c.Model.Settings.(*Config).Transformer())
+			return sequence.Size(c.Model.Settings.(*Config).Transformer())
 		},
 		Objective: newDiffusionObjective,
 		Examples: func(c *family.Config) (string, bool) {
-			return SequenceExamples(c.Model.Settings.(*Config).Target)
+			return sequence.Examples(c.Model.Settings.(*Config).Target)
 		},
 		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
-		Player:      SequencePlayer(diffusionDecoder),
+		Player:      sequence.Player(diffusionDecoder),
 		Decoder:     diffusionDecoder,
 		Evaluations: evals,
 	}
 }
 
-// SequenceDefaults: the recipe docs/results/2026-11-25-policy-loss-and-recipe.md's comparison chose for
-// the three sequence families (#20): AdamW at 3e-4 with weight decay 0.01,
-// clipping at 1, 250 warm-up steps and a cosine to 0 over 20,000 steps in
-// all, batches of 128 sequences; validation capped so an epoch's check
-// stays short.
-func SequenceDefaults(c *family.Config) {
-	c.Data = family.DataConfig{Encoding: nn.EncodingCodes, InputMin: -7, InputMax: 7, ValSplit: "val",
-		ShuffleBuffer: 10000, ValMax: 2000}
-	o := &c.Optimizer
-	o.Name, o.LR, o.WeightDecay, o.ClipNorm = family.OptimizerAdamW, 3e-4, 0.01, 1
-	o.Schedule, o.WarmupSteps, o.DecaySteps = family.ScheduleCosine, 250, 19750
-	c.Loss, c.BatchSize, c.MaxSteps, c.Patience = family.LossCrossEntropy, 128, 20000, 3
-}
-
 // diffusionDecoder loads the decoder a diffusion or policy spec names (its
 // path already resolved). steps= sets the diffusion model's decoding steps
-// T (default: as trained), order= its decoding order (DecodingOrder).
+// T (default: as trained), order= its decoding order (sequence.DecodingOrder).
 // It accepts the player's repetition= (player.ProposerSettings), which
 // only a game reads: scoring positions ignores it.
 func diffusionDecoder(spec player.Spec) (*family.Decoding, error) {
@@ -118,7 +74,7 @@ func diffusionDecoder(spec player.Spec) (*family.Decoding, error) {
 	if err := spec.CheckSettings(settings...); err != nil {
 		return nil, err
 	}
-	actionFirst, err := DecodingOrder(spec)
+	actionFirst, err := sequence.DecodingOrder(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -130,47 +86,11 @@ func diffusionDecoder(spec player.Spec) (*family.Decoding, error) {
 		return nil, fmt.Errorf("player %s: %s holds %s weights", spec.Family, spec.Path, net.Config().Family)
 	}
 	dec := NewDecoder(net)
-	if dec.Steps, err = DecodingSteps(spec, dec.Steps); err != nil {
+	if dec.Steps, err = sequence.DecodingSteps(spec, dec.Steps); err != nil {
 		return nil, err
 	}
 	dec.ActionFirst = actionFirst
 	return &family.Decoding{Decoder: dec, Steps: dec.Steps}, nil
-}
-
-// Decoding orders of order=: joint decides a_i among the other tokens (by
-// confidence, or at a drawn jump time), action-first at the first step.
-// action-first is the default: on the sequence study's test positions it
-// chooses Stockfish's move as often as one step does, more often than
-// joint at the trained steps, and only with it do the imagined boards show
-// the move (docs/flow.md); as a player it costs one network pass.
-const (
-	OrderJoint       = "joint"
-	OrderActionFirst = "action-first"
-)
-
-// DecodingOrder reads a sequence spec's order= (default action-first) and
-// says whether it is action-first.
-func DecodingOrder(spec player.Spec) (bool, error) {
-	switch order := spec.Get("order", OrderActionFirst); order {
-	case OrderJoint:
-		return false, nil
-	case OrderActionFirst:
-		return true, nil
-	default:
-		return false, player.SpecErrorf("player %s: order=%s must be %s or %s", spec.Family, order, OrderJoint, OrderActionFirst)
-	}
-}
-
-// DecodingSteps reads a spec's steps= (default def) within 1..MaxDecodingSteps.
-func DecodingSteps(spec player.Spec, def int) (int, error) {
-	steps, err := spec.Int("steps", int64(def))
-	if err != nil {
-		return 0, err
-	}
-	if steps < 1 || steps > family.MaxDecodingSteps {
-		return 0, player.SpecErrorf("player %s: steps=%d must be in 1..%d", spec.Family, steps, family.MaxDecodingSteps)
-	}
-	return int(steps), nil
 }
 
 // diffusionModel is diffusion's (and the policy's) sequence model.
@@ -180,8 +100,8 @@ type diffusionModel struct {
 	weight []float32
 }
 
-func (m *diffusionModel) Transformer() Transformer { return m.Config().Transformer() }
-func (m *diffusionModel) Target() string           { return m.Config().Target }
+func (m *diffusionModel) Transformer() transformer.Arch { return m.Config().Transformer() }
+func (m *diffusionModel) Target() string                { return m.Config().Target }
 func (m *diffusionModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight = make([]int16, len(seq)), make([]float32, len(seq))
@@ -197,14 +117,5 @@ func newDiffusionObjective(cfg *family.Config, _ family.ObjectiveEnv) (family.Ob
 	if err != nil {
 		return nil, err
 	}
-	return &sequenceObjective{m: &diffusionModel{Model: m}, cfg: cfg}, nil
-}
-
-// TransformerSize is the size of a sequence family's transformer: at the
-// least, each block holds per token its attention's output and its MLP's
-// hidden and output values, and per head the token's attention weights.
-func TransformerSize(tr Transformer) family.ModelSize {
-	tokens := int64(encode.SequenceLen(tr.Horizon))
-	perToken := int64(2*tr.Dim+tr.MLP) + int64(tr.Heads)*tokens
-	return family.ModelSize{Params: int64(tr.ParamCount()), Values: int64(tr.Layers) * tokens * perToken}
+	return sequence.NewObjective(&diffusionModel{Model: m}, cfg), nil
 }

@@ -60,7 +60,7 @@ func TestLegalMaskLossIsTheLegalMovesCrossEntropy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seq := sequence(t, c.Horizon)
+			seq := openingSequence(t, c.Horizon)
 			ss := c.StateSlots()
 			in := append([]int16(nil), seq...)
 			for k := 0; k < c.Horizon; k++ {

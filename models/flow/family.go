@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -20,10 +21,10 @@ func Register() {
 	family.MustRegister(family.Family{
 		Name:        Family,
 		Description: "discrete flow matching over action-state-action sequences, mask or board source (seed 000, 3.2)",
-		Data:        diffusion.SequenceData,
-		FirstRun:    diffusion.SequenceFirstRun(Family),
+		Data:        sequence.Data,
+		FirstRun:    sequence.FirstRun(Family),
 		NewSettings: func() any { c := DefaultConfig(); return &c },
-		Defaults:    diffusion.SequenceDefaults,
+		Defaults:    sequence.Defaults,
 		Validate: func(c *family.Config) error {
 			if c.Loss != family.LossCrossEntropy {
 				return fmt.Errorf("flow is trained on a cross-entropy of its tokens (model.objective chooses which): loss must be cross_entropy, not %q", c.Loss)
@@ -37,21 +38,21 @@ func Register() {
 			if err != nil {
 				return nil, err
 			}
-			return diffusion.NewSequenceObjective(&flowModel{Model: m}, c), nil
+			return sequence.NewObjective(&flowModel{Model: m}, c), nil
 		},
 		Examples: func(c *family.Config) (string, bool) {
-			return diffusion.SequenceExamples(c.Model.Settings.(*Config).Target)
+			return sequence.Examples(c.Model.Settings.(*Config).Target)
 		},
-		Bounds: diffusion.TransformerBounds,
+		Bounds: sequence.Bounds,
 		Size: func(c *family.Config) family.ModelSize {
-			return diffusion.TransformerSize(c.Model.Settings.(*Config).Transformer())
+			return sequence.Size(c.Model.Settings.(*Config).Transformer())
 		},
 		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
 			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},
 		},
-		Player:      diffusion.SequencePlayer(flowDecoder),
+		Player:      sequence.Player(flowDecoder),
 		Decoder:     flowDecoder,
 		Evaluations: family.EvalActions | family.EvalStepsSweep,
 	})
@@ -59,13 +60,13 @@ func Register() {
 
 // flowDecoder loads a flow SPEC's decoder: steps= Euler steps (default as
 // trained), sampler=deterministic|stochastic, seed= the stochastic draws',
-// order= when a_i is decided (diffusion.DecodingOrder), and the player's
-// repetition= as diffusionDecoder does.
+// order= when a_i is decided (sequence.DecodingOrder), and the player's
+// repetition= (player.ProposerSettings), as the diffusion player.
 func flowDecoder(spec player.Spec) (*family.Decoding, error) {
 	if err := spec.CheckSettings(append([]string{"steps", "sampler", "seed", "order"}, player.ProposerSettings...)...); err != nil {
 		return nil, err
 	}
-	actionFirst, err := diffusion.DecodingOrder(spec)
+	actionFirst, err := sequence.DecodingOrder(spec)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func flowDecoder(spec player.Spec) (*family.Decoding, error) {
 		return nil, fmt.Errorf("player flow: %w", err)
 	}
 	dec := NewDecoder(net)
-	if dec.Steps, err = diffusion.DecodingSteps(spec, dec.Steps); err != nil {
+	if dec.Steps, err = sequence.DecodingSteps(spec, dec.Steps); err != nil {
 		return nil, err
 	}
 	if err := dec.SetSampler(spec.Get("sampler", dec.Sampler)); err != nil {
@@ -96,8 +97,8 @@ type flowModel struct {
 	weight, stay []float32
 }
 
-func (m *flowModel) Transformer() diffusion.Transformer { return m.Config().Transformer() }
-func (m *flowModel) Target() string                     { return m.Config().Target }
+func (m *flowModel) Transformer() transformer.Arch { return m.Config().Transformer() }
+func (m *flowModel) Target() string                { return m.Config().Target }
 func (m *flowModel) Corrupt(rng *rand.Rand, seq []int16, rows [][]float32) {
 	if m.in == nil {
 		m.in, m.weight, m.stay = make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))

@@ -18,7 +18,8 @@ import (
 	"math/rand/v2"
 
 	"github.com/dchess/dchess/dataset/encode"
-	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 // Family names the flow model's weights and player.
@@ -49,10 +50,10 @@ const (
 // at t = 1 (and at t = 0 for an exponent below 1).
 const TimeEpsilon = 1e-3
 
-// Mask words, as the diffusion model's: one past each vocabulary.
+// Mask words, the transformer's: one past each vocabulary.
 const (
-	MaskState  = diffusion.MaskState
-	MaskAction = diffusion.MaskAction
+	MaskState  = transformer.MaskState
+	MaskAction = transformer.MaskAction
 )
 
 // Config is the architecture, the path and the loss: the config file's
@@ -94,7 +95,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Family: Family, Horizon: 4, Dim: 128, Heads: 4, Layers: 3, MLP: 256,
 		Scheduler: SchedulerLinear, Exponent: 2, Source: SourceMask, Objective: ObjectiveELBO,
-		Steps: 20, Target: diffusion.TargetPV, LegalMask: true}
+		Steps: 20, Target: sequence.TargetPV, LegalMask: true}
 }
 
 // Validate reports a configuration that cannot be built.
@@ -129,7 +130,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("flow: steps %d must be in 1..1000", c.Steps)
 	}
 	switch c.Target {
-	case diffusion.TargetPV, diffusion.TargetGame:
+	case sequence.TargetPV, sequence.TargetGame:
 	default:
 		return fmt.Errorf("flow: target %q must be pv or game", c.Target)
 	}
@@ -137,8 +138,8 @@ func (c Config) Validate() error {
 }
 
 // Transformer is the network the config builds (the diffusion model's).
-func (c Config) Transformer() diffusion.Transformer {
-	return diffusion.Transformer{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
+func (c Config) Transformer() transformer.Arch {
+	return transformer.Arch{Horizon: c.Horizon, Dim: c.Dim, Heads: c.Heads, Layers: c.Layers, MLP: c.MLP,
 		LegalMask: c.LegalMask, ActionSquares: c.ActionSquares}
 }
 

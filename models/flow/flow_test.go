@@ -13,7 +13,6 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/transformer"
 )
 
@@ -25,8 +24,9 @@ func tinyConfig() Config {
 
 var opening = []string{"e2e4", "e7e5", "g1f3", "b8c6"}
 
-// sequence is x_1 for horizon h along a line from the start position.
-func sequence(t *testing.T, h int, line ...string) []int16 {
+// openingSequence is x_1 for horizon h along a line from the start
+// position.
+func openingSequence(t *testing.T, h int, line ...string) []int16 {
 	t.Helper()
 	seq := make([]int16, encode.SequenceLen(h))
 	if _, err := encode.Sequence(board.New(), line, h, seq); err != nil {
@@ -77,7 +77,7 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 		{func(c *Config) { c.Steps = 0 }, "steps"},
 		{func(c *Config) { c.Target = "book" }, "target"},
 		{func(c *Config) { c.Dim = 7 }, "dim"},
-		{func(c *Config) { c.Family = diffusion.Family }, "family"},
+		{func(c *Config) { c.Family = "diffusion" }, "family"},
 	} {
 		c := DefaultConfig()
 		tc.edit(&c)
@@ -93,7 +93,7 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 func TestBoardSourceStartsEachFutureStateAsSI(t *testing.T) {
 	c := DefaultConfig()
 	c.Source = SourceBoard
-	seq := sequence(t, c.Horizon, opening...)
+	seq := openingSequence(t, c.Horizon, opening...)
 	src := make([]int16, len(seq))
 	c.SourceTokens(seq, src)
 	in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -144,7 +144,7 @@ func TestPathLeavesOneMinusKappaAtTheSource(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		c.Scheduler, c.Exponent, c.Source = tc.scheduler, 2, tc.source
-		seq := sequence(t, c.Horizon, opening...)
+		seq := openingSequence(t, c.Horizon, opening...)
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -199,7 +199,7 @@ func TestLossWeightsByHand(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		c.Scheduler, c.Exponent, c.Source, c.Objective = tc.scheduler, 2, tc.source, tc.objective
-		seq := sequence(t, c.Horizon, opening...)
+		seq := openingSequence(t, c.Horizon, opening...)
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -253,7 +253,7 @@ func TestOracleSamplerRecoversTheLineInOneAndTwentySteps(t *testing.T) {
 			for _, scheduler := range []string{SchedulerLinear, SchedulerPolynomial} {
 				c := DefaultConfig()
 				c.Source, c.Scheduler = source, scheduler
-				seq := sequence(t, c.Horizon, opening...)
+				seq := openingSequence(t, c.Horizon, opening...)
 				src := make([]int16, len(seq))
 				c.SourceTokens(seq, src)
 				dec := newDecoder(&Net{cfg: c}, oracle{c, seq})
@@ -296,7 +296,7 @@ func TestOracleSamplerRecoversTheLineInOneAndTwentySteps(t *testing.T) {
 // Euler steps of κ_t = t leave exactly 1 - t in expectation).
 func TestSamplerFollowsKappa(t *testing.T) {
 	c := DefaultConfig()
-	seq := sequence(t, c.Horizon, opening...)
+	seq := openingSequence(t, c.Horizon, opening...)
 	const steps, runs = 20, 40
 	masked := make([]int, steps+1)
 	for _, sampler := range []string{SamplerStochastic, SamplerDeterministic} {
@@ -387,7 +387,7 @@ func TestLossAndGradientsByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	params := m.InitParams(4)
-	seq := sequence(t, c.Horizon, opening...)
+	seq := openingSequence(t, c.Horizon, opening...)
 	n := len(seq) - encode.StateLen
 	in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 	c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 0.75, seq, in, w, stay)
@@ -476,7 +476,7 @@ func TestTinyRunLowersTheLoss(t *testing.T) {
 		c.Source = source
 		m, _ := NewModel(c)
 		params := m.InitParams(1)
-		lines := [][]int16{sequence(t, c.Horizon, "e2e4", "e7e5"), sequence(t, c.Horizon, "d2d4", "d7d5")}
+		lines := [][]int16{openingSequence(t, c.Horizon, "e2e4", "e7e5"), openingSequence(t, c.Horizon, "d2d4", "d7d5")}
 		const batch = 8
 		g := G.NewGraph()
 		nodes := inputNodes(g, m, batch)

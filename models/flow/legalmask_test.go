@@ -32,7 +32,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			t.Fatalf("legal_mask %v: input shapes %v", mask, shapes)
 		}
 		params := m.InitParams(4)
-		seq := sequence(t, c.Horizon, opening...)
+		seq := openingSequence(t, c.Horizon, opening...)
 		n := len(seq) - encode.StateLen
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 		c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 0.75, seq, in, w, stay)

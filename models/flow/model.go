@@ -8,7 +8,7 @@ import (
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/diffusion"
+	"github.com/dchess/dchess/models/transformer"
 )
 
 // Model is the training side of the family: the diffusion model's
@@ -38,7 +38,7 @@ func (m *Model) InitParams(seed int64) []dcw.Tensor { return m.cfg.Transformer()
 // weights, a_i's target, which the graph does not read) and, for the
 // ELBO on the board source, two more: each state slot's current word
 // (-1 where it has no stay weight) and its stay weight; with legal_mask,
-// a_i's legal-move mask last (diffusion.Transformer.LegalMaskShape).
+// a_i's legal-move mask last (transformer.Arch.LegalMaskShape).
 func (m *Model) InputShapes(batch int) [][]int {
 	t := m.cfg.Transformer()
 	shapes := t.InputShapes(batch)
@@ -54,7 +54,7 @@ func (m *Model) InputShapes(batch int) [][]int {
 // Outputs are the nodes the training objective reads: each row's loss
 // (batch × 1), the action slots' logits (batch·h × ActionVocab, row
 // b·h + k for a_{i+k} of row b) and the learnables.
-type Outputs = diffusion.Outputs
+type Outputs = transformer.Outputs
 
 // Build adds the transformer and its loss on the inputs of InputShapes.
 func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
@@ -88,10 +88,10 @@ func (m *Model) EncodeLegal(legal []int, rows [][]float32) {
 }
 
 // Net is the transformer in plain Go with its flow config. Like
-// diffusion.Net it reuses buffers: Clone one per goroutine.
+// transformer.Net it reuses buffers: Clone one per goroutine.
 type Net struct {
 	cfg Config
-	net *diffusion.Net
+	net *transformer.Net
 }
 
 // NewNet builds a Net from a weights file of the flow family.
@@ -103,7 +103,7 @@ func NewNet(f *dcw.File) (*Net, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	net, err := diffusion.NewTransformerNet(cfg.Transformer(), f)
+	net, err := transformer.NewNet(cfg.Transformer(), f)
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +134,10 @@ func slotSize(c Config, slot int) int {
 }
 
 // BiasOnlyWeights returns flow weights whose predictions are the output
-// biases alone, as diffusion.BiasOnlyWeights: every action slot predicts
-// by actionBias (UCI move → logit), every state slot stateWord. Tests of
-// decoding and evaluation use it to know every prediction in advance.
+// biases alone (transformer.Arch.BiasOnlyTensors): every action slot
+// predicts by actionBias (UCI move → logit), every state slot stateWord.
+// Tests of decoding and evaluation use it to know every prediction in
+// advance.
 func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err

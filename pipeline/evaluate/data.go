@@ -9,9 +9,9 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -305,7 +305,7 @@ func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dat
 		if err != nil {
 			return fmt.Errorf("%s: %w", r.FEN, err)
 		}
-		line := diffusion.RecordLine(r, diffusion.TargetPV)
+		line := sequence.RecordLine(r, sequence.TargetPV)
 		if horizon >= 2 {
 			// A line with an illegal move is scored up to that move:
 			// Sequence leaves the slots after it NoToken.

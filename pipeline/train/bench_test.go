@@ -12,10 +12,10 @@ import (
 	"github.com/dchess/dchess/models/ann"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
-	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 // benchCase is one BenchmarkTrainStep case: a family's default config, or
@@ -76,7 +76,7 @@ func benchTrainStep(b *testing.B, bc benchCase, workers int) {
 	}
 	defer tg.close()
 	rng := rand.New(rand.NewPCG(1, 2))
-	if seq, ok := o.(diffusion.SequenceTrainer); ok {
+	if seq, ok := o.(sequence.Trainer); ok {
 		fillSequenceBatch(b, seq, tg.layout(), rng)
 	} else {
 		fillRandomBatch(tg.layout(), fam, rng)
@@ -110,7 +110,7 @@ func benchTrainStep(b *testing.B, bc benchCase, workers int) {
 	if cpu := testenv.ProcessCPU() - cpu; cpu > 0 {
 		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	}
-	if seq, ok := o.(diffusion.SequenceTrainer); ok {
+	if seq, ok := o.(sequence.Trainer); ok {
 		b.ReportMetric(samples*float64(seq.Model().Transformer().SeqLen()), "tokens/s")
 	}
 }
@@ -145,7 +145,7 @@ func fillRandomBatch(tg *batchLayout, fam string, rng *rand.Rand) {
 
 // fillSequenceBatch encodes a batch of random positions' lines (random
 // legal moves), each corrupted at a random step as training does.
-func fillSequenceBatch(b testing.TB, o diffusion.SequenceTrainer, tg *batchLayout, rng *rand.Rand) {
+func fillSequenceBatch(b testing.TB, o sequence.Trainer, tg *batchLayout, rng *rand.Rand) {
 	m := o.Model()
 	c := m.Transformer()
 	seq := make([]int16, c.SeqLen())

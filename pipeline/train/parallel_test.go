@@ -15,6 +15,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
 func TestWorkerShares(t *testing.T) {
@@ -110,7 +111,7 @@ func TestWorkersSumTheOneGraphGradient(t *testing.T) {
 			}
 			defer one.close()
 			rng := rand.New(rand.NewPCG(3, 4))
-			if seq, ok := o.(diffusion.SequenceTrainer); ok {
+			if seq, ok := o.(sequence.Trainer); ok {
 				fillSequenceBatch(t, seq, one.layout(), rng)
 			} else {
 				fillRandomBatch(one.layout(), fam, rng)

@@ -1,4 +1,4 @@
-package diffusion
+package transformer
 
 import (
 	"math"
@@ -138,28 +138,22 @@ func TestLayerNormOpMatchesPrimitives(t *testing.T) {
 	}
 }
 
-// TestGraphMatchesPrimitiveLayerNorm: the whole graph (diffusion, the
-// policy, at diffusion-small's width and depth) gives the same losses and
-// gradients with ops.LayerNorm as with the old composition, within float32
-// rounding: weights trained and saved before the op mean the same model.
-// The norms' gains and biases are drawn away from 1 and 0 so that their
-// folding into the products is exercised.
+// TestGraphMatchesPrimitiveLayerNorm: the whole graph (diffusion's, the
+// policy's, at diffusion-small's width and depth) gives the same losses
+// and gradients with ops.LayerNorm as with the old composition, within
+// float32 rounding: weights trained and saved before the op mean the same
+// model. The norms' gains and biases are drawn away from 1 and 0 so that
+// their folding into the products is exercised.
 func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
-	small := func(family string, h int) Config {
-		c := DefaultConfig()
-		c.Family, c.Horizon, c.Dim, c.Heads, c.Layers, c.MLP = family, h, 64, 2, 2, 256
-		if family == PolicyFamily {
-			c.Steps = 1
-		}
-		return c
-	}
-	for _, c := range []Config{small(Family, 4), small(PolicyFamily, 1)} {
-		t.Run(c.Family, func(t *testing.T) {
-			m, err := NewModel(c)
-			if err != nil {
-				t.Fatal(err)
-			}
-			params := m.InitParams(8)
+	// Diffusion at horizon 4 (T = 20) and the policy at horizon 1 (T = 1).
+	for _, tc := range []struct {
+		name  string
+		h     int
+		steps int
+	}{{"diffusion", 4, 20}, {"policy", 1, 1}} {
+		c := Arch{Horizon: tc.h, Dim: 64, Heads: 2, Layers: 2, MLP: 256, LegalMask: true}
+		t.Run(tc.name, func(t *testing.T) {
+			params := c.InitParams(8)
 			rng := rand.New(rand.NewPCG(23, 24))
 			for _, p := range params {
 				if strings.HasSuffix(p.Name, ".g") || strings.HasSuffix(p.Name, ".b") && strings.Contains(p.Name, "ln") {
@@ -168,13 +162,13 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 					}
 				}
 			}
-			seq := sequence(t, c.Horizon)
+			seq := openingSequence(t, c.Horizon)
 			var ins, seqs [][]int16
 			var ws [][]float32
 			var boards []*board.Board
 			for r := 0; r < 4; r++ {
 				in, w := make([]int16, len(seq)), make([]float32, len(seq))
-				c.CorruptAt(rng, 1+r%c.Steps, seq, in, w)
+				maskAt(c, rng, 1-float64(1+r%tc.steps)/float64(tc.steps), seq, in, w)
 				ins, seqs, ws, boards = append(ins, in), append(seqs, seq), append(ws, w), append(boards, board.New())
 			}
 			grads := func(learnables []*G.Node) map[string][]float32 {
@@ -188,9 +182,9 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 				}
 				return out
 			}
-			per, logits, learnables, _ := graphRunWith(t, m, fusedLayerNorm, params, ins, seqs, ws, boards...)
+			per, logits, learnables, _ := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
 			got := grads(learnables)
-			wantPer, wantLogits, learnables, _ := graphRunWith(t, m, primitiveLayerNorm, params, ins, seqs, ws, boards...)
+			wantPer, wantLogits, learnables, _ := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
 			want := grads(learnables)
 			worstLoss, worstGrad := 0.0, 0.0
 			for r := range per {

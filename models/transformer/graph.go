@@ -1,7 +1,6 @@
-package diffusion
+package transformer
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -16,33 +15,13 @@ import (
 	"github.com/dchess/dchess/models/nn/ops"
 )
 
-// Model is the training side of the family.
-type Model struct{ cfg Config }
-
-// NewModel checks cfg and returns the trainable model.
-func NewModel(cfg Config) (*Model, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	return &Model{cfg: cfg}, nil
-}
-
-// Config returns the model's configuration.
-func (m *Model) Config() Config { return m.cfg }
-
-// Arch returns the architecture as stored in model.dcw.
-func (m *Model) Arch() ([]byte, error) { return json.Marshal(m.cfg) }
-
 // layerNormEps keeps the normalisation finite on a constant row.
 const layerNormEps = 1e-5
 
 // InitParams draws fresh weights from seed: embeddings N-like uniform of
 // scale 0.02·√3 (std 0.02, as GPT-2), projections Glorot-uniform, norms
 // gain 1 and bias 0, biases 0.
-func (m *Model) InitParams(seed int64) []dcw.Tensor { return m.cfg.Transformer().InitParams(seed) }
-
-// InitParams draws fresh weights from seed, as Model.InitParams.
-func (t Transformer) InitParams(seed int64) []dcw.Tensor {
+func (t Arch) InitParams(seed int64) []dcw.Tensor {
 	rng := nn.NewRand(seed)
 	var out []dcw.Tensor
 	for _, p := range t.paramShapes() {
@@ -64,25 +43,15 @@ func (t Transformer) InitParams(seed int64) []dcw.Tensor {
 	return out
 }
 
-// InputShapes are the graph's inputs for a batch, tokens as float32
-// indices: the state words (MaskState included), the action words
-// (MaskAction included), the state targets, the action targets (-1 for a
-// slot without one), each slot's loss weight and the vocabulary index of
-// a_i. The graph does not read the last: it is a_i's target for scoring.
-// With legal_mask a seventh follows, a_i's legal-move mask
-// (LegalMaskShape); without it the inputs are these six alone.
-func (m *Model) InputShapes(batch int) [][]int {
-	t := m.cfg.Transformer()
-	shapes := t.InputShapes(batch)
-	if t.LegalMask {
-		shapes = append(shapes, t.LegalMaskShape(batch))
-	}
-	return shapes
-}
-
-// InputShapes are the six inputs of Model.InputShapes every configuration
-// reads (the stay inputs and the legal-move mask come after them).
-func (t Transformer) InputShapes(batch int) [][]int {
+// InputShapes are the graph's first six inputs for a batch, which every
+// configuration reads, tokens as float32 indices: the state words
+// (MaskState included), the action words (MaskAction included), the state
+// targets, the action targets (-1 for a slot without one), each slot's
+// loss weight and the vocabulary index of a_i. The graph does not read the
+// last: it is a_i's target for scoring. The stay inputs
+// (StayInputShapes) and, with LegalMask, a_i's legal-move mask
+// (LegalMaskShape) come after them.
+func (t Arch) InputShapes(batch int) [][]int {
 	ss, h := t.StateSlots(), t.Horizon
 	return [][]int{{batch, ss}, {batch, h}, {batch, ss}, {batch, h}, {batch, t.SeqLen()}, {batch, 1}}
 }
@@ -90,7 +59,7 @@ func (t Transformer) InputShapes(batch int) [][]int {
 // StayInputShapes are the two inputs Build reads after InputShapes' for
 // the stay term: each state slot's current word (-1 for none) and its
 // weight.
-func (t Transformer) StayInputShapes(batch int) [][]int {
+func (t Arch) StayInputShapes(batch int) [][]int {
 	return [][]int{{batch, t.StateSlots()}, {batch, t.StateSlots()}}
 }
 
@@ -241,15 +210,6 @@ type Outputs struct {
 	Learnables   []*G.Node
 }
 
-// Build adds the transformer and its loss on the inputs of InputShapes.
-func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
-	out, err := m.cfg.Transformer().Build(g, inputs, params)
-	if err != nil {
-		return Outputs{}, fmt.Errorf("%s graph: %w", m.cfg.Family, err)
-	}
-	return out, nil
-}
-
 // Build adds the transformer and its loss on the inputs of InputShapes:
 // each row's loss is the weighted cross-entropy of its targets. With the
 // two inputs of StayInputShapes after them, it also adds, for each state
@@ -258,12 +218,12 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 // of leaving z in a generalised-KL flow-matching loss (models/flow). With
 // LegalMask the last input is a_i's legal-move mask (LegalMaskShape),
 // added to a_i's logits before the cross-entropy and in ActionLogits.
-func (c Transformer) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
+func (c Arch) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
 	return c.build(g, inputs, params, fusedLayerNorm)
 }
 
 // build is Build with the layer norms' normalisation normalise.
-func (c Transformer) build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor, normalise normaliser) (Outputs, error) {
+func (c Arch) build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor, normalise normaliser) (Outputs, error) {
 	var legalMask *G.Node
 	if c.LegalMask {
 		if len(inputs) < 7 {
@@ -463,7 +423,7 @@ func (c Transformer) build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor
 // for a_{i+k}): for h = 1 that is every row; otherwise the mask is
 // widened by zeros for the h - 1 later actions into batch × h·ActionVocab,
 // which is the logits' layout reshaped.
-func (c Transformer) maskFirstAction(g *G.ExprGraph, logits, mask *G.Node) (*G.Node, error) {
+func (c Arch) maskFirstAction(g *G.ExprGraph, logits, mask *G.Node) (*G.Node, error) {
 	batch, h := mask.Shape()[0], c.Horizon
 	if want := c.LegalMaskShape(batch); !mask.Shape().Eq(tensor.Shape(want)) || logits.Shape()[0] != batch*h {
 		return nil, fmt.Errorf("legal_mask: mask %v for logits %v, want %v", mask.Shape(), logits.Shape(), want)
@@ -487,7 +447,7 @@ func (c Transformer) maskFirstAction(g *G.ExprGraph, logits, mask *G.Node) (*G.N
 // addStay adds each row's Σ w·(1 - p(z)) over its state slots to perRow
 // (see Build): p(z) = exp(-cross-entropy of z), 1 for a slot without a
 // word, whose term is then 0 whatever its weight.
-func (c Transformer) addStay(g *G.ExprGraph, perRow, stateLogits, words, weights *G.Node) (*G.Node, error) {
+func (c Arch) addStay(g *G.ExprGraph, perRow, stateLogits, words, weights *G.Node) (*G.Node, error) {
 	batch, ss := words.Shape()[0], c.StateSlots()
 	ce, err := ops.SoftmaxCrossEntropy(stateLogits, words)
 	if err != nil {
@@ -532,32 +492,21 @@ func onesColumn(g *G.ExprGraph, n int, name string) *G.Node {
 // noTarget marks a slot without a target in the target inputs.
 const noTarget = -1
 
-// Encode writes the graph inputs of one example: the corrupted tokens in
-// (mask words included), the clean sequence seq (targets; s_i's slots and
-// NoToken slots have none) and the slots' loss weights, into one row of
-// each of the inputs of InputShapes.
-func (m *Model) Encode(in, seq []int16, weight []float32, rows [][]float32) {
-	m.cfg.Transformer().Encode(in, seq, weight, rows)
-}
-
 // EncodeLegal writes one example's legal-move mask, legal the action
-// indices of the legal moves of its s_i (transformer.LegalActions), into its row of
-// the last input; without LegalMask there is no such input and it does
-// nothing.
-func (m *Model) EncodeLegal(legal []int, rows [][]float32) {
-	m.cfg.Transformer().EncodeLegal(legal, rows)
-}
-
-// EncodeLegal is Model.EncodeLegal: rows holds one row of each input, the
-// mask last.
-func (c Transformer) EncodeLegal(legal []int, rows [][]float32) {
+// indices of the legal moves of its s_i (LegalActions), into its row of
+// the last input (rows holds one row of each input); without LegalMask
+// there is no such input and it does nothing.
+func (c Arch) EncodeLegal(legal []int, rows [][]float32) {
 	if c.LegalMask {
 		EncodeLegalMask(legal, rows[len(rows)-1])
 	}
 }
 
-// Encode is Model.Encode.
-func (c Transformer) Encode(in, seq []int16, weight []float32, rows [][]float32) {
+// Encode writes the graph inputs of one example: the corrupted tokens in
+// (mask words included), the clean sequence seq (targets; s_i's slots and
+// NoToken slots have none) and the slots' loss weights, into one row of
+// each of the inputs of InputShapes.
+func (c Arch) Encode(in, seq []int16, weight []float32, rows [][]float32) {
 	ss, h := c.StateSlots(), c.Horizon
 	for i := 0; i < ss; i++ {
 		rows[0][i] = float32(in[i])

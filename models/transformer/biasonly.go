@@ -1,4 +1,4 @@
-package diffusion
+package transformer
 
 import (
 	"encoding/json"
@@ -8,21 +8,12 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 )
 
-// BiasOnlyWeights returns weights whose predictions are the output biases
+// BiasOnlyTensors returns weights whose predictions are the output biases
 // alone: the final layer norm's gain and bias are zero, so every action
 // slot predicts by actionBias (UCI move → logit, 0 for the rest) and every
-// state slot predicts stateWord. Tests of decoding and evaluation use it
+// state slot predicts stateWord. Tests of decoding and evaluation use them
 // to know every prediction in advance.
-func BiasOnlyWeights(c Config, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	return c.Transformer().BiasOnlyFile(c.Family, c, actionBias, stateWord)
-}
-
-// BiasOnlyTensors are the weights of BiasOnlyWeights, for any family of
-// the transformer.
-func (t Transformer) BiasOnlyTensors(actionBias map[string]float32, stateWord int) ([]dcw.Tensor, error) {
+func (t Arch) BiasOnlyTensors(actionBias map[string]float32, stateWord int) ([]dcw.Tensor, error) {
 	params := t.InitParams(3)
 	for i := range params {
 		p := &params[i]
@@ -50,7 +41,7 @@ func (t Transformer) BiasOnlyTensors(actionBias map[string]float32, stateWord in
 // BiasOnlyFile is a weights file of family (its architecture cfg, stored
 // as JSON) holding BiasOnlyTensors: what the sequence families' bias-only
 // test weights share.
-func (c Transformer) BiasOnlyFile(family string, cfg any, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
+func (c Arch) BiasOnlyFile(family string, cfg any, actionBias map[string]float32, stateWord int) (*dcw.File, error) {
 	arch, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err

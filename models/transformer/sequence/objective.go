@@ -1,4 +1,4 @@
-package diffusion
+package sequence
 
 import (
 	"context"
@@ -12,46 +12,45 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/transformer"
-	"github.com/dchess/dchess/search/player"
 )
 
-// sequenceObjective trains a sequence family (diffusion, its one-step
+// objective trains a sequence family (diffusion, its one-step
 // policy, flow) on action-state-action sequences: each record's line
 // (Stockfish's PV or the game's moves) is encoded, corrupted as the
 // family's process does at a random time, and the loss is the family's
 // weighted cross-entropy of the corrupted tokens. With legal_mask each
 // row also carries the legal moves of the record's position, the only
 // moves a_i's cross-entropy is taken over.
-type sequenceObjective struct {
-	m   SequenceModel
+type objective struct {
+	m   Model
 	cfg *family.Config
 }
 
-// SequenceTrainer is a sequence family's objective, which also shows the
+// Trainer is a sequence family's objective, which also shows the
 // network it trains (a benchmark fills batches as the objective does).
-type SequenceTrainer interface {
+type Trainer interface {
 	family.Objective
-	Model() SequenceModel
+	Model() Model
 }
 
 // Model is the network the objective trains.
-func (o *sequenceObjective) Model() SequenceModel { return o.m }
+func (o *objective) Model() Model { return o.m }
 
-// NewSequenceObjective is the objective of a sequence family whose
+// NewObjective is the objective of a sequence family whose
 // network is m, trained with cfg.
-func NewSequenceObjective(m SequenceModel, cfg *family.Config) SequenceTrainer {
-	return &sequenceObjective{m: m, cfg: cfg}
+func NewObjective(m Model, cfg *family.Config) Trainer {
+	return &objective{m: m, cfg: cfg}
 }
 
-// SequenceModel is what the objective needs of a sequence family's
+// Model is what the objective needs of a sequence family's
 // network: the transformer's training graph, and how one sequence is
 // corrupted and written into a row of the batch buffers.
-type SequenceModel interface {
+type Model interface {
 	Arch() ([]byte, error)
 	InitParams(seed int64) []dcw.Tensor
 	InputShapes(batch int) [][]int
-	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error)
-	Transformer() Transformer
+	Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (transformer.Outputs, error)
+	Transformer() transformer.Arch
 	Target() string
 	// corrupt draws the corruption of seq and writes the row.
 	Corrupt(rng *rand.Rand, seq []int16, rows [][]float32)
@@ -60,16 +59,16 @@ type SequenceModel interface {
 	EncodeLegal(legal []int, rows [][]float32)
 }
 
-func (o *sequenceObjective) Family() string        { return o.cfg.Model.Family }
-func (o *sequenceObjective) Arch() ([]byte, error) { return o.m.Arch() }
-func (o *sequenceObjective) InitParams(seed int64) ([]dcw.Tensor, error) {
+func (o *objective) Family() string        { return o.cfg.Model.Family }
+func (o *objective) Arch() ([]byte, error) { return o.m.Arch() }
+func (o *objective) InitParams(seed int64) ([]dcw.Tensor, error) {
 	return o.m.InitParams(seed), nil
 }
-func (o *sequenceObjective) Stages() int                   { return 1 }
-func (o *sequenceObjective) InputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
-func (o *sequenceObjective) TargetWidth() int              { return 0 }
+func (o *objective) Stages() int                   { return 1 }
+func (o *objective) InputShapes(batch int) [][]int { return o.m.InputShapes(batch) }
+func (o *objective) TargetWidth() int              { return 0 }
 
-func (o *sequenceObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
+func (o *objective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node, params []dcw.Tensor) (family.Net, error) {
 	out, err := o.m.Build(g, inputs, params)
 	if err != nil {
 		return family.Net{}, err
@@ -77,17 +76,12 @@ func (o *sequenceObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.
 	return family.Net{PerRow: out.PerRow, Output: out.ActionLogits, Learnables: out.Learnables}, nil
 }
 
-// SequencePlayer makes a sequence family's player: it plays the first
-// action of the sequence its decoder decodes, without search.
-func SequencePlayer(open func(player.Spec) (*family.Decoding, error)) player.Factory {
-	return func(_ context.Context, spec player.Spec) (player.Player, error) {
-		d, err := open(spec)
-		if err != nil {
-			return nil, err
-		}
-		return player.ProposerPlayer(spec, d.Decoder)
-	}
-}
+// Targets: the line a sequence follows is Stockfish's principal variation
+// (label --pv) or the moves played in the game (ingest's Record.Next).
+const (
+	TargetPV   = "pv"
+	TargetGame = "game"
+)
 
 // RecordLine is the line a record's sequence follows: Stockfish's
 // principal variation (its best move when it gave no PV) for target pv,
@@ -115,7 +109,7 @@ func RecordLine(r *dataset.Record, target string) []string {
 // maskSeed separates the masking draws from the shuffle's.
 const maskSeed = 0x6d61736b
 
-func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
+func (o *objective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
 	tr := o.m.Transformer()
 	epoch := order.Epoch
 	if !order.Shuffled {
@@ -157,7 +151,7 @@ func (o *sequenceObjective) Stream(ctx context.Context, ds *dataset.Dataset, spl
 // whole vocabulary, the legal moves with legal_mask) is 1 when it is the
 // target move, so the sign agreement the loop reports is the action
 // Tally on those rows.
-func (o *sequenceObjective) Score(tg family.Batch, rows int, acc *family.Tally) {
+func (o *objective) Score(tg family.Batch, rows int, acc *family.Tally) {
 	c := o.m.Transformer()
 	logits := tg.Outputs()
 	losses := tg.RowLosses()
@@ -183,7 +177,7 @@ func (o *sequenceObjective) Score(tg family.Batch, rows int, acc *family.Tally) 
 	}
 }
 
-func (o *sequenceObjective) EpochSize(man *dataset.Manifest) int64 {
+func (o *objective) EpochSize(man *dataset.Manifest) int64 {
 	if man.Split != nil && man.Counts.Records > 0 {
 		return man.Split.Records.Train * max(man.Counts.Labelled, 1) / man.Counts.Records
 	}

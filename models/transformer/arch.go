@@ -1,4 +1,4 @@
-package diffusion
+package transformer
 
 import (
 	"fmt"
@@ -6,13 +6,13 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 )
 
-// Transformer is the network of the sequence families (diffusion, policy
-// and models/flow): a bidirectional transformer over the tokens of an
+// Arch is the network of the sequence families (diffusion, policy and
+// flow): a bidirectional transformer over the tokens of an
 // action-state-action sequence of horizon Horizon (encode.SequenceLen),
 // with a state head and an action head. Its weights and their order in
 // model.dcw depend on Horizon, Dim, Heads, Layers, MLP and ActionSquares
 // alone.
-type Transformer struct {
+type Arch struct {
 	Horizon, Dim, Heads, Layers, MLP int
 	// ActionSquares adds to each move's own embedding row the rows of its
 	// origin, destination and promotion in a shared table
@@ -28,6 +28,12 @@ type Transformer struct {
 	LegalMask bool
 }
 
+// Input words for a masked slot: the one past each vocabulary.
+const (
+	MaskState  = encode.StateVocab
+	MaskAction = encode.ActionVocab
+)
+
 // IllegalLogit is what the legal-move mask adds to an illegal move's
 // logit. It is finite rather than -Inf so that no NaN can arise (-Inf -
 // -Inf in a max-shifted softmax, 0·-Inf in a product) whatever the rest of
@@ -41,10 +47,10 @@ const IllegalLogit = -1e9
 
 // LegalMaskShape is the shape of the legal-move mask input Build reads
 // last when LegalMask is set: one row of ActionVocab values per sequence.
-func (c Transformer) LegalMaskShape(batch int) []int { return []int{batch, encode.ActionVocab} }
+func (c Arch) LegalMaskShape(batch int) []int { return []int{batch, encode.ActionVocab} }
 
 // EncodeLegalMask writes one sequence's row of the mask input: 0 for the
-// action indices in legal (a_i's legal moves, as transformer.LegalActions gives them)
+// action indices in legal (a_i's legal moves, as LegalActions gives them)
 // and IllegalLogit for the rest.
 func EncodeLegalMask(legal []int, row []float32) {
 	for i := range row {
@@ -57,7 +63,7 @@ func EncodeLegalMask(legal []int, row []float32) {
 
 // Validate reports an architecture that cannot be built; family prefixes
 // the message.
-func (c Transformer) Validate(family string) error {
+func (c Arch) Validate(family string) error {
 	switch {
 	case c.Horizon < 1 || c.Horizon > 16:
 		return fmt.Errorf("%s: horizon %d must be in 1..16", family, c.Horizon)
@@ -72,13 +78,13 @@ func (c Transformer) Validate(family string) error {
 }
 
 // SeqLen is the number of tokens the transformer reads.
-func (c Transformer) SeqLen() int { return encode.SequenceLen(c.Horizon) }
+func (c Arch) SeqLen() int { return encode.SequenceLen(c.Horizon) }
 
 // StateSlots is the number of state tokens (the first SeqLen positions).
-func (c Transformer) StateSlots() int { return c.Horizon * encode.StateLen }
+func (c Arch) StateSlots() int { return c.Horizon * encode.StateLen }
 
 // ParamCount is the number of weights the transformer has.
-func (c Transformer) ParamCount() int {
+func (c Arch) ParamCount() int {
 	n := 0
 	for _, p := range c.paramShapes() {
 		size := 1
@@ -99,7 +105,7 @@ type paramShape struct {
 // block, the final norm, the two output heads and, with ActionSquares,
 // the move-part table last, so that every other tensor draws the same
 // initial weights with it as without.
-func (c Transformer) paramShapes() []paramShape {
+func (c Arch) paramShapes() []paramShape {
 	d, dk := c.Dim, c.Dim/c.Heads
 	out := []paramShape{
 		{"embed.state", []int{encode.StateVocab + 1, d}},
