@@ -225,10 +225,11 @@ func (e *Engine) clearOrdering() {
 // Search finds a move for the side to move. It stops at the first limit
 // reached or when ctx is cancelled, and then returns the best move of the
 // last finished iteration, or a better one the cut-off iteration found (a
-// legal move even if no iteration finished). Under
-// depth and node limits the result depends only on the position, its
-// history and what the engine learned in earlier searches: no clock is
-// read to decide anything. onInfo, if not nil, is called after every
+// legal move even if no iteration finished). On one thread, under depth
+// and node limits the result depends only on the position, its history
+// and what the engine learned in earlier searches: no clock is read to
+// decide anything. On more it also depends on how the threads' timing
+// met in the shared table. onInfo, if not nil, is called after every
 // finished iteration. b is restored before Search returns.
 func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
 	res, soft, timed, ok := e.begin(ctx, b, lim)
