@@ -63,6 +63,7 @@ const BenchNodes = 2214358
 type BenchResult struct {
 	Positions int           `json:"positions"`
 	Depth     int           `json:"depth"`
+	Threads   int           `json:"threads"` // threads searched, which Options.Threads may exceed (see Options)
 	Nodes     int64         `json:"nodes"`
 	Elapsed   time.Duration `json:"elapsed_ns"`
 }
@@ -76,11 +77,12 @@ func (r BenchResult) NPS() int64 {
 }
 
 // Bench searches every bench position to depth with a fresh engine state
-// (NewGame before each), so the node count depends only on the code.
+// (NewGame before each), so the node count depends only on the code (on
+// one thread: with more it depends on how the threads met in the table).
 // each, if not nil, is told about every finished position.
 func Bench(ctx context.Context, eval Evaluator, opts Options, depth int, each func(i int, r Result)) (BenchResult, error) {
 	e := New(eval, opts)
-	total := BenchResult{Depth: depth}
+	total := BenchResult{Depth: depth, Threads: e.Threads()}
 	for i, fen := range BenchPositions {
 		b, err := board.FromFEN(fen)
 		if err != nil {

@@ -2,6 +2,7 @@ package search_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -51,6 +52,28 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+}
+
+// BenchmarkSearchThreads is BenchmarkSearch on 1 and 2 threads, deeper so
+// that starting the helpers costs little against a search: Lazy SMP
+// should nearly double the nodes/s on two free cores.
+//
+//	go test -run '^$' -bench SearchThreads -benchtime 5x ./search/
+func BenchmarkSearchThreads(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			e := search.New(heuristic.New(), search.Options{Threads: threads})
+			var nodes int64
+			for b.Loop() {
+				for _, fen := range search.BenchPositions[:8] {
+					pos, _ := board.FromFEN(fen)
+					e.NewGame()
+					nodes += e.Search(context.Background(), pos, search.Limits{Depth: 9}, nil).Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
 }
 
 func TestCompareBench(t *testing.T) {

@@ -51,6 +51,11 @@ const DefaultHashMB = 16
 type Options struct {
 	HashMB    int // transposition table size; 0 means DefaultHashMB
 	Algorithm Algorithm
+	// Threads is how many threads an alpha-beta search runs on (Lazy SMP,
+	// see smp.go); 0 and 1 mean one, which searches exactly as an engine
+	// without threads. Minimax, and an evaluator that cannot be cloned
+	// for the extra threads, search on one thread whatever it says.
+	Threads int
 }
 
 // Result is the outcome of a search.
@@ -95,7 +100,8 @@ func MateIn(score int) int {
 // Engine searches positions with one evaluator. It keeps its
 // transposition table, killer moves and history between searches (call
 // NewGame to forget them) and is not safe for concurrent use: give each
-// goroutine its own Engine.
+// goroutine its own Engine. With Options.Threads above one it runs helper
+// threads of its own during each search.
 type Engine struct {
 	eval Evaluator
 	// observer is eval when it follows the moves (nil otherwise).
@@ -147,6 +153,19 @@ type Engine struct {
 	hasDeadline bool
 	deadline    time.Time
 	start       time.Time
+
+	// helpers are the other threads of a parallel search: engines with
+	// an evaluator, board and move-ordering tables of their own that
+	// share this one's transposition table (smp.go).
+	helpers []*Engine
+	// helperIndex numbers a helper from 1; it is 0 on the main thread.
+	helperIndex int
+	// smp is what the threads of a running parallel search share; nil on
+	// one thread, so that search is the single-threaded one exactly.
+	smp *smpShared
+	// otherNodes is the other threads' nodes as last seen (on the main
+	// thread exact once they stopped), so node limits and reports count them.
+	otherNodes int64
 }
 
 // New returns an engine that scores positions with eval.
@@ -156,8 +175,13 @@ func New(eval Evaluator, opts Options) *Engine {
 		mb = DefaultHashMB
 	}
 	observer, _ := eval.(MoveObserver)
-	return &Engine{eval: eval, observer: observer, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+	e := &Engine{eval: eval, observer: observer, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+	e.addHelpers(min(opts.Threads, MaxThreads) - 1)
+	return e
 }
+
+// Threads is how many threads the engine's searches run on.
+func (e *Engine) Threads() int { return 1 + len(e.helpers) }
 
 // make, makeNull and unmake play moves on b and tell the observer.
 func (e *Engine) make(b *board.Board, m board.Move) {
@@ -186,6 +210,14 @@ func (e *Engine) unmake(b *board.Board) {
 // gives the same result as on a fresh Engine.
 func (e *Engine) NewGame() {
 	e.tt.clear()
+	e.clearOrdering()
+	for _, h := range e.helpers {
+		h.clearOrdering()
+	}
+}
+
+// clearOrdering forgets the thread's move-ordering tables.
+func (e *Engine) clearOrdering() {
 	e.killers = [MaxPly + 1][2]board.Move{}
 	e.history = [2][64][64]int32{}
 	e.counterMoves = [64][64]board.Move{}
@@ -194,10 +226,11 @@ func (e *Engine) NewGame() {
 // Search finds a move for the side to move. It stops at the first limit
 // reached or when ctx is cancelled, and then returns the best move of the
 // last finished iteration, or a better one the cut-off iteration found (a
-// legal move even if no iteration finished). Under
-// depth and node limits the result depends only on the position, its
-// history and what the engine learned in earlier searches: no clock is
-// read to decide anything. onInfo, if not nil, is called after every
+// legal move even if no iteration finished). On one thread, under depth
+// and node limits the result depends only on the position, its history
+// and what the engine learned in earlier searches: no clock is read to
+// decide anything. On more it also depends on how the threads' timing
+// met in the shared table. onInfo, if not nil, is called after every
 // finished iteration. b is restored before Search returns.
 func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
 	res, soft, timed, ok := e.begin(ctx, b, lim)
@@ -210,11 +243,13 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 	if e.algo == Minimax {
 		e.searchMinimax(b, lim, &res, onInfo)
 	} else {
+		finish := e.startHelpers(b)
 		e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
 			return e.aspirate(b, depth, res.Score)
 		})
+		finish()
 	}
-	res.Nodes = e.nodes
+	res.Nodes = e.nodes + e.otherNodes
 	res.Elapsed = time.Since(e.start)
 	return res
 }
@@ -225,7 +260,7 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 // search (no legal move, or ctx already done); res is then final.
 func (e *Engine) begin(ctx context.Context, b *board.Board, lim Limits) (res Result, soft time.Duration, timed, ok bool) {
 	e.start = time.Now()
-	e.nodes, e.selDepth, e.stopped = 0, 0, false
+	e.nodes, e.selDepth, e.stopped, e.otherNodes = 0, 0, false, 0
 	e.done = ctx.Done()
 	e.nodeLimit = lim.Nodes
 	soft, hard, timed := timeBudget(lim, b.SideToMove())
@@ -266,6 +301,9 @@ func (e *Engine) deepen(lim Limits, soft time.Duration, timed bool, res *Result,
 	}
 	stable := 0 // iterations in a row that kept the best move
 	for depth := 1; depth <= maxDepth; depth++ {
+		if e.helperIndex > 0 && skipDepth(e.helperIndex, depth) {
+			continue
+		}
 		previous := res.Best
 		score := search(depth)
 		if e.stopped {
@@ -300,27 +338,42 @@ func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info
 	if onInfo == nil {
 		return
 	}
+	if e.smp != nil {
+		e.syncThreads()
+	}
+	nodes := e.nodes + e.otherNodes
 	elapsed := time.Since(e.start)
 	nps := int64(0)
 	if elapsed > 0 {
-		nps = int64(float64(e.nodes) / elapsed.Seconds())
+		nps = int64(float64(nodes) / elapsed.Seconds())
 	}
-	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: e.nodes,
+	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: nodes,
 		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...)})
 }
 
-// checkStop is called at every node. Node limits are exact; the clock and
-// ctx are read every 256 nodes: a fraction of a millisecond with the
-// heuristic evaluator, tens of milliseconds with a slow network.
+// checkStop is called at every node. Node limits are exact on one thread
+// (with helpers they count every thread's nodes as last published, every
+// 256 of each); the clock and ctx are read every 256 nodes: a fraction of
+// a millisecond with the heuristic evaluator, tens of milliseconds with a
+// slow network. A thread of a parallel search reads the shared stop at
+// every node, so the main thread, which waits for its helpers, is not
+// held up.
 func (e *Engine) checkStop() bool {
 	if e.stopped {
 		return true
 	}
-	if e.nodeLimit > 0 && e.nodes >= e.nodeLimit {
+	if e.nodeLimit > 0 && e.nodes+e.otherNodes >= e.nodeLimit {
+		e.stopped = true
+		return true
+	}
+	if e.smp != nil && e.smp.stop.Load() {
 		e.stopped = true
 		return true
 	}
 	if e.nodes&255 == 0 {
+		if e.smp != nil {
+			e.syncThreads()
+		}
 		select {
 		case <-e.done:
 			e.stopped = true

@@ -1,6 +1,10 @@
 package search
 
-import "github.com/dchess/dchess/internal/chess/board"
+import (
+	"sync/atomic"
+
+	"github.com/dchess/dchess/internal/chess/board"
+)
 
 // Bound says how a stored score relates to the true value.
 type bound uint8
@@ -12,7 +16,7 @@ const (
 	boundUpper              // failed low: the true value is at most score
 )
 
-// ttEntry is 16 bytes, so a two-slot bucket fills half a cache line.
+// ttEntry is one stored result, as probe returns it.
 type ttEntry struct {
 	key   uint64
 	move  board.Move
@@ -22,11 +26,51 @@ type ttEntry struct {
 	age   uint8
 }
 
-// ttBucket holds a depth-preferred slot (0) and an always-replace slot (1):
-// deep results survive while fresh shallow ones still find room.
-type ttBucket [2]ttEntry
+// ttSlot holds one entry in two 64-bit words that are each read and
+// written atomically: data packs everything but the key, check is the key
+// XORed with data. Threads of a parallel search share the table without a
+// lock: a slot that one thread reads while another writes it may pair a
+// new word with an old one, and then check^data is not the key probed, so
+// the torn slot reads as a miss (Hyatt and Mann's lockless hashing). A
+// move that still slips through is harmless: the search only compares it
+// with the legal moves it generates.
+type ttSlot struct {
+	check atomic.Uint64
+	data  atomic.Uint64
+}
 
-// transpositionTable is a fixed-size Zobrist-keyed cache of search results.
+// Bit layout of ttSlot.data: move in bits 0-15, score 16-31, depth
+// 32-39, bound 40-47, age 48-55. An empty slot is all zero, boundNone.
+func packEntry(e ttEntry) uint64 {
+	return uint64(e.move) | uint64(uint16(e.score))<<16 | uint64(uint8(e.depth))<<32 |
+		uint64(e.bound)<<40 | uint64(e.age)<<48
+}
+
+func unpackEntry(key, data uint64) ttEntry {
+	return ttEntry{key: key, move: board.Move(data), score: int16(data >> 16), depth: int8(data >> 32),
+		bound: bound(data >> 40), age: uint8(data >> 48)}
+}
+
+// load reads the slot's words: the entry they hold, keyed by check^data.
+func (s *ttSlot) load() (ttEntry, uint64, uint64) {
+	data := s.data.Load()
+	check := s.check.Load()
+	return unpackEntry(check^data, data), check, data
+}
+
+func (s *ttSlot) put(check, data uint64) {
+	s.data.Store(data)
+	s.check.Store(check)
+}
+
+// ttBucket holds a depth-preferred slot (0) and an always-replace slot (1):
+// deep results survive while fresh shallow ones still find room. 32
+// bytes, so two buckets fill a cache line.
+type ttBucket [2]ttSlot
+
+// transpositionTable is a fixed-size Zobrist-keyed cache of search
+// results. Copies of it share the buckets: that is how the threads of a
+// parallel search share one table (each copy carries the search's age).
 type transpositionTable struct {
 	buckets []ttBucket
 	mask    uint64
@@ -46,6 +90,7 @@ func newTranspositionTable(megabytes int) transpositionTable {
 	return transpositionTable{buckets: make([]ttBucket, size), mask: size - 1}
 }
 
+// clear empties the table; no search may be running.
 func (t *transpositionTable) clear() {
 	clear(t.buckets)
 	t.age = 0
@@ -54,8 +99,8 @@ func (t *transpositionTable) clear() {
 func (t *transpositionTable) probe(key uint64) (ttEntry, bool) {
 	b := &t.buckets[key&t.mask]
 	for i := range b {
-		if b[i].bound != boundNone && b[i].key == key {
-			return b[i], true
+		if e, _, _ := b[i].load(); e.bound != boundNone && e.key == key {
+			return e, true
 		}
 	}
 	return ttEntry{}, false
@@ -64,27 +109,31 @@ func (t *transpositionTable) probe(key uint64) (ttEntry, bool) {
 func (t *transpositionTable) store(key uint64, move board.Move, score, depth, ply int, bd bound) {
 	b := &t.buckets[key&t.mask]
 	e := ttEntry{key: key, move: move, score: int16(scoreToTT(score, ply)), depth: int8(depth), bound: bd, age: t.age}
-	for i := range b {
-		if b[i].bound != boundNone && b[i].key == key {
+	e0, check0, data0 := b[0].load()
+	e1, _, _ := b[1].load()
+	for i, old := range [2]ttEntry{e0, e1} {
+		if old.bound != boundNone && old.key == key {
 			// Same position: keep a known best move when this result has none.
 			if e.move == board.NullMove {
-				e.move = b[i].move
+				e.move = old.move
 			}
-			if i == 0 && int(b[0].depth) > depth && b[0].age == t.age {
+			slot := i
+			if i == 0 && int(old.depth) > depth && old.age == t.age {
 				// A deeper result from this search stays; the fresh one goes to slot 1.
-				b[1] = e
-				return
+				slot = 1
 			}
-			b[i] = e
+			data := packEntry(e)
+			b[slot].put(key^data, data)
 			return
 		}
 	}
-	if b[0].bound == boundNone || int(b[0].depth) <= depth || b[0].age != t.age {
-		b[1] = b[0]
-		b[0] = e
+	data := packEntry(e)
+	if e0.bound == boundNone || int(e0.depth) <= depth || e0.age != t.age {
+		b[1].put(check0, data0)
+		b[0].put(key^data, data)
 		return
 	}
-	b[1] = e
+	b[1].put(key^data, data)
 }
 
 // cutoff returns the stored score, seen from ply, when its bound settles

@@ -30,8 +30,8 @@ func TestTranspositionTableReplacement(t *testing.T) {
 	// A new search may replace the old deep entry.
 	tt.age = 2
 	tt.store(shallow1, board.Move(4), 40, 1, 0, boundExact)
-	if e, ok := tt.probe(shallow1); !ok || tt.buckets[deep&tt.mask][0].key != shallow1 || e.move != 4 {
-		t.Errorf("stale deep entry not replaced: %+v", tt.buckets[deep&tt.mask])
+	if e, ok := tt.probe(shallow1); !ok || slotKey(&tt.buckets[deep&tt.mask][0]) != shallow1 || e.move != 4 {
+		t.Errorf("stale deep entry not replaced: %+v", e)
 	}
 	// Storing without a move keeps the known one.
 	tt.store(shallow1, board.NullMove, 41, 2, 0, boundLower)
@@ -42,6 +42,11 @@ func TestTranspositionTableReplacement(t *testing.T) {
 	if _, ok := tt.probe(shallow1); ok {
 		t.Error("clear left entries")
 	}
+}
+
+func slotKey(s *ttSlot) uint64 {
+	e, _, _ := s.load()
+	return e.key
 }
 
 func TestMateScoresAreStoredRelativeToTheNode(t *testing.T) {

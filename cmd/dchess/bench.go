@@ -19,6 +19,7 @@ type benchOptions struct {
 	CompareSearch bool
 	JSON          bool
 	Eval          string
+	Threads       int
 }
 
 // defaultCompareDepth keeps --compare-search short: plain minimax grows
@@ -41,10 +42,15 @@ nodes include its quiescence search; minimax stops at the depth.
 
 --eval FAMILY:PATH searches the same positions with a trained evaluator instead of the
 heuristic (ann, cnn, nnue), to compare its nodes/s with the heuristic's; the node count
-is then no signature.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
+is then no signature.
+
+--threads N searches every position on N threads (Lazy SMP): nodes/s then counts the nodes
+of all threads, and the node count, which depends on how the threads met in the table,
+is no signature.`, len(search.BenchPositions), search.BenchNodes, defaultCompareDepth),
 		Example: `  dchess bench
   dchess bench --depth 10 --json
   dchess bench --compare-search --depth 4
+  dchess bench --threads 2
   dchess bench --eval nnue:runs/nnue/model.dcw --depth 8`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -57,6 +63,7 @@ is then no signature.`, len(search.BenchPositions), search.BenchNodes, defaultCo
 	f.BoolVar(&opts.CompareSearch, "compare-search", false, "compare plain minimax with alpha-beta at depths 1..--depth")
 	f.BoolVar(&opts.JSON, "json", false, "print one JSON object")
 	f.StringVar(&opts.Eval, "eval", "", "search with this trained evaluator (FAMILY:PATH) instead of the heuristic")
+	f.IntVar(&opts.Threads, "threads", 1, "search threads (Lazy SMP); the node count is a signature only on 1")
 	return cmd
 }
 
@@ -64,6 +71,7 @@ type benchJSON struct {
 	Evaluator string  `json:"evaluator"`
 	Positions int     `json:"positions"`
 	Depth     int     `json:"depth"`
+	Threads   int     `json:"threads"`
 	Nodes     int64   `json:"nodes"`
 	Seconds   float64 `json:"seconds"`
 	NPS       int64   `json:"nodes_per_second"`
@@ -79,6 +87,10 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.HashMB < 1 || opts.HashMB > 65536 {
 		return usagef("--hash must be between 1 and 65536 MB, got %d", opts.HashMB)
 	}
+	if opts.Threads < 0 || opts.Threads > search.MaxThreads {
+		return usagef("--threads must be between 1 and %d, got %d", search.MaxThreads, opts.Threads)
+	}
+	threads := max(opts.Threads, 1)
 	eval := search.Evaluator(heuristic.New())
 	if opts.Eval != "" {
 		spec, err := player.ParseSpec(opts.Eval)
@@ -92,6 +104,9 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 			return usagef("--compare-search runs the heuristic: drop --eval")
 		}
 	}
+	if opts.CompareSearch && threads > 1 {
+		return usagef("--compare-search runs one thread: drop --threads")
+	}
 	if opts.CompareSearch {
 		return runBenchCompare(ctx, opts, s)
 	}
@@ -99,13 +114,16 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if depth == 0 {
 		depth = search.BenchDepth
 	}
-	r, err := benchRun(ctx, s, eval, opts.HashMB, depth)
+	r, err := benchRun(ctx, s, eval, search.Options{HashMB: opts.HashMB, Algorithm: search.AlphaBeta, Threads: threads}, depth)
 	if err != nil {
 		return err
 	}
-	out := benchJSON{Positions: r.Positions, Depth: depth, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(), NPS: r.NPS(),
-		Evaluator: "heuristic"}
-	if opts.Eval == "" {
+	out := benchJSON{Positions: r.Positions, Depth: depth, Threads: r.Threads, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(),
+		NPS: r.NPS(), Evaluator: "heuristic"}
+	if out.Threads < threads {
+		fmt.Fprintf(s.ErrOut, "note: %d threads asked, %d searched: the evaluator cannot be cloned for more\n", threads, out.Threads)
+	}
+	if opts.Eval == "" && out.Threads == 1 {
 		out.Signature = search.BenchSignature(depth, r.Nodes)
 	} else {
 		out.Evaluator = opts.Eval
@@ -113,8 +131,8 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.JSON {
 		return writeJSON(s.Out, out)
 	}
-	fmt.Fprintf(s.Out, "positions  %d\ndepth      %d\nnodes      %d\ntime       %.3fs\nnodes/s    %d\n",
-		out.Positions, out.Depth, out.Nodes, out.Seconds, out.NPS)
+	fmt.Fprintf(s.Out, "positions  %d\ndepth      %d\nthreads    %d\nnodes      %d\ntime       %.3fs\nnodes/s    %d\n",
+		out.Positions, out.Depth, out.Threads, out.Nodes, out.Seconds, out.NPS)
 	if out.Signature != "" && out.Signature != "ok" {
 		fmt.Fprintf(s.ErrOut, "note: node count %s: the search or evaluation changed\n", out.Signature)
 	}
@@ -160,9 +178,9 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 }
 
 // benchRun runs search.Bench with eval and a progress bar.
-func benchRun(ctx context.Context, s *IOStreams, eval search.Evaluator, hashMB, depth int) (search.BenchResult, error) {
+func benchRun(ctx context.Context, s *IOStreams, eval search.Evaluator, opts search.Options, depth int) (search.BenchResult, error) {
 	bar := s.Progress("bench", int64(len(search.BenchPositions)), "positions")
 	defer bar.Finish()
-	return search.Bench(ctx, eval, search.Options{HashMB: hashMB, Algorithm: search.AlphaBeta}, depth,
+	return search.Bench(ctx, eval, opts, depth,
 		func(int, search.Result) { bar.Add(1) })
 }

@@ -146,6 +146,10 @@ type Evaluator struct {
 // New returns the evaluator with DefaultWeights.
 func New() *Evaluator { return &Evaluator{t: defaultTables} }
 
+// Clone returns an evaluator for another search thread (search.Options.Threads).
+// The evaluator keeps no state, so the clone shares the weights.
+func (e *Evaluator) Clone() *Evaluator { return &Evaluator{t: e.t} }
+
 // WithWeights returns an evaluator that scores with w.
 func WithWeights(w Weights) *Evaluator { return &Evaluator{t: newTables(&w)} }
 

@@ -422,3 +422,29 @@ func TestUCIPlayerWithStockfish(t *testing.T) {
 		t.Errorf("unknown option: %v", err)
 	}
 }
+
+// TestThreadsSetting: threads= reaches the engine (one thread unless
+// asked), a two-thread player still finds the mate, and a bad count is a
+// spec error.
+func TestThreadsSetting(t *testing.T) {
+	ctx := context.Background()
+	for spec, want := range map[string]int{"heuristic:depth=3": 1, "heuristic:threads=1": 1, "heuristic:depth=3,threads=2": 2} {
+		p, err := New(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Unwrap(p).(*Searcher).Threads(); got != want {
+			t.Errorf("%s: %d threads, want %d", spec, got, want)
+		}
+		mi, err := p.Move(ctx, Position{StartFEN: mateInOne}, Limits{})
+		if err != nil || mi.Move != "h5f7" || mi.Mate != 1 {
+			t.Errorf("%s: %+v, %v; want h5f7 mate 1", spec, mi, err)
+		}
+	}
+	for _, bad := range []string{"heuristic:threads=0", "heuristic:threads=100000", "heuristic:threads=two"} {
+		_, err := New(ctx, bad)
+		if spec := (*SpecError)(nil); !errors.As(err, &spec) || !strings.Contains(err.Error(), "threads") {
+			t.Errorf("New(%q) error %v, want a spec error about threads", bad, err)
+		}
+	}
+}

@@ -24,14 +24,19 @@ type SearchOptions struct {
 	Nodes     int64
 	HashMB    int
 	Algorithm search.Algorithm
+	// Threads is how many threads each alpha-beta search runs on (Lazy
+	// SMP, sharing one transposition table); 0 means one. A comparison
+	// search (siamese) runs on one whatever it says.
+	Threads int
 }
 
 // SearchSettings are the spec settings SearchOptionsFromSpec reads; model
 // families that add their own settings list these too in CheckSettings.
-var SearchSettings = []string{"depth", "nodes", "hash", "search"}
+var SearchSettings = []string{"depth", "nodes", "hash", "search", "threads"}
 
-// SearchOptionsFromSpec reads depth=, nodes=, hash= (MB) and
-// search=alphabeta|minimax. It does not check for other settings.
+// SearchOptionsFromSpec reads depth=, nodes=, hash= (MB),
+// search=alphabeta|minimax and threads= (default 1, so a player takes one
+// core unless asked). It does not check for other settings.
 func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 	var opts SearchOptions
 	depth, err := spec.Int("depth", 0)
@@ -52,7 +57,14 @@ func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 	if hash > 1<<16 {
 		return opts, SpecErrorf("player %s: hash=%d MB is too large", spec.Family, hash)
 	}
-	opts.Depth, opts.Nodes, opts.HashMB = int(depth), nodes, int(hash)
+	threads, err := spec.Int("threads", 1)
+	if err != nil {
+		return opts, err
+	}
+	if threads < 1 || threads > search.MaxThreads {
+		return opts, SpecErrorf("player %s: threads=%d is not between 1 and %d", spec.Family, threads, search.MaxThreads)
+	}
+	opts.Depth, opts.Nodes, opts.HashMB, opts.Threads = int(depth), nodes, int(hash), int(threads)
 	switch algo := strings.ToLower(spec.Get("search", "alphabeta")); algo {
 	case "alphabeta", "alpha-beta", "ab":
 		opts.Algorithm = search.AlphaBeta
@@ -96,10 +108,11 @@ type Searcher struct {
 }
 
 // SearchPlayer returns a player that searches with eval. Each player owns
-// its engine (and transposition table), so give each goroutine its own.
+// its engine (and transposition table), so give each goroutine its own;
+// with opts.Threads above one the engine clones eval for its other threads.
 func SearchPlayer(name string, eval search.Evaluator, opts SearchOptions) *Searcher {
 	return &Searcher{name: name, eval: eval, opts: opts, defaultDepth: DefaultDepth,
-		engine: search.New(eval, search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm})}
+		engine: search.New(eval, search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm, Threads: opts.Threads})}
 }
 
 // ComparePlayer returns a player over a comparison search, which has no
@@ -114,6 +127,15 @@ func (p *Searcher) Name() string { return p.name }
 // Evaluator returns the evaluator the player searches with (nil for a
 // comparison search).
 func (p *Searcher) Evaluator() search.Evaluator { return p.eval }
+
+// Threads is how many threads the player's searches run on: threads=,
+// or fewer when its search cannot use them (see SearchOptions.Threads).
+func (p *Searcher) Threads() int {
+	if t, ok := p.engine.(interface{ Threads() int }); ok {
+		return t.Threads()
+	}
+	return 1
+}
 
 func (p *Searcher) NewGame(context.Context) error {
 	p.engine.NewGame()

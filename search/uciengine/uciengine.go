@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -35,6 +36,7 @@ type Engine struct {
 	hashMB   int
 	hashSet  bool
 	depthCap int
+	threads  int // Threads as set, 0 until set
 
 	p     player.Player
 	dirty bool // options changed since p was made
@@ -123,6 +125,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.send("id author the dchess authors")
 		e.send("option name Hash type spin default %d min 1 max %d", defaultHashMB, maxHashMB)
 		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
+		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
 		e.send("uciok")
 	case "isready":
 		if e.searching() {
@@ -242,14 +245,21 @@ func (e *Engine) setOption(args []string) {
 			return
 		}
 		e.depthCap = n
+	case "threads":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > search.MaxThreads {
+			e.send("info string Threads wants 1..%d, got %q", search.MaxThreads, v)
+			return
+		}
+		e.threads, e.dirty = n, true
 	default:
 		e.sayInfo("unknown option %q", optName)
 	}
 }
 
 // ensurePlayer makes the player, again after an option that shapes it
-// changed. Hash goes to players that take hash=; for the others it is
-// ignored, as UCI allows.
+// changed. Hash and Threads go to players that take hash= and threads=;
+// for the others they are ignored, as UCI allows.
 func (e *Engine) ensurePlayer(ctx context.Context) error {
 	if e.p != nil && !e.dirty {
 		return nil
@@ -262,8 +272,15 @@ func (e *Engine) ensurePlayer(ctx context.Context) error {
 		p   player.Player
 		err error
 	)
-	if e.hashSet {
-		p, err = player.NewFromSpec(ctx, e.spec.With("hash", strconv.Itoa(e.hashMB)))
+	if e.hashSet || e.threads > 0 {
+		spec := e.spec
+		if e.hashSet {
+			spec = spec.With("hash", strconv.Itoa(e.hashMB))
+		}
+		if e.threads > 0 {
+			spec = spec.With("threads", strconv.Itoa(e.threads))
+		}
+		p, err = player.NewFromSpec(ctx, spec)
 	}
 	if p == nil {
 		p, err = player.NewFromSpec(ctx, e.spec)
