@@ -12,7 +12,7 @@ import (
 // TestThreadsOption: Threads is announced, a valid value remakes the
 // player with threads=, a bad one is refused and changes nothing.
 func TestThreadsOption(t *testing.T) {
-	s := startSession(t, "heuristic")
+	s := startConversation(t, "heuristic")
 	s.send("uci")
 	if hello := strings.Join(s.until("uciok"), "\n"); !strings.Contains(hello, "option name Threads type spin default 1 min 1 max ") {
 		t.Errorf("no Threads option in %q", hello)
