@@ -14,7 +14,6 @@ import (
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -132,7 +131,7 @@ func (f *gameFlags) config(pairs int) (match.Config, error) {
 		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
 	}
 	if f.Openings != "" {
-		list, err := selfplay.LoadOpenings(f.Openings)
+		list, err := match.LoadOpenings(f.Openings)
 		if err != nil {
 			return cfg, err
 		}
