@@ -152,7 +152,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if opts.GamesPerPair < 1 || opts.GamesPerPair > match.MaxGames {
 		return usagef("--games-per-pair must be in 1..%d, got %d", match.MaxGames, opts.GamesPerPair)
 	}
-	base, err := opts.gameFlags.config((opts.GamesPerPair + 1) / 2)
+	base, err := opts.Settings.Config((opts.GamesPerPair + 1) / 2)
 	if err != nil {
 		return err
 	}

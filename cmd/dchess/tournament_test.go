@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
 )
@@ -18,7 +19,7 @@ import (
 func TestTournamentRatingsWithAnchor(t *testing.T) {
 	s, out, _ := playStreams("")
 	opts := &tournamentOptions{Players: []string{"heuristic:depth=2,random", "heuristic:depth=1"}, Anchors: []string{"random=1000"},
-		GamesPerPair: 4, JSON: true, gameFlags: gameFlags{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 2, MaxMoves: 120}}
+		GamesPerPair: 4, JSON: true, gameFlags: gameFlags{Settings: match.Settings{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 2, MaxMoves: 120}}}
 	if err := runTournament(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestTournamentRatingsWithAnchor(t *testing.T) {
 func TestTournamentGauntletTable(t *testing.T) {
 	s, out, errOut := playStreams("")
 	opts := &tournamentOptions{Players: []string{"heuristic:depth=1", "random:seed=1", "random:seed=2"}, Gauntlet: true,
-		GamesPerPair: 2, gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 100}}
+		GamesPerPair: 2, gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, Depth: 1, MaxMoves: 100}}}
 	if err := runTournament(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestTournamentBadAnchorLeavesPGN(t *testing.T) {
 		t.Fatal(err)
 	}
 	opts := &tournamentOptions{Players: []string{"heuristic,random"}, Anchors: []string{"x=5"}, GamesPerPair: 2,
-		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1, PGN: pgn}}
+		gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1}, PGN: pgn}}
 	s, _, _ := playStreams("")
 	var usage *usageError
 	if err := runTournament(context.Background(), opts, s); !errors.As(err, &usage) {
@@ -115,7 +116,7 @@ func TestTournamentBadAnchorLeavesPGN(t *testing.T) {
 func TestTournamentJournalBesidePGN(t *testing.T) {
 	pgn := filepath.Join(t.TempDir(), "rr.pgn")
 	opts := &tournamentOptions{Players: []string{"heuristic:depth=1,random"}, GamesPerPair: 2,
-		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60, PGN: pgn}}
+		gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60}, PGN: pgn}}
 	journal := filepath.Join(filepath.Dir(pgn), ".rr.pgn.journal.jsonl")
 	other := `{"settings_hash":"other","a":"x","b":"y","game":{"n":1,"result":"1-0","a_white":true,"termination":"checkmate"},"pgn":""}` + "\n"
 	if err := os.WriteFile(journal, []byte(other), 0o644); err != nil {
@@ -147,7 +148,7 @@ func TestStoppedTournamentLeavesNoPGNAndContinues(t *testing.T) {
 	journal := filepath.Join(filepath.Dir(pgn), ".rr.pgn.journal.jsonl")
 	options := func() *tournamentOptions {
 		return &tournamentOptions{Players: []string{"heuristic:depth=1,random:seed=1,random:seed=2"}, GamesPerPair: 2,
-			gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60, PGN: pgn}}
+			gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60}, PGN: pgn}}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -180,7 +181,7 @@ func TestStoppedTournamentLeavesNoPGNAndContinues(t *testing.T) {
 // silences both.
 func TestTournamentProgressLinesInALog(t *testing.T) {
 	opts := &tournamentOptions{Players: []string{"random:seed=1,random:seed=2,random:seed=3"}, GamesPerPair: 2,
-		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}
+		gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}}
 	s, _, errOut := playStreams("")
 	s.ProgressInterval = time.Nanosecond
 	if err := runTournament(context.Background(), opts, s); err != nil {
@@ -271,7 +272,7 @@ func TestTournamentMergeReadsTournamentJSON(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		s, out, _ := playStreams("")
 		opts := &tournamentOptions{Players: []string{"heuristic:depth=1,random"}, Anchors: []string{"random=1000"}, GamesPerPair: 2, JSON: true,
-			gameFlags: gameFlags{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: seed, Depth: 1, MaxMoves: 100}}
+			gameFlags: gameFlags{Settings: match.Settings{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: seed, Depth: 1, MaxMoves: 100}}}
 		if err := runTournament(context.Background(), opts, s); err != nil {
 			t.Fatal(err)
 		}
