@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -109,7 +105,7 @@ func completeSpec(list bool) cobra.CompletionFunc {
 			return out, cobra.ShellCompDirectiveNoFileComp
 		}
 		directive := cobra.ShellCompDirectiveNoFileComp
-		paths := weightsOf(runsDir, strings.ToLower(fam))
+		paths := family.WeightsOf(runsDir, strings.ToLower(fam))
 		if strings.EqualFold(fam, "uci") {
 			// An engine's path: the files and folders the typed part starts.
 			paths = pathsFrom(word[len(fam)+1:])
@@ -134,44 +130,4 @@ func pathsFrom(prefix string) []string {
 		}
 	}
 	return matches
-}
-
-// weightsOf lists the .dcw files of run folders under dir (dir/NAME/*.dcw)
-// whose family is fam, sorted; checkpoints name their family
-// "checkpoint/<family>" and are left out.
-func weightsOf(dir, fam string) []string {
-	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.dcw"))
-	var out []string
-	for _, path := range files {
-		if dcwFamily(path) == fam {
-			out = append(out, path)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// dcwFamily reads the model family from the header of a .dcw file, without
-// reading its tensors (docs/weights-format.md: the magic DCW1, a uint32
-// version, then the family's uint32 length and bytes, little-endian); ""
-// when the file is not one.
-func dcwFamily(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	var head [12]byte
-	if _, err := io.ReadFull(f, head[:]); err != nil || !bytes.Equal(head[:4], []byte("DCW1")) {
-		return ""
-	}
-	n := binary.LittleEndian.Uint32(head[8:])
-	if n == 0 || n > 1<<10 {
-		return ""
-	}
-	name := make([]byte, n)
-	if _, err := io.ReadFull(f, name); err != nil {
-		return ""
-	}
-	return string(name)
 }

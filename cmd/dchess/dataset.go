@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -89,90 +87,8 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 	if opts.JSON {
 		return writeJSON(s.Out, info)
 	}
-	w := s.Out
-	fmt.Fprintf(w, "dataset    %s (format %d, made %s)\n", info.Dataset, info.FormatVersion, info.CreatedAt.Format(time.RFC3339))
-	fmt.Fprintf(w, "records    %s from %s games", datasetCount(info.Records), datasetCount(info.Games))
-	if info.Duplicates > 0 {
-		fmt.Fprintf(w, " (%s duplicates dropped)", datasetCount(info.Duplicates))
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "labelled   %s (%.1f%%), failed %s\n", datasetCount(info.Labelled), 100*info.LabelCoverage, datasetCount(info.Failed))
-	if q := info.Quiet; q != nil {
-		share := 0.0
-		if q.Labelled > 0 {
-			share = 100 * float64(q.Quiet) / float64(q.Labelled)
-		}
-		fmt.Fprintf(w, "quiet      %s (%.1f%% of the labelled; train %s, val %s, test %s): not in check, the best move not a capture\n",
-			datasetCount(q.Quiet), share, datasetCount(q.Splits["train"]), datasetCount(q.Splits["val"]), datasetCount(q.Splits["test"]))
-	}
-	if info.Split == nil {
-		fmt.Fprintf(w, "splits     none: every record is train (dchess dataset split %s --val 0.05 --test 0.05)\n", info.Dataset)
-	} else {
-		fmt.Fprintf(w, "splits     seed %d, val %g, test %g\n", info.Split.Seed, info.Split.Val, info.Split.Test)
-		for _, name := range []string{"train", "val", "test"} {
-			fmt.Fprintf(w, "  %-8s %12s records %10s games\n", name, datasetCount(info.Splits[name]), datasetCount(info.SplitGames[name]))
-		}
-	}
-	h := info.Histogram
-	scored := h.MateFor + h.MateAgainst
-	for _, b := range h.Buckets {
-		scored += b.Count
-	}
-	if scored > 0 {
-		fmt.Fprintln(w, "scores     centipawns from the side to move")
-		rows := append([]dataset.BucketCount{{Name: "mated", Count: h.MateAgainst}}, h.Buckets...)
-		rows = append(rows, dataset.BucketCount{Name: "mates", Count: h.MateFor})
-		for _, b := range rows {
-			bar := strings.Repeat("#", int(40*b.Count/scored))
-			fmt.Fprintf(w, "  %-12s %12s %5.1f%% %s\n", b.Name, datasetCount(b.Count), 100*float64(b.Count)/float64(scored), bar)
-		}
-	}
-	fmt.Fprintf(w, "shards     %d files, %s\n", info.Shards, datasetBytes(info.Bytes))
-	if len(info.Command) > 0 {
-		fmt.Fprintf(w, "made by    %s\n", strings.Join(info.Command, " "))
-	}
-	for i, src := range info.Sources {
-		label := "sources"
-		if i > 0 {
-			label = ""
-		}
-		sum := src.SHA256
-		if len(sum) > 16 {
-			sum = sum[:16]
-		}
-		fmt.Fprintf(w, "%-10s %s (%s, sha256 %s)\n", label, src.Path, datasetBytes(src.Bytes), sum)
-	}
+	fmt.Fprint(s.Out, info.Text())
 	return nil
-}
-
-// datasetCount writes n with thousands separators.
-func datasetCount(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
-
-func datasetBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // ---- split ----
@@ -235,7 +151,7 @@ func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStream
 	}
 	fmt.Fprintf(s.Out, "split %s by game with seed %d\n", opts.Dir, sp.Seed)
 	for _, sl := range []dataset.Split{dataset.Train, dataset.Val, dataset.Test} {
-		fmt.Fprintf(s.Out, "  %-6s %12s records %10s games\n", sl, datasetCount(sp.Records.Of(sl)), datasetCount(sp.Games.Of(sl)))
+		fmt.Fprintf(s.Out, "  %-6s %12s records %10s games\n", sl, dataset.FormatCount(sp.Records.Of(sl)), dataset.FormatCount(sp.Games.Of(sl)))
 	}
 	return nil
 }
@@ -312,28 +228,16 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 		return err
 	}
 	if opts.Output != "-" && opts.Output != "" {
-		s.Infof("exported %s records to %s\n", datasetCount(count), opts.Output)
+		s.Infof("exported %s records to %s\n", dataset.FormatCount(count), opts.Output)
 	}
-	var left []string
-	for _, c := range []struct {
-		n    int64
-		what string
-	}{{st.Unlabelled, "without a label"}, {st.NoMove, "without a move"}, {st.NotQuiet, "not quiet"}, {st.Invalid, "the format cannot hold"}} {
-		if c.n > 0 {
-			left = append(left, fmt.Sprintf("%s %s", datasetCount(c.n), c.what))
-		}
-	}
-	if opts.SkipUnknownResult && st.UnknownResult > 0 {
-		left = append(left, fmt.Sprintf("%s with no game result", datasetCount(st.UnknownResult)))
-	}
-	if len(left) > 0 {
+	if left := st.LeftOut(opts.SkipUnknownResult); len(left) > 0 {
 		s.Infof("left out: %s\n", strings.Join(left, ", "))
 	}
 	if st.FirstInvalid != "" {
 		s.Infof("first record the format cannot hold: %s\n", st.FirstInvalid)
 	}
 	if !opts.SkipUnknownResult && st.UnknownResult > 0 && opts.Format != dataset.ExportJSONL && opts.Format != dataset.ExportCSV {
-		s.Infof("%s records have no game result and were written as draws (--skip-unknown-result leaves them out)\n", datasetCount(st.UnknownResult))
+		s.Infof("%s records have no game result and were written as draws (--skip-unknown-result leaves them out)\n", dataset.FormatCount(st.UnknownResult))
 	}
 	return nil
 }
@@ -392,7 +296,7 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 		return err
 	}
 	if !opts.JSON {
-		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", r.Shards, datasetCount(r.Records), opts.Dir)
+		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", r.Shards, dataset.FormatCount(r.Records), opts.Dir)
 	}
 	return nil
 }
@@ -457,6 +361,6 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 		return writeJSON(s.Out, sum)
 	}
 	fmt.Fprintf(s.Out, "merged %d shards of %s into %s: %s records (%s labelled, %s failed) in the order of %s; %.1f s\n",
-		sum.Shards, opts.Base, sum.Output, datasetCount(sum.Records), datasetCount(sum.Labelled), datasetCount(sum.Failed), sum.Input, sum.Seconds)
+		sum.Shards, opts.Base, sum.Output, dataset.FormatCount(sum.Records), dataset.FormatCount(sum.Labelled), dataset.FormatCount(sum.Failed), sum.Input, sum.Seconds)
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +13,6 @@ import (
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -39,30 +37,13 @@ func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
 	}
 }
 
-// gameFlags are the settings match and tournament share: how games are
-// played, not who plays them.
+// gameFlags are the settings match, tournament and selfplay share: how
+// games are played (match.Settings), not who plays them, and where match
+// and tournament write them.
 type gameFlags struct {
-	Concurrency   int
-	Openings      string
-	OpeningsOrder string
-	RandomPlies   int
-	Seed          uint64
-	TC            string
-	Depth         int
-	Nodes         int64
-	MoveTimeMS    int
-	MoveTimeout   time.Duration
-	TimeMargin    time.Duration
-	DrawAdj       string
-	ResignAdj     string
-	MaxMoves      int
-	PGN           string
+	match.Settings
+	PGN string
 }
-
-// defaultDepth is the depth of a player that sets no limit of its own
-// (depth=, nodes=) when no --tc, --depth, --nodes or --movetime is given:
-// fast, and the same games on every run.
-const defaultDepth = 4
 
 func (f *gameFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
@@ -73,7 +54,7 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&f.RandomPlies, "random-plies", 4, "random legal plies of each generated opening")
 	fl.Uint64Var(&f.Seed, "seed", 1, "seed of generated openings, --openings-order random and random players")
 	fl.StringVar(&f.TC, "tc", "", "time control [moves/]seconds[+increment], e.g. 10+0.1; a side whose time runs out loses")
-	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move, capping a player's own depth= (with no limit given, a player that sets none of its own searches to depth %d)", defaultDepth))
+	fl.IntVar(&f.Depth, "depth", 0, fmt.Sprintf("search depth of every move, capping a player's own depth= (with no limit given, a player that sets none of its own searches to depth %d)", match.DefaultDepth))
 	fl.Int64Var(&f.Nodes, "nodes", 0, "nodes per move")
 	fl.IntVar(&f.MoveTimeMS, "movetime", 0, "milliseconds per move")
 	fl.DurationVar(&f.MoveTimeout, "move-timeout", 0, "longest a move may take without --tc before the player is judged stalled (default 60s, or 2×movetime+1s)")
@@ -82,84 +63,6 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.ResignAdj, "resign-adjudication", "", "a side loses when its own score stays below -score: movecount=3,score=600")
 	fl.IntVar(&f.MaxMoves, "max-moves", 0, "adjudicate a draw after this many full moves (0: no limit)")
 	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file, whole when the run ends (a journal beside it keeps a stopped run's games)")
-}
-
-// config checks the flags and fills the shared part of a match config.
-// pairs is how many openings the games need.
-func (f *gameFlags) config(pairs int) (match.Config, error) {
-	cfg := match.Config{Concurrency: f.Concurrency, RandomPlies: f.RandomPlies, Seed: f.Seed, Depth: f.Depth,
-		Nodes: f.Nodes, MoveTime: time.Duration(f.MoveTimeMS) * time.Millisecond, MoveTimeout: f.MoveTimeout,
-		TimeMargin: f.TimeMargin, MaxMoves: f.MaxMoves}
-	switch {
-	case f.Concurrency < 1:
-		return cfg, usagef("--concurrency must be at least 1, got %d", f.Concurrency)
-	case f.Depth < 0 || f.Nodes < 0 || f.MoveTimeMS < 0 || f.MaxMoves < 0 || f.RandomPlies < 0:
-		return cfg, usagef("--depth, --nodes, --movetime, --max-moves and --random-plies must not be negative")
-	case f.TC != "" && f.MoveTimeMS > 0:
-		return cfg, usagef("--tc and --movetime both set the time per move; give one")
-	}
-	if f.TC != "" {
-		tc, err := match.ParseTimeControl(f.TC)
-		if err != nil {
-			return cfg, usagef("--tc: %v", err)
-		}
-		cfg.TimeControl = &tc
-	}
-	if cfg.TimeControl == nil && f.Depth == 0 && f.Nodes == 0 && f.MoveTimeMS == 0 {
-		// Not a cap: heuristic:depth=5 against depth=4 plays 5 against 4.
-		cfg.DefaultDepth = defaultDepth
-	}
-	if f.DrawAdj != "" {
-		d, err := match.ParseDrawAdjudication(f.DrawAdj)
-		if err != nil {
-			return cfg, usagef("--draw-adjudication: %v", err)
-		}
-		cfg.Draw = &d
-	}
-	if f.ResignAdj != "" {
-		r, err := match.ParseResignAdjudication(f.ResignAdj)
-		if err != nil {
-			return cfg, usagef("--resign-adjudication: %v", err)
-		}
-		cfg.Resign = &r
-	}
-	var random bool
-	switch f.OpeningsOrder {
-	case "sequential":
-	case "random":
-		random = true
-	default:
-		return cfg, usagef("--openings-order must be sequential or random, got %q", f.OpeningsOrder)
-	}
-	if f.Openings != "" {
-		list, err := selfplay.LoadOpenings(f.Openings)
-		if err != nil {
-			return cfg, err
-		}
-		cfg.Openings = match.PickOpenings(list, pairs, random, f.Seed)
-	}
-	return cfg, nil
-}
-
-// limitText describes the move limits for messages.
-func (f *gameFlags) limitText(cfg match.Config) string {
-	var parts []string
-	if cfg.TimeControl != nil {
-		parts = append(parts, "tc "+cfg.TimeControl.String())
-	}
-	if cfg.Depth > 0 {
-		parts = append(parts, fmt.Sprintf("depth %d", cfg.Depth))
-	}
-	if cfg.DefaultDepth > 0 {
-		parts = append(parts, fmt.Sprintf("depth %d unless a player sets its own", cfg.DefaultDepth))
-	}
-	if cfg.Nodes > 0 {
-		parts = append(parts, fmt.Sprintf("%d nodes", cfg.Nodes))
-	}
-	if cfg.MoveTime > 0 {
-		parts = append(parts, fmt.Sprintf("%v/move", cfg.MoveTime))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // endProgress closes a progress report: done, or stopped by err.
@@ -284,7 +187,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if opts.ReportEvery < 0 {
 		return usagef("--report-every must not be negative")
 	}
-	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
+	cfg, err := opts.Settings.Config((opts.Games + 1) / 2)
 	if err != nil {
 		return err
 	}
@@ -310,7 +213,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 
 	var bar progress.Reporter
 	start := func(games, resumed int) {
-		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, opts.gameFlags.limitText(cfg))
+		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, match.LimitText(cfg))
 		if resumed > 0 {
 			s.Infof("continuing an interrupted match: %d of the games are in its journal %s\n", resumed, match.JournalBeside(opts.PGN))
 		}
@@ -332,7 +235,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		start(opts.Games, 0)
 		rep, runErr = match.Run(ctx, cfg)
 	} else {
-		settings, _, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
+		settings, _, err := match.ShardSettings(ctx, opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
 		if err != nil {
 			return err
 		}
@@ -383,13 +286,13 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	if err != nil {
 		return usagef("--shard: %v", err)
 	}
-	settings, inputs, err := match.ShardSettings(ctx, opts.gameFlags.shardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, spec.Count)
+	settings, inputs, err := match.ShardSettings(ctx, opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, spec.Count)
 	if err != nil {
 		return err
 	}
 	numbers := match.ShardGameNumbers(cfg.Games, spec, settings)
 	out := jobarray.Name(opts.Output, spec)
-	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, opts.gameFlags.limitText(cfg), out)
+	s.Infof("Match %s vs %s, task %s: %d of %d games, %s, into %s\n", opts.A, opts.B, spec, len(numbers), opts.Games, match.LimitText(cfg), out)
 	// The bar counts this run's games, as label's does: a continued task's
 	// journalled games are left out of its count and its rate.
 	bar := s.lazyProgress("match", "games")
@@ -411,130 +314,4 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 			spec, sum.Resumed+sum.Played, out, sum.Resumed, opts.Output)
 	}
 	return nil
-}
-
-// shardRun is what a sharded match or self-play run's games depend on,
-// as the flags gave it.
-func (f *gameFlags) shardRun(a, b string, games int, sprt string) match.ShardRun {
-	return match.ShardRun{A: a, B: b, Games: games, Openings: f.Openings, OpeningsOrder: f.OpeningsOrder,
-		RandomPlies: f.RandomPlies, Seed: f.Seed, TC: f.TC, MoveTimeMS: f.MoveTimeMS, DrawAdj: f.DrawAdj,
-		ResignAdj: f.ResignAdj, MaxMoves: f.MaxMoves, SPRT: sprt}
-}
-
-type matchMergeOptions struct {
-	Bases   []string
-	PGN     string
-	SPRT    string
-	JSON    bool
-	Partial bool
-	Force   bool
-}
-
-func newMatchMergeCmd(s *IOStreams) *cobra.Command {
-	opts := &matchMergeOptions{}
-	cmd := &cobra.Command{
-		Use:   "merge NAME [NAME...]",
-		Short: "Report a sharded match from its tasks' outputs (NAME-0000-of-0064 ...)",
-		Long: `merge reads the folders that "dchess match --shard i/n -o NAME" wrote, NAME-IIII-of-NNNN,
-checks that every task is there, finished, from the same match (settings hash, players,
-bench signature) and played the pairs assigned to it, and prints the report one run of
-all the games would: score, Elo, LOS, pentanomial counts and the SPRT the tasks were
-given (or --sprt). Otherwise it names the missing or mismatched task.
-
-Several NAMEs are one series: a match continued by another with a new --seed (other
-openings) and any number of games and tasks, counted as one longer match, pair by
-pair, so the SPRT goes on where the first stopped. Anything else that differs (players,
-weights, time control, openings file, engines) is refused and named.
-
-With --partial it reports a match whose tasks still run or were stopped: the finished
-tasks' games and the games the others have journalled so far, whole pairs only, and
-says how many tasks are finished, running and not started. It only reads.`,
-		Example: `  dchess match merge /shared/d5-d4
-  dchess match merge /shared/d5-d4 --sprt elo0=0,elo1=5 --pgn d5-d4.pgn --json
-  dchess match merge /shared/d5-d4 --pgn d5-d4.pgn --force   # replace d5-d4.pgn
-  dchess match merge /shared/d5-d4 --partial
-  dchess match merge /shared/d5-d4 /shared/d5-d4-seed2 --sprt elo0=0,elo1=10`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("match merge needs the NAME (the -o the tasks were given) of at least one match")
-			}
-			opts.Bases = args
-			return runMatchMerge(cmd.Context(), opts, s)
-		},
-	}
-	cmd.Flags().StringVar(&opts.PGN, "pgn", "", "write every task's games, in game order (match after match), to this PGN file (whole or not at all)")
-	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the --pgn file if it exists")
-	cmd.Flags().StringVar(&opts.SPRT, "sprt", "", "evaluate this test instead of the one the (first) match recorded: elo0=0,elo1=10,alpha=0.05,beta=0.05")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the report as one JSON object (its fields: docs/reference/json.md)")
-	cmd.Flags().BoolVar(&opts.Partial, "partial", false, "report the games played so far while tasks still run (whole pairs only)")
-	inputArgs(cmd, inputShards)
-	return cmd
-}
-
-func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) error {
-	var test *elo.SPRT
-	if opts.SPRT != "" {
-		t, err := elo.ParseSPRT(opts.SPRT)
-		if err != nil {
-			return usagef("--sprt: %v", err)
-		}
-		test = &t
-	}
-	names := strings.Join(opts.Bases, " + ")
-	if opts.Partial && opts.PGN != "" {
-		return usagef("--pgn needs every task finished; drop --partial or --pgn")
-	}
-	if opts.PGN != "" {
-		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
-			return err
-		}
-	}
-	if opts.Partial {
-		pm, err := match.MergePartialSeries(opts.Bases, test)
-		if err != nil {
-			return err
-		}
-		s.Infof("Partial merge of %s: %d of %d tasks finished, %d running or stopped, %d not started; %d games of whole pairs (%d waiting for their pair)\n",
-			names, pm.Finished, pm.Tasks, pm.Running, pm.NotStarted, pm.Report.Games, pm.Dropped)
-		if opts.JSON {
-			return writeJSON(s.Out, pm)
-		}
-		fmt.Fprint(s.Out, pm.Report.Text())
-		return nil
-	}
-	report, parts, err := match.MergeSeries(opts.Bases, test)
-	if err != nil {
-		return err
-	}
-	if opts.PGN != "" {
-		if err := writeMergedPGN(opts.PGN, parts); err != nil {
-			return err
-		}
-	}
-	tasks := 0
-	for _, mm := range parts {
-		tasks += len(mm.Shards)
-	}
-	s.Infof("Merged %d tasks of %s: %d games\n", tasks, names, report.Games)
-	if opts.JSON {
-		return writeJSON(s.Out, report)
-	}
-	fmt.Fprint(s.Out, report.Text())
-	return nil
-}
-
-// writeMergedPGN writes the games of parts, match after match, to path,
-// which appears whole or not at all.
-func writeMergedPGN(path string, parts []*match.MergedMatch) error {
-	f, err := safefile.Create(path)
-	if err != nil {
-		return fmt.Errorf("--pgn: %w", err)
-	}
-	defer f.Discard()
-	for _, mm := range parts {
-		if err := mm.WritePGN(f); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	return f.Commit()
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -25,8 +26,8 @@ func TestMatchJSONAndPGN(t *testing.T) {
 	s, out, errOut := playStreams("")
 	pgn := filepath.Join(t.TempDir(), "games.pgn")
 	opts := &matchOptions{A: "heuristic:depth=1", B: "random", Games: 4, ReportEvery: 2, JSON: true,
-		SPRT: "elo0=0,elo1=10", gameFlags: gameFlags{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 1,
-			Depth: 1, PGN: pgn, MaxMoves: 150, TimeMargin: 50 * time.Millisecond}}
+		SPRT: "elo0=0,elo1=10", gameFlags: gameFlags{Settings: match.Settings{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 1,
+			Depth: 1, MaxMoves: 150, TimeMargin: 50 * time.Millisecond}, PGN: pgn}}
 	if err := runMatch(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestMatchTextWithOpeningsFile(t *testing.T) {
 	s, out, errOut := playStreams("")
 	s.Quiet = true
 	opts := &matchOptions{A: "heuristic:depth=1", B: "random", Games: 2, ReportEvery: 1,
-		gameFlags: gameFlags{Concurrency: 1, Openings: book, OpeningsOrder: "random", Seed: 1, Nodes: 500, MaxMoves: 150}}
+		gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, Openings: book, OpeningsOrder: "random", Seed: 1, Nodes: 500, MaxMoves: 150}}}
 	if err := runMatch(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestMatchTextWithOpeningsFile(t *testing.T) {
 func TestMatchBadInput(t *testing.T) {
 	base := func() *matchOptions {
 		return &matchOptions{A: "heuristic", B: "random", Games: 2,
-			gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1}}
+			gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1}}}
 	}
 	cases := map[string]func(o *matchOptions){
 		"--a is required":         func(o *matchOptions) { o.A = "" },
@@ -97,8 +98,7 @@ func TestMatchBadInput(t *testing.T) {
 		mutate(opts)
 		s, _, _ := playStreams("")
 		err := runMatch(context.Background(), opts, s)
-		var usage *usageError
-		if !errors.As(err, &usage) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		if err == nil || !isUsageError(err) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: got %v", want, err)
 		}
 	}
@@ -172,8 +172,8 @@ func TestUCICommand(t *testing.T) {
 }
 
 func TestMatchProgressLinesInALog(t *testing.T) {
-	opts := &matchOptions{A: "random:seed=1", B: "random:seed=2", Games: 4, gameFlags: gameFlags{Concurrency: 1,
-		OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}
+	opts := &matchOptions{A: "random:seed=1", B: "random:seed=2", Games: 4, gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1,
+		OpeningsOrder: "sequential", RandomPlies: 2, Seed: 1, MaxMoves: 20, TimeMargin: 50 * time.Millisecond}}}
 	// Not a terminal: a line per interval (here every game) names the count.
 	s, _, errOut := playStreams("")
 	s.ProgressInterval = time.Nanosecond
@@ -289,8 +289,8 @@ func withoutTimes(pgn string) string {
 
 func resumableMatch(pgn string, games int) *matchOptions {
 	return &matchOptions{A: "heuristic:depth=1", B: "random", Games: games, ReportEvery: 1,
-		gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 5, Depth: 1, MaxMoves: 60,
-			TimeMargin: 50 * time.Millisecond, PGN: pgn}}
+		gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 5, Depth: 1, MaxMoves: 60,
+			TimeMargin: 50 * time.Millisecond}, PGN: pgn}}
 }
 
 // TestStoppedMatchLeavesNoPGNAndContinues: a match stopped after two of six

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dchess/dchess/internal/suggest"
+	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -72,13 +73,15 @@ func usagef(format string, args ...any) error {
 }
 
 // isUsageError reports whether err is about how dchess was called: a
-// usageError, or a *player.SpecError from any command that takes a player
-// SPEC. Cobra reports an unknown command at the root as a plain error,
+// usageError, a *player.SpecError from any command that takes a player
+// SPEC, or a *match.SettingsError from one that takes the game flags. Cobra reports an unknown command at the root as a plain error,
 // recognised here by its wording.
 func isUsageError(err error) bool {
 	var usage *usageError
 	var spec *player.SpecError
-	return errors.As(err, &usage) || errors.As(err, &spec) || strings.HasPrefix(err.Error(), "unknown command ")
+	var settings *match.SettingsError
+	return errors.As(err, &usage) || errors.As(err, &spec) || errors.As(err, &settings) ||
+		strings.HasPrefix(err.Error(), "unknown command ")
 }
 
 // playerFlag reads the player SPEC given to --flag and checks what can be

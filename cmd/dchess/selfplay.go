@@ -133,7 +133,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 			return err
 		}
 	}
-	cfg, err := opts.gameFlags.config((opts.Games + 1) / 2)
+	cfg, err := opts.Settings.Config((opts.Games + 1) / 2)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	}
 	var bar progress.Reporter
 	start := func(games, resumed int) {
-		s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, opts.gameFlags.limitText(cfg))
+		s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, match.LimitText(cfg))
 		if resumed > 0 {
 			s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
 		}
@@ -165,7 +165,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if opts.Shard != "" {
 		var task selfplay.ShardResult
 		task, err = selfplay.RunShard(ctx, selfplay.ShardOptions{Play: play,
-			Run: opts.gameFlags.shardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
+			Run: opts.Settings.ShardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
 			Base: opts.Out, OnStart: start})
 		res, output = task.Played, filepath.Join(task.Dir, selfplay.ShardPGN)
 		if err == nil && task.Skipped {

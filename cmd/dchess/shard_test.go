@@ -16,6 +16,7 @@ import (
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/internal/testenv"
+	"github.com/dchess/dchess/search/match"
 )
 
 // shardInput writes n positions reached by fixed move choices from the
@@ -111,7 +112,7 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "m")
 	opts := func() *matchOptions {
 		return &matchOptions{A: "heuristic:depth=1", B: "random", Games: 12, SPRT: "elo0=0,elo1=5", JSON: true,
-			gameFlags: gameFlags{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60}}
+			gameFlags: gameFlags{Settings: match.Settings{Concurrency: 2, OpeningsOrder: "sequential", RandomPlies: 4, Seed: 3, Depth: 1, MaxMoves: 60}}}
 	}
 	for i := range 3 {
 		o := opts()
@@ -184,7 +185,7 @@ func TestMatchShardsMergeToTheWholeRun(t *testing.T) {
 
 func TestShardFlagsRejectBadUse(t *testing.T) {
 	match := func(edit func(o *matchOptions)) error {
-		o := &matchOptions{A: "heuristic", B: "random", Games: 2, gameFlags: gameFlags{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1}}
+		o := &matchOptions{A: "heuristic", B: "random", Games: 2, gameFlags: gameFlags{Settings: match.Settings{Concurrency: 1, OpeningsOrder: "sequential", Depth: 1}}}
 		edit(o)
 		s, _, _ := playStreams("")
 		return runMatch(context.Background(), o, s)

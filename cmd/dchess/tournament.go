@@ -4,14 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/internal/safefile"
-	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -117,18 +113,14 @@ func runTournamentMerge(opts *tournamentMergeOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	games := 0
-	for _, p := range merged.Pairs {
-		games += p.Wins + p.Losses + p.Draws
-	}
-	s.Infof("Merged %d standings files: %d games\n", len(merged.Files), games)
+	s.Infof("Merged %d standings files: %d games\n", len(merged.Files), merged.Games())
 	for _, name := range merged.SpecsDiffer {
 		s.Infof("%s has another SPEC in some files; its games are pooled by name\n", name)
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, merged)
 	}
-	printStandings(s.Out, merged.Standings)
+	fmt.Fprint(s.Out, merged.Text())
 	return nil
 }
 
@@ -152,7 +144,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if opts.GamesPerPair < 1 || opts.GamesPerPair > match.MaxGames {
 		return usagef("--games-per-pair must be in 1..%d, got %d", match.MaxGames, opts.GamesPerPair)
 	}
-	base, err := opts.gameFlags.config((opts.GamesPerPair + 1) / 2)
+	base, err := opts.Settings.Config((opts.GamesPerPair + 1) / 2)
 	if err != nil {
 		return err
 	}
@@ -203,30 +195,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 			return err
 		}
 	} else {
-		printStandings(s.Out, st)
+		fmt.Fprint(s.Out, st.Text())
 	}
 	return runErr
-}
-
-// printStandings prints the ratings table and the anchors.
-func printStandings(w io.Writer, st *tournament.Standings) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Rank\tName\tElo\t+/-\tGames\tScore\t")
-	for _, p := range st.Players {
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%.1f %%\t\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error), p.Games, 100*p.Score)
-	}
-	tw.Flush()
-	label := "Anchor"
-	if len(st.Anchors) > 1 {
-		label = "Anchors"
-	}
-	list := make([]string, len(st.Anchors))
-	for i, a := range st.Anchors {
-		list[i] = fmt.Sprintf("%s = %g", a.Name, a.Elo)
-	}
-	fmt.Fprintf(w, "%s: %s; the fit's prior: %s\n", label, strings.Join(list, ", "), st.Prior)
-	for _, p := range st.Pairs {
-		fmt.Fprintf(w, "%s vs %s: +%d -%d =%d, Elo difference %s\n", p.A, p.B, p.Wins, p.Losses, p.Draws,
-			elo.FormatDiff(elo.FromWDL(p.Wins, p.Losses, p.Draws)))
-	}
 }

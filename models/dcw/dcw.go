@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -338,6 +339,34 @@ func Read(path string) (*File, error) {
 		return nil, fmt.Errorf("weights %s: %w", path, err)
 	}
 	return f, nil
+}
+
+// ReadFamily reads the family name from the head of the .dcw file at
+// path (the magic, the version, then the family's length and bytes),
+// without reading or checking the rest: listing many files stays cheap.
+// A file that does not start as a .dcw file is ErrNotDCW or ErrTruncated.
+func ReadFamily(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("weights: %w", err)
+	}
+	defer f.Close()
+	var head [len(Magic) + 8]byte
+	if _, err := io.ReadFull(f, head[:len(Magic)]); err != nil || string(head[:len(Magic)]) != Magic {
+		return "", fmt.Errorf("weights %s: %w", path, ErrNotDCW)
+	}
+	if _, err := io.ReadFull(f, head[len(Magic):]); err != nil {
+		return "", fmt.Errorf("weights %s: %w", path, ErrTruncated)
+	}
+	n := binary.LittleEndian.Uint32(head[len(Magic)+4:])
+	if n == 0 || n > maxNameLen {
+		return "", fmt.Errorf("weights %s: a family name of %d bytes: the file is damaged", path, n)
+	}
+	name := make([]byte, n)
+	if _, err := io.ReadFull(f, name); err != nil {
+		return "", fmt.Errorf("weights %s: %w", path, ErrTruncated)
+	}
+	return string(name), nil
 }
 
 // DecodeArch reads the file's architecture into cfg, refusing the weights

@@ -101,3 +101,36 @@ func TestMarshalRejectsInconsistentTensors(t *testing.T) {
 		t.Fatal("repeated tensor name accepted")
 	}
 }
+
+func TestReadFamily(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.dcw")
+	if err := Write(path, sample()); err != nil {
+		t.Fatal(err)
+	}
+	if fam, err := ReadFamily(path); err != nil || fam != "ann" {
+		t.Errorf("ReadFamily = %q, %v", fam, err)
+	}
+	// Only the head is read: a file cut after the family still names it.
+	data, _ := os.ReadFile(path)
+	cut := filepath.Join(dir, "cut.dcw")
+	os.WriteFile(cut, data[:len(Magic)+8+len("ann")], 0o644)
+	if fam, err := ReadFamily(cut); err != nil || fam != "ann" {
+		t.Errorf("ReadFamily of the head = %q, %v", fam, err)
+	}
+	os.WriteFile(cut, data[:len(Magic)+6], 0o644)
+	if _, err := ReadFamily(cut); !errors.Is(err, ErrTruncated) {
+		t.Errorf("a cut head: %v", err)
+	}
+	notes := filepath.Join(dir, "notes.dcw")
+	os.WriteFile(notes, []byte("not weights"), 0o644)
+	if _, err := ReadFamily(notes); !errors.Is(err, ErrNotDCW) {
+		t.Errorf("not weights: %v", err)
+	}
+	empty := append([]byte(nil), data[:len(Magic)+8]...)
+	binary.LittleEndian.PutUint32(empty[len(Magic)+4:], 0)
+	os.WriteFile(notes, empty, 0o644)
+	if _, err := ReadFamily(notes); err == nil {
+		t.Error("an empty family name was read")
+	}
+}

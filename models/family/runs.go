@@ -58,6 +58,22 @@ func NewestWeights(runsDir, family string) (string, error) {
 	return newest, nil
 }
 
+// WeightsOf lists the .dcw files of the run folders under runsDir
+// (runs/<name>/*.dcw: model.dcw, best.dcw...) whose family is family,
+// sorted; checkpoints name their family "checkpoint/<family>" and are left
+// out. Only each file's head is read.
+func WeightsOf(runsDir, family string) []string {
+	files, _ := filepath.Glob(filepath.Join(runsDir, "*", "*.dcw"))
+	var out []string
+	for _, path := range files {
+		if fam, err := dcw.ReadFamily(path); err == nil && fam == family {
+			out = append(out, path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // noWeightsError says how a new user makes the first weights of family:
 // the family's first short run and the data it needs.
 func noWeightsError(runsDir, family string) error {

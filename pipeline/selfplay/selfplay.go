@@ -2,7 +2,7 @@
 // match runner and writes the games as PGN for `dchess ingest` and
 // `dchess experience build`: Run plays a whole run, RunShard one task of a
 // sharded one; a killed run continues from its journal. Its openings are
-// generated (BalancedOpening) or read from a book (LoadOpenings, which
+// generated (BalancedOpening) or read from a book (match.LoadOpenings, which
 // reads the --openings of `dchess selfplay`, `match` and `tournament`).
 // `dchess selfplay` and `pipeline run` call it; it imports nothing of
 // package pipeline, which imports it.

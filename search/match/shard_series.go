@@ -50,6 +50,15 @@ func MergeSeries(bases []string, sprt *elo.SPRT) (*Report, []*MergedMatch, error
 	return replay(first.A, first.B, parts[0].test, inSeries(sets)), parts, nil
 }
 
+// SeriesTasks is how many tasks played the merged matches of a series.
+func SeriesTasks(parts []*MergedMatch) int {
+	tasks := 0
+	for _, mm := range parts {
+		tasks += len(mm.Shards)
+	}
+	return tasks
+}
+
 // MergePartialSeries is MergeSeries for matches still being played, each
 // read as MergePartial reads it. A running task's journal names the
 // players but not every setting, so the matches are checked by their

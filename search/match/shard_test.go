@@ -302,6 +302,9 @@ func TestMergeSeriesCountsMatchesAsOne(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if tasks := match.SeriesTasks(parts); tasks != len(a.Shards)+len(b.Shards) {
+		t.Errorf("SeriesTasks = %d, want %d", tasks, len(a.Shards)+len(b.Shards))
+	}
 	if len(parts) != 2 || series.Games != 22 || series.Wins != a.Report.Wins+b.Report.Wins ||
 		series.Losses != a.Report.Losses+b.Report.Losses || series.Draws != a.Report.Draws+b.Report.Draws {
 		t.Fatalf("series %d games +%d -%d =%d from %v and %v", series.Games, series.Wins, series.Losses, series.Draws, counts(a.Report), counts(b.Report))
