@@ -128,9 +128,11 @@ deleted when the match ends. A journal of other settings is refused; --force sta
 over. An existing --pgn file is not replaced unless --force is given. Without --pgn
 nothing is kept, and a stopped match starts over.
 
-Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,search=minimax],
+Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,threads=N,search=minimax],
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
-weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them.
+weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them. A
+searching player uses one thread unless its SPEC says threads=N (Lazy SMP: the threads
+share one transposition table).
 
 With --shard i/n -o NAME the command is task i of a job array of n: it plays the game
 pairs assigned to it (a shuffle seeded by the match settings, dealt round robin) with

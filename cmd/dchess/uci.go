@@ -20,7 +20,7 @@ func newUCICmd(s *IOStreams) *cobra.Command {
 		Short: "Run a player as a UCI engine on standard input and output",
 		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
 (cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
-uci, isready, setoption (Hash, Depth), ucinewgame, position startpos|fen ... moves ...,
+uci, isready, setoption (Hash, Threads, Depth), ucinewgame, position startpos|fen ... moves ...,
 go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.
 End of input is quit, as for Stockfish: a running search stops and sends its
 bestmove, so a script that pipes commands in keeps its input open until the
