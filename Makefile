@@ -39,10 +39,13 @@ fuzz:
 		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $$count $$pkg || exit 1; \
 	done
 
-# The command reference in docs/reference/commands, made from each command's --help;
-# a test fails when the checked-in pages differ from what this writes.
+# The command reference in docs/reference/commands, made from each command's --help,
+# and the config reference in docs/reference/config, made from the code's default
+# configs and field comments; a test fails when the checked-in pages differ from
+# what this writes.
 docs:
 	$(GO) run ./cmd/dchess docs --out docs/reference/commands
+	$(GO) run ./scripts/configdocs --out docs/reference/config
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -40,42 +40,84 @@ import (
 // self-play → ingest → label → split → train → export → experience tree
 // → learning games → tournament → report, all under Out.
 type RunConfig struct {
-	Out         string `yaml:"out"`
-	Concurrency int    `yaml:"concurrency"`
-	SelfPlay    struct {
-		A               string  `yaml:"a"`
-		B               string  `yaml:"b"`
-		Games           int     `yaml:"games"`
-		OpeningPlies    int     `yaml:"opening_plies"`
-		BalanceCP       int     `yaml:"balance_cp"`
+	// Out is the folder every output of the run goes to, relative to
+	// the working folder (required); a run started again with the same
+	// Out resumes at its first unfinished stage.
+	Out string `yaml:"out"`
+	// Concurrency is the number of games played at once in self-play,
+	// the learning games and the tournament (0: one).
+	Concurrency int `yaml:"concurrency"`
+	// SelfPlay plays the games everything else learns from, into
+	// games.pgn: A against B on generated openings, colours swapped.
+	SelfPlay struct {
+		// A is the first player's SPEC (required).
+		A string `yaml:"a"`
+		// B is its opponent's SPEC ("": the same as A).
+		B string `yaml:"b"`
+		// Games is the number of games, in pairs of the same opening
+		// with colours swapped.
+		Games int `yaml:"games"`
+		// OpeningPlies is the number of random plies of each generated
+		// opening (0: 6), kept when the heuristic scores it within
+		// ±BalanceCP centipawns (0: any).
+		OpeningPlies int `yaml:"opening_plies"`
+		BalanceCP    int `yaml:"balance_cp"`
+		// RandomRate is the chance that a move is a uniformly random legal
+		// move instead of the player's, within the first RandomRatePlies
+		// plies of each game (0: the whole game).
 		RandomRate      float64 `yaml:"random_rate"`
 		RandomRatePlies int     `yaml:"random_rate_plies"`
-		Depth           int     `yaml:"depth"`
-		MaxMoves        int     `yaml:"max_moves"`
-		Seed            uint64  `yaml:"seed"`
+		// Depth caps the search depth of every move (0: no cap); a move
+		// that neither it nor the player's SPEC bounds is searched to
+		// depth 4.
+		Depth int `yaml:"depth"`
+		// MaxMoves adjudicates a game a draw after this many full moves
+		// (0: no limit).
+		MaxMoves int `yaml:"max_moves"`
+		// Seed seeds the openings and the random moves.
+		Seed uint64 `yaml:"seed"`
 	} `yaml:"selfplay"`
+	// Ingest turns the self-play games into the positions dataset.
 	Ingest struct {
+		// MinPly skips the positions before this ply.
 		MinPly int `yaml:"min_ply"`
 	} `yaml:"ingest"`
+	// Label has Stockfish score every position, as dchess label.
 	Label struct {
-		Stockfish string `yaml:"stockfish"` // "": $DCHESS_STOCKFISH, PATH, /usr/games/stockfish
-		Depth     int    `yaml:"depth"`
-		Nodes     int64  `yaml:"nodes"`
-		PV        int    `yaml:"pv"`
-		Workers   int    `yaml:"workers"`
+		// Stockfish is the engine's path ("": $DCHESS_STOCKFISH, then
+		// stockfish on PATH, then /usr/games/stockfish).
+		Stockfish string `yaml:"stockfish"`
+		// Depth is the search depth per position; Nodes the nodes per
+		// position instead (reproducible labels). At most one of them is
+		// set; neither is depth 8.
+		Depth int   `yaml:"depth"`
+		Nodes int64 `yaml:"nodes"`
+		// PV keeps Stockfish's principal variation up to this many moves
+		// (0: none), which the sequence families learn from.
+		PV int `yaml:"pv"`
+		// Workers is the number of Stockfish processes, each with one
+		// thread (0: one per CPU).
+		Workers int `yaml:"workers"`
 	} `yaml:"label"`
+	// Split assigns each game, by a seeded hash, to the train, val or
+	// test split.
 	Split struct {
+		// Val and Test are the fractions of games for validation and for
+		// testing; the rest, which must not be empty, is for training.
 		Val  float64 `yaml:"val"`
 		Test float64 `yaml:"test"`
-		Seed uint64  `yaml:"seed"`
+		// Seed seeds the hash that assigns the splits.
+		Seed uint64 `yaml:"seed"`
 	} `yaml:"split"`
 	// Train lists the models the run trains, in order; one mapping reads
 	// as a list of one.
-	Train      Trainings `yaml:"train"`
+	Train Trainings `yaml:"train"`
+	// Experience builds Deep Red's experience tree from the self-play
+	// games, then lets a learning player add to a copy of it by playing.
 	Experience struct {
-		// Learner is the learning player's SPEC; Opponents are whom it
-		// learns against, on the tournament's openings, Rounds times each
-		// with a new seed.
+		// Learner is the learning player's SPEC ("": no learning games);
+		// Opponents are whom it learns against, on the tournament's
+		// openings, Rounds times each with a new seed.
 		Learner   string   `yaml:"learner"`
 		Opponents []string `yaml:"opponents"`
 		Rounds    int      `yaml:"rounds"`
@@ -85,16 +127,33 @@ type RunConfig struct {
 	// moves) on the first Positions records of the test split, for the
 	// report (0: no evaluation).
 	Evaluate struct {
+		// Positions is the number of test-split records (or pairs) each
+		// player's figures are measured on (0: no evaluation).
 		Positions int `yaml:"positions"`
 	} `yaml:"evaluate"`
+	// Tournament plays every pair of players and rates them, for the
+	// report.
 	Tournament struct {
-		Players      []string `yaml:"players"`
-		Anchor       string   `yaml:"anchor"`
-		GamesPerPair int      `yaml:"games_per_pair"`
-		RandomPlies  int      `yaml:"random_plies"`
-		Depth        int      `yaml:"depth"`
-		MaxMoves     int      `yaml:"max_moves"`
-		Seed         uint64   `yaml:"seed"`
+		// Players are the players' SPECs (at least two); they may name
+		// the run's files: {model:NAME}, {experience}, ...
+		Players []string `yaml:"players"`
+		// Anchor fixes one player's rating, NAME=ELO ("": the first
+		// player at 0).
+		Anchor string `yaml:"anchor"`
+		// GamesPerPair is the number of games between each pair of
+		// players, in pairs of the same opening with colours swapped.
+		GamesPerPair int `yaml:"games_per_pair"`
+		// RandomPlies is the number of random plies of each opening.
+		RandomPlies int `yaml:"random_plies"`
+		// Depth caps the search depth of every move (0: no cap); a move
+		// that neither it nor the player's SPEC bounds is searched to
+		// depth 4.
+		Depth int `yaml:"depth"`
+		// MaxMoves adjudicates a game a draw after this many full moves
+		// (0: no limit).
+		MaxMoves int `yaml:"max_moves"`
+		// Seed seeds the openings.
+		Seed uint64 `yaml:"seed"`
 	} `yaml:"tournament"`
 
 	// dir is the config file's folder.
@@ -105,15 +164,20 @@ type RunConfig struct {
 type Training struct {
 	// Name names its run folder runs/<name>, its weights <name>.dcw and
 	// the placeholder {model:<name>} ("": the family's name).
-	Name   string `yaml:"name"`
-	Model  string `yaml:"model"`
-	Config string `yaml:"config"` // "": the built-in configs/<model>.yaml; a path is relative to the config file
+	Name string `yaml:"name"`
+	// Model is the family trained (required), as dchess train --model.
+	Model string `yaml:"model"`
+	// Config is the training config ("": the built-in
+	// configs/<model>.yaml); a path is relative to the run config's file.
+	Config string `yaml:"config"`
 	// Init names an earlier training whose weights this one starts from
 	// (siamese from autoencoder).
-	Init     string `yaml:"init"`
-	Epochs   int    `yaml:"epochs"`
-	MaxSteps int64  `yaml:"max_steps"`
-	Seed     int64  `yaml:"seed"`
+	Init string `yaml:"init"`
+	// Epochs, MaxSteps and Seed override the training config's epochs,
+	// max_steps and seed (0: the config's).
+	Epochs   int   `yaml:"epochs"`
+	MaxSteps int64 `yaml:"max_steps"`
+	Seed     int64 `yaml:"seed"`
 }
 
 // Trainings are a run's trainings.

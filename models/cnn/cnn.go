@@ -27,9 +27,12 @@ const Family = "cnn"
 // Conv is one block: a square convolution with stride 1 and zero padding,
 // ReLU, then an optional max-pool.
 type Conv struct {
+	// Filters is the number of feature maps the convolution makes.
 	Filters int `json:"filters" yaml:"filters"`
-	Kernel  int `json:"kernel" yaml:"kernel"`
-	Pad     int `json:"pad" yaml:"pad"`
+	// Kernel is the side of its square kernel.
+	Kernel int `json:"kernel" yaml:"kernel"`
+	// Pad is the zero padding on each side of the board.
+	Pad int `json:"pad" yaml:"pad"`
 	// Pool is the max-pool window (0 or 1: no pooling), PoolStride its stride.
 	Pool       int `json:"pool" yaml:"pool"`
 	PoolStride int `json:"pool_stride" yaml:"pool_stride"`
@@ -39,7 +42,9 @@ type Conv struct {
 // input its data section chooses. It is stored in model.dcw.
 type Config struct {
 	Input nn.Input `json:"input" yaml:"-"` // set from the config's data section
-	Conv  []Conv   `json:"conv" yaml:"conv"`
+	// Conv lists the convolution blocks, in order, from the input planes
+	// to the feature maps the dense layers read.
+	Conv []Conv `json:"conv" yaml:"conv"`
 	// Hidden lists the widths of dense layers between the flattened feature
 	// maps and the output (empty: the features feed the output directly).
 	Hidden []int `json:"hidden" yaml:"hidden"`

@@ -47,16 +47,27 @@ type Config struct {
 	Family string `json:"family" yaml:"-"`
 	// Horizon h: the model predicts a_i, s_{i+1}, ..., s_{i+h-1}, a_{i+h-1}.
 	Horizon int `json:"horizon" yaml:"horizon"`
-	Dim     int `json:"dim" yaml:"dim"`
-	Heads   int `json:"heads" yaml:"heads"`
-	Layers  int `json:"layers" yaml:"layers"`
+	// Dim is the transformer's width: each token's embedding and every
+	// block's output (a multiple of heads).
+	Dim int `json:"dim" yaml:"dim"`
+	// Heads is the number of attention heads of each block.
+	Heads int `json:"heads" yaml:"heads"`
+	// Layers is the number of transformer blocks.
+	Layers int `json:"layers" yaml:"layers"`
 	// MLP is the hidden width of each block's feed-forward layer.
 	MLP int `json:"mlp" yaml:"mlp"`
 	// Steps is T, the number of diffusion steps (training and decoding).
-	Steps     int    `json:"steps" yaml:"steps"`
-	Schedule  string `json:"schedule" yaml:"schedule"`
+	Steps int `json:"steps" yaml:"steps"`
+	// Schedule is the noise schedule α_t, the share of tokens left
+	// unmasked at step t: linear (1 - t/T) or cosine (cos(π/2 · t/T)).
+	Schedule string `json:"schedule" yaml:"schedule"`
+	// Weighting is the weight λ_t of step t's masked tokens in the loss:
+	// elbo ((α_{t-1} - α_t) / (1 - α_t)), linear (1 - (t-1)/T) or
+	// constant (1).
 	Weighting string `json:"weighting" yaml:"weighting"`
-	Target    string `json:"target" yaml:"target"`
+	// Target is the line learnt: pv (Stockfish's principal variation,
+	// label --pv) or game (the moves played in the game).
+	Target string `json:"target" yaml:"target"`
 	// LegalMask restricts a_i, the action of the given state s_i, to the
 	// legal moves of s_i: training's cross-entropy of a_i and every
 	// decoding step's a_i distribution are over those moves only (see

@@ -16,13 +16,22 @@ import (
 // Config is a training run's configuration, as in configs/<model>.yaml.
 // Every field has a default; unknown keys are errors.
 type Config struct {
-	Model     ModelSection    `yaml:"model"`
-	Data      DataConfig      `yaml:"data"`
+	// Model is the network: its family (the --model of dchess train) and
+	// the family's own settings, its architecture.
+	Model ModelSection `yaml:"model"`
+	// Data says what the model reads from the dataset and how the
+	// examples are shuffled and validated.
+	Data DataConfig `yaml:"data"`
+	// Optimizer is the optimizer and its learning rate's schedule.
 	Optimizer OptimizerConfig `yaml:"optimizer"`
-	// Loss is mse or cross_entropy, against Stockfish's win probability.
-	Loss      string `yaml:"loss"`
-	BatchSize int    `yaml:"batch_size"`
-	Epochs    int    `yaml:"epochs"`
+	// Loss is mse or cross_entropy: an evaluator's against Stockfish's
+	// win probability; a family that needs one of them refuses the other.
+	Loss string `yaml:"loss"`
+	// BatchSize is the number of examples of each optimizer step.
+	BatchSize int `yaml:"batch_size"`
+	// Epochs is the number of passes over the train split (--epochs
+	// overrides it).
+	Epochs int `yaml:"epochs"`
 	// MaxSteps stops training after this many optimizer steps (0: no limit).
 	MaxSteps int64 `yaml:"max_steps"`
 	// Patience stops training after this many epochs without a lower
@@ -30,7 +39,9 @@ type Config struct {
 	Patience int `yaml:"patience"`
 	// MinDelta is how much lower a validation loss must be to count as better.
 	MinDelta float64 `yaml:"min_delta"`
-	Seed     int64   `yaml:"seed"`
+	// Seed seeds the weights' initialisation and the data's order
+	// (--seed overrides it).
+	Seed int64 `yaml:"seed"`
 	// LogEvery writes a step line to metrics.jsonl every this many steps.
 	LogEvery int `yaml:"log_every"`
 	// Workers splits each batch across this many graphs run side by side,
@@ -43,7 +54,9 @@ type Config struct {
 
 // DataConfig says what the model reads from the dataset.
 type DataConfig struct {
-	// Encoding is codes, planes or bits (see models/nn).
+	// Encoding is codes (the 64 signed piece codes), planes (18 of 8×8),
+	// bits (DeepChess's 773) or material (5 piece-count differences); see
+	// models/nn.
 	Encoding string `yaml:"encoding"`
 	// InputMin and InputMax are mapped to -1 and 1: the inputs are scaled
 	// linearly (min -1, max 1 leaves them unchanged).
@@ -71,11 +84,16 @@ type DataConfig struct {
 type OptimizerConfig struct {
 	// Name is adam, or adamw for decoupled weight decay (Loshchilov and
 	// Hutter), as PyTorch's AdamW applies it.
-	Name  string  `yaml:"name"`
-	LR    float64 `yaml:"lr"`
+	Name string `yaml:"name"`
+	// LR is the learning rate (the peak of the cosine schedule).
+	LR float64 `yaml:"lr"`
+	// Beta1 and Beta2 are Adam's decay rates of the gradient's running
+	// mean and of its square's, each in [0, 1).
 	Beta1 float64 `yaml:"beta1"`
 	Beta2 float64 `yaml:"beta2"`
-	Eps   float64 `yaml:"eps"`
+	// Eps is added to the root of Adam's second moment before dividing by
+	// it, so a step stays finite.
+	Eps float64 `yaml:"eps"`
 	// LRDecay multiplies the learning rate after every epoch (1: constant).
 	LRDecay float64 `yaml:"lr_decay"`
 	// ClipNorm rescales the gradients when their global L2 norm exceeds it (0: off).
@@ -116,6 +134,9 @@ func (o OptimizerConfig) Rate(step int64, epochs int) float64 {
 // ModelSection is the config's model section: the family and its own
 // fields, held in the struct its registration's NewSettings gives.
 type ModelSection struct {
+	// Family is the model family the section configures, as --model
+	// names it; a config may leave it out, and one that names another
+	// family than --model is refused.
 	Family   string
 	Settings any
 }

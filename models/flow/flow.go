@@ -63,9 +63,13 @@ type Config struct {
 	Family string `json:"family" yaml:"-"`
 	// Horizon h: the model predicts a_i, s_{i+1}, ..., s_{i+h-1}, a_{i+h-1}.
 	Horizon int `json:"horizon" yaml:"horizon"`
-	Dim     int `json:"dim" yaml:"dim"`
-	Heads   int `json:"heads" yaml:"heads"`
-	Layers  int `json:"layers" yaml:"layers"`
+	// Dim is the transformer's width: each token's embedding and every
+	// block's output (a multiple of heads).
+	Dim int `json:"dim" yaml:"dim"`
+	// Heads is the number of attention heads of each block.
+	Heads int `json:"heads" yaml:"heads"`
+	// Layers is the number of transformer blocks.
+	Layers int `json:"layers" yaml:"layers"`
 	// MLP is the hidden width of each block's feed-forward layer.
 	MLP int `json:"mlp" yaml:"mlp"`
 	// Scheduler is κ_t: linear or polynomial (t^Exponent).
