@@ -191,7 +191,7 @@ func writeTraining(b *strings.Builder, cfg *RunConfig, dir string) {
 		b.WriteString(".\n\n")
 		png := "loss-" + name + ".png"
 		if data, err := os.ReadFile(filepath.Join(cfg.trainDir(t), plot.LossFile)); err == nil {
-			if os.WriteFile(filepath.Join(dir, png), data, 0o644) == nil {
+			if safefile.WriteFile(filepath.Join(dir, png), data) == nil {
 				fmt.Fprintf(b, "![%s: training and validation loss](%s)\n\n", name, png)
 			}
 		}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+
+	"github.com/dchess/dchess/internal/safefile"
 )
 
 // referenceDir is where the generated command reference is checked in,
@@ -117,7 +119,7 @@ func writeReference(root *cobra.Command, dir string) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(dir, name), pages[name], 0o644); err != nil {
+		if err := safefile.WriteFile(filepath.Join(dir, name), pages[name]); err != nil {
 			return fmt.Errorf("writing the reference: %w", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
 )
 
@@ -114,7 +115,9 @@ func openMetrics(path string, afterStep int64, kind family.AccuracyKind) (*metri
 			kept.Write(line)
 			kept.WriteByte('\n')
 		}
-		if err := os.WriteFile(path, kept.Bytes(), 0o644); err != nil {
+		// Cut back whole or not at all: a kill here must not lose the
+		// metrics of the steps the checkpoint keeps.
+		if err := safefile.WriteFile(path, kept.Bytes()); err != nil {
 			return nil, err
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/dchess/dchess/configs"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/families"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline"
@@ -561,7 +562,7 @@ func write(root, dir string) error {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(dir, name), pages[name], 0o644); err != nil {
+		if err := safefile.WriteFile(filepath.Join(dir, name), pages[name]); err != nil {
 			return fmt.Errorf("writing the reference: %w", err)
 		}
 	}
