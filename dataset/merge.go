@@ -88,7 +88,10 @@ func openShardStream(ctx context.Context, name string, d *Dataset) *shardStream 
 // input order, the ones whose position key it owns. The merge walks the
 // input and takes each record from the shard that owns its key, so the
 // result has the input's order and, record for record, the bytes of a
-// --shard 0/1 run. Errors name the missing or mismatched shard.
+// --shard 0/1 run. The tasks of a sharded `dchess datagen` (settings kind
+// "datagen") made their records from games they played, with no input:
+// their records are joined in task order, deduplicated as one run's are.
+// Errors name the missing or mismatched shard.
 func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 	started := time.Now()
 	sum := MergeSummary{Output: opts.Output}
@@ -121,6 +124,9 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 	}
 	if err := jobarray.Consistent(names, infos); err != nil {
 		return sum, err
+	}
+	if infos[0].Settings["kind"] == "datagen" {
+		return joinTasks(ctx, opts, shards, infos[0], started)
 	}
 	if len(infos[0].Inputs) != 1 {
 		return sum, fmt.Errorf("%s records %d inputs; a dataset merge needs the one input dataset it was made from", names[0], len(infos[0].Inputs))
@@ -206,6 +212,54 @@ func MergeShards(ctx context.Context, opts MergeOptions) (MergeSummary, error) {
 	}
 	st := w.Stats()
 	sum.Shards, sum.Records, sum.Labelled, sum.Failed = count, st.Records, st.Labelled, st.Failed
+	sum.Seconds = time.Since(started).Seconds()
+	return sum, nil
+}
+
+// joinTasks merges the datasets of a sharded `dchess datagen`, which made
+// their positions from games each task played itself (there is no input):
+// the tasks' records in task order, deduplicated (the first one kept) as an
+// unsharded run's are.
+func joinTasks(ctx context.Context, opts MergeOptions, shards []*Dataset, info jobarray.Info, started time.Time) (MergeSummary, error) {
+	sum := MergeSummary{Output: opts.Output, Shards: len(shards)}
+	first := shards[0].Manifest()
+	settings := map[string]any{}
+	for k, v := range first.Settings {
+		settings[k] = v
+	}
+	delete(settings, "shard")
+	settings["merged"] = map[string]any{"tasks": len(shards), "settings_hash": info.SettingsHash,
+		"settings": info.Settings, "engines": info.Engines, "bench": info.Bench}
+	var total int64
+	for _, d := range shards {
+		total += d.Manifest().Counts.Records
+	}
+	w, err := Create(opts.Output, WriteOptions{Command: opts.Command, Settings: settings, Sources: first.Sources, Dedupe: true, Replace: opts.Force})
+	if err != nil {
+		return sum, err
+	}
+	defer w.Abort()
+	var done int64
+	for _, d := range shards {
+		err := d.Scan(ctx, AllSplits, func(r *Record) error {
+			done++
+			if opts.Progress != nil && done%4096 == 0 {
+				opts.Progress(done, total)
+			}
+			return w.Write(r)
+		})
+		if err != nil {
+			return sum, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return sum, err
+	}
+	if opts.Progress != nil {
+		opts.Progress(done, total)
+	}
+	st := w.Stats()
+	sum.Records, sum.Labelled, sum.Failed = st.Records, st.Labelled, st.Failed
 	sum.Seconds = time.Since(started).Seconds()
 	return sum, nil
 }

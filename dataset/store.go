@@ -180,6 +180,10 @@ func Create(dir string, opts WriteOptions) (*Writer, error) {
 // a folder that is not a dataset (a typo like "-o ." must not delete a
 // folder), a dataset unless replace, and one holding files dchess did not
 // write there.
+// CheckOutput says whether Create may write a dataset at dir (with replace,
+// over an existing one), before a long run that ends by writing it.
+func CheckOutput(dir string, replace bool) error { return checkReplaceable(dir, replace) }
+
 func checkReplaceable(dir string, replace bool) error {
 	st, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -316,15 +316,19 @@ func newDatasetMergeCmd(s *IOStreams) *cobra.Command {
 	opts := &datasetMergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge NAME -o DATASET",
-		Short: "Join the task shards of a sharded label run (NAME-0000-of-0064 ...) into one dataset",
+		Short: "Join the task shards of a sharded label or datagen run (NAME-0000-of-0064 ...) into one dataset",
 		Long: `merge joins the datasets that "dchess label --shard i/n -o NAME" wrote, NAME-IIII-of-NNNN,
 into one. Every task must be there and come from the same job: same settings hash, input,
 engine and bench signature; otherwise merge writes nothing and names the missing or
 mismatched shard. It reads the input dataset again to put the records back in its order,
-so the result is what one unsharded run writes; --input gives it if it has moved.`,
+so the result is what one unsharded run writes; --input gives it if it has moved.
+
+The tasks of "dchess datagen --shard i/n -o NAME" have no input: their records are joined in
+task order and deduplicated (the first one kept), the positions one unsharded run writes.`,
 		Example: `  dchess dataset merge data/labelled -o data/labelled-all
   dchess dataset merge /shared/labels -o /shared/labels-all --input /shared/games --json
-  dchess dataset merge data/labelled -o data/labelled-all --force`,
+  dchess dataset merge data/labelled -o data/labelled-all --force
+  dchess dataset merge /shared/gen -o data/gen`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return usagef("dataset merge needs exactly one NAME (the -o the tasks were given), got %d arguments", len(args))

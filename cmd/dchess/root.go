@@ -148,6 +148,7 @@ flag, bad argument; nothing was done).`,
 	root.AddCommand(
 		newVersionCmd(s),
 		newBenchCmd(s),
+		newDatagenCmd(s),
 		newDatasetCmd(s),
 		newEvalCmd(s),
 		newExperienceCmd(s),

@@ -11,6 +11,7 @@ package selfplay
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -110,6 +111,16 @@ type Options struct {
 	OnStart func(games, resumed int)
 	// OnGame is called after every game this run plays.
 	OnGame func(match.GameResult, *match.Report)
+	// GameData, if not nil, makes what is journalled with each game beside
+	// its PGN (match.Journal.AddData): a game is in the journal with its
+	// data or not at all. It is part of the journal's settings, so a
+	// journal of games without data is not continued with it.
+	GameData func(match.GameResult) (json.RawMessage, error)
+	// Finish, if not nil, is called when every game is in the journal and
+	// Output is written, before the journal is removed: with the journal
+	// and the run's game numbers, in order, to read the games' data. When it
+	// fails the journal stays, and a rerun calls it again without playing.
+	Finish func(j *match.Journal, numbers []int) error
 }
 
 // Result summarises a run.
@@ -237,7 +248,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if writeErr != nil {
 			return
 		}
-		if writeErr = j.Add(rep.A, rep.B, g, cfg.Event, tc); writeErr != nil {
+		var data json.RawMessage
+		if opts.GameData != nil {
+			if data, writeErr = opts.GameData(g); writeErr != nil {
+				stop()
+				return
+			}
+		}
+		if writeErr = j.AddData(rep.A, rep.B, g, cfg.Event, tc, data); writeErr != nil {
 			stop()
 			return
 		}
@@ -252,6 +270,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.tally(j, numbers, len(numbers)-len(remaining))
 	if runErr == nil {
 		runErr = writePGN(opts.Output, j, numbers)
+	}
+	if runErr == nil && opts.Finish != nil {
+		runErr = opts.Finish(j, numbers)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	if runErr != nil {
@@ -330,6 +351,10 @@ func settingsHash(ctx context.Context, opts Options, cfg match.Config, numbers [
 	settings := match.GameSettings(cfg)
 	maps.Copy(settings, map[string]any{"kind": "selfplay", "a": opts.A, "b": opts.B, "games": opts.Games, "numbers": numbers,
 		"random_rate": opts.RandomRate, "random_rate_plies": opts.RandomPlies, "event": cfg.Event, "files_sha256": files})
+	if opts.GameData != nil {
+		// Added only when set, so plain self-play keeps its hash.
+		settings["game_data"] = true
+	}
 	return jobarray.Hash(settings), nil
 }
 

@@ -41,6 +41,10 @@ type JournalEntry struct {
 	ThinkingA MoveStats `json:"thinking_a,omitzero"`
 	ThinkingB MoveStats `json:"thinking_b,omitzero"`
 	PGN       string    `json:"pgn"`
+	// Data is what the run keeps of the game beside its PGN (AddData):
+	// pipeline/datagen's search scores of every move. Like the PGN it stays
+	// in the file and is read back by Data.
+	Data json.RawMessage `json:"data,omitempty"`
 }
 
 // Result is the entry's game as a report counts it: the result, the colours
@@ -115,7 +119,7 @@ func OpenJournal(path, hash string, restart bool) (*Journal, error) {
 			if e.SettingsHash != hash {
 				return fail(fmt.Errorf("%s %w", path, ErrJournalSettings))
 			}
-			e.PGN = ""
+			e.PGN, e.Data = "", nil
 			j.games[e.Game.Number] = journalLine{entry: e, offset: good, size: int64(len(line))}
 			good += int64(len(line))
 		}
@@ -167,41 +171,61 @@ func (j *Journal) Remaining(numbers []int) []int {
 // Add journals a finished game between players a and b, with its PGN as
 // WritePGN writes it; a game is worth a sync.
 func (j *Journal) Add(a, b string, g GameResult, event, timeControl string) error {
+	return j.AddData(a, b, g, event, timeControl, nil)
+}
+
+// AddData journals a finished game as Add does, with data (JSON, or nil)
+// kept beside its PGN in the same line: a game is in the journal with its
+// data or not at all.
+func (j *Journal) AddData(a, b string, g GameResult, event, timeControl string, data json.RawMessage) error {
 	var pgn strings.Builder
 	if err := WritePGN(&pgn, g, event, timeControl); err != nil {
 		return err
 	}
-	e := JournalEntry{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), Plies: len(g.Moves), PGN: pgn.String()}
+	e := JournalEntry{SettingsHash: j.hash, A: a, B: b, Game: shardGameOf(g), Plies: len(g.Moves), PGN: pgn.String(), Data: data}
 	e.ThinkingA, e.ThinkingB = thinking(g)
-	data, err := json.Marshal(e)
+	line, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
-	data = append(data, '\n')
-	if _, err := j.file.Write(data); err != nil {
+	line = append(line, '\n')
+	if _, err := j.file.Write(line); err != nil {
 		return err
 	}
-	e.PGN = ""
-	j.games[g.Number] = journalLine{entry: e, offset: j.end, size: int64(len(data))}
-	j.end += int64(len(data))
+	e.PGN, e.Data = "", nil
+	j.games[g.Number] = journalLine{entry: e, offset: j.end, size: int64(len(line))}
+	j.end += int64(len(line))
 	return j.file.Sync()
 }
 
 // PGN is game number n's PGN text, read back from the journal.
 func (j *Journal) PGN(n int) (string, error) {
+	e, err := j.read(n)
+	return e.PGN, err
+}
+
+// Data is game number n's data (AddData), read back from the journal; nil
+// when it was added without any.
+func (j *Journal) Data(n int) (json.RawMessage, error) {
+	e, err := j.read(n)
+	return e.Data, err
+}
+
+// read reads game number n's whole entry back from the journal.
+func (j *Journal) read(n int) (JournalEntry, error) {
 	l, ok := j.games[n]
 	if !ok {
-		return "", fmt.Errorf("%s lacks game %d", j.path, n)
+		return JournalEntry{}, fmt.Errorf("%s lacks game %d", j.path, n)
 	}
 	buf := make([]byte, l.size)
 	if _, err := j.file.ReadAt(buf, l.offset); err != nil {
-		return "", fmt.Errorf("%s: game %d: %w", j.path, n, err)
+		return JournalEntry{}, fmt.Errorf("%s: game %d: %w", j.path, n, err)
 	}
 	var e JournalEntry
 	if err := json.Unmarshal(buf, &e); err != nil || e.Game.Number != n {
-		return "", fmt.Errorf("%s: game %d's line was changed while the run was writing", j.path, n)
+		return JournalEntry{}, fmt.Errorf("%s: game %d's line was changed while the run was writing", j.path, n)
 	}
-	return e.PGN, nil
+	return e, nil
 }
 
 // Close closes the journal and keeps its file, for a rerun to continue.

@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -105,5 +106,35 @@ func TestJournalContinuesAndRefuses(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("removed journal still there: %v", err)
+	}
+}
+
+// TestJournalData: a game's data is journalled in its line, kept out of
+// memory and read back after a reopen; a game added without any has none.
+func TestJournalData(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ".g.pgn.journal.jsonl")
+	j, err := match.OpenJournal(path, "h", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.AddData("A", "B", journalGame(1), "e", "-", json.RawMessage(`{"moves":[1,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Add("A", "B", journalGame(2), "e", "-"); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if j, err = match.OpenJournal(path, "h", false); err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	if e, _ := j.Game(1); e.Data != nil {
+		t.Errorf("entry keeps its data in memory: %s", e.Data)
+	}
+	if data, err := j.Data(1); err != nil || string(data) != `{"moves":[1,2]}` {
+		t.Errorf("game 1's data %s, %v", data, err)
+	}
+	if data, err := j.Data(2); err != nil || data != nil {
+		t.Errorf("game 2, added without data: %s, %v", data, err)
 	}
 }

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/pipeline/datagen"
+	"github.com/dchess/dchess/pipeline/selfplay"
+	"github.com/dchess/dchess/search/match"
+)
+
+type datagenOptions struct {
+	A, B         string
+	Games        int
+	Out          string
+	BalanceCP    int
+	BalanceDepth int
+	RandomRate   float64
+	RandomWindow int
+	SkipInCheck  bool
+	SkipCaptures bool
+	MaxScore     int
+	PV           int
+	JSON         bool
+	Force        bool
+	Shard        string
+	Command      []string
+	gameFlags
+}
+
+func newDatagenCmd(s *IOStreams) *cobra.Command {
+	opts := &datagenOptions{}
+	cmd := &cobra.Command{
+		Use:   "datagen --a SPEC [--b SPEC] --games N (--nodes N | --depth D) -o DATASET",
+		Short: "Play self-play games and write their positions, scored by the players' own searches, as a dataset",
+		Long: `datagen makes training data in one step. It plays --games games of --a against --b (itself
+when --b is not given) as dchess selfplay does (generated or --openings openings, each twice with
+colours swapped, --random-rate moves) under a fixed budget per move (--nodes or --depth; any
+searching player: nnue, heuristic, uci:/usr/games/stockfish), and writes a dataset with one record
+per position before a move: the mover's search score as the label (centipawns or mate from the side
+to move, its win probability, the move played as the best move, the principal variation, depth,
+nodes, the player's name as the engine), the game's result, ply and a game id. The nnue family
+trains on it directly: no ingest and no Stockfish labelling. Positions are deduplicated, the first
+one kept. A move without a score (a --random-rate move) leaves its position out.
+
+Filters, as the NNUE trainers use them: --skip-in-check, --skip-captures (the move played is a
+capture) and --max-score CP (a score beyond ±CP, or a mate). nnue's quiet_only skips the first two
+when it trains anyway; filtering here makes a smaller dataset.
+
+The games are kept beside the dataset as DATASET.pgn. Until the last is played each finished game,
+with its moves' scores, is in a hidden journal beside that (.DATASET.pgn.journal.jsonl), so a run
+that is stopped or killed loses only the games in progress: the same command run again plays only
+the games the journal lacks, then writes the dataset. --force replaces the dataset and starts over.
+
+With --shard i/n the command is task i of a job array of n: it plays its share of the game pairs
+(each with the opening, colours and seed it has in the whole run) into the dataset
+NAME-000i-of-000n (and its games into NAME-000i-of-000n.pgn); a finished task is skipped when run
+again. "dchess dataset merge NAME -o OUT" joins the tasks' datasets.`,
+		Example: `  dchess datagen --a heuristic --games 1000 --nodes 5000 --skip-in-check --skip-captures -o data/gen-h5k --concurrency 2
+  dchess datagen --a "uci:/usr/games/stockfish" --games 1000 --nodes 5000 --random-rate 0.05 --random-rate-plies 16 -o data/gen-sf5k
+  dchess datagen --a nnue --games 20000 --depth 6 --max-score 3000 --shard auto/64 -o /shared/gen
+  dchess dataset merge /shared/gen -o data/gen`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.Command = os.Args
+			return runDatagen(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.A, "a", "", "player SPEC (required)")
+	f.StringVar(&opts.B, "b", "", "opponent SPEC (default: the same as --a)")
+	f.IntVar(&opts.Games, "games", 100, "number of games")
+	f.StringVarP(&opts.Out, "out", "o", "", "dataset to write (required); the games go beside it as DATASET.pgn")
+	f.IntVar(&opts.BalanceCP, "balance", selfplay.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
+	f.IntVar(&opts.BalanceDepth, "balance-depth", selfplay.DefaultBalanceDepth, "search depth of the --balance check")
+	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1); their positions have no score and are left out")
+	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
+	f.BoolVar(&opts.SkipInCheck, "skip-in-check", false, "leave out positions whose side to move is in check")
+	f.BoolVar(&opts.SkipCaptures, "skip-captures", false, "leave out positions whose move played (the search's best) is a capture")
+	f.IntVar(&opts.MaxScore, "max-score", 0, "leave out positions scored beyond ±this many centipawns, and mates (0: keep all)")
+	f.IntVar(&opts.PV, "pv", datagen.DefaultPV, "keep each move's principal variation up to this many moves (0: none)")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
+	f.BoolVar(&opts.Force, "force", false, "replace the dataset if it exists, and start over instead of continuing an interrupted run's journal")
+	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives the dataset NAME-000i-of-000n")
+	opts.gameFlags.add(cmd)
+	if fl := f.Lookup("random-plies"); fl != nil {
+		fl.DefValue = fmt.Sprint(selfplay.DefaultOpeningPlies)
+		_ = fl.Value.Set(fl.DefValue)
+	}
+	_ = f.MarkHidden("pgn")
+	return cmd
+}
+
+func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch {
+	case opts.A == "":
+		return usagef("--a is required (a player SPEC such as heuristic, nnue or uci:/usr/games/stockfish)")
+	case opts.Out == "":
+		return usagef("datagen needs an output dataset: -o DATASET")
+	case opts.PGN != "":
+		return usagef("datagen writes its games beside the dataset (DATASET.pgn), not to --pgn")
+	case opts.Nodes == 0 && opts.Depth == 0 && opts.MoveTimeMS == 0 && opts.TC == "":
+		return usagef("datagen needs a budget per move: --nodes N or --depth D (or --movetime, --tc)")
+	case opts.Games < 1 || opts.Games > match.MaxGames:
+		return usagef("--games must be in 1..%d, got %d", match.MaxGames, opts.Games)
+	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
+		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
+	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0 || opts.MaxScore < 0 || opts.PV < 0:
+		return usagef("--random-rate-plies, --balance, --balance-depth, --max-score and --pv must not be negative")
+	}
+	var spec jobarray.Spec
+	if opts.Shard != "" {
+		var err error
+		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
+			return usagef("--shard: %v", err)
+		}
+	}
+	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
+		if spec == "" {
+			continue
+		}
+		if _, err := entrantFromFlag(flag, spec); err != nil {
+			return err
+		}
+	}
+	cfg, err := opts.Settings.Config((opts.Games + 1) / 2)
+	if err != nil {
+		return err
+	}
+	b := opts.B
+	if b == "" {
+		b = opts.A
+	}
+	pv := opts.PV
+	if pv == 0 {
+		pv = -1 // none
+	}
+	var bar progress.Reporter
+	run := datagen.Options{
+		Play: selfplay.Options{
+			Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
+			OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
+			RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Restart: opts.Force,
+			OnStart: func(games, resumed int) {
+				s.Infof("Datagen %s vs %s: %d games, %s\n", opts.A, b, games, match.LimitText(cfg))
+				if resumed > 0 {
+					s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+				}
+				bar = s.Progress("datagen", int64(games-resumed), "games")
+			},
+			OnGame: func(match.GameResult, *match.Report) {
+				if bar != nil {
+					bar.Add(1)
+				}
+			},
+		},
+		Output:  opts.Out,
+		Replace: opts.Force,
+		Filters: datagen.Filters{SkipInCheck: opts.SkipInCheck, SkipCaptures: opts.SkipCaptures, MaxScore: opts.MaxScore},
+		PV:      pv,
+		Command: opts.Command,
+		Sharded: opts.Shard != "",
+		Shard:   spec,
+		Run:     opts.Settings.ShardRun(opts.A, b, opts.Games, ""),
+		OnWrite: func() {
+			if bar != nil {
+				bar.Finish()
+				bar = nil
+			}
+		},
+	}
+	res, err := datagen.Run(ctx, run)
+	if bar != nil {
+		endProgress(bar, err)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) && res != nil && res.Play != nil {
+			return fmt.Errorf("datagen interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
+				res.Play.Games, selfplay.Journal(res.Games), res.Output)
+		}
+		return err
+	}
+	if res.Skipped {
+		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings (%d positions); nothing to do\n", spec, res.Output, res.Records)
+		return nil
+	}
+	if opts.JSON {
+		return writeJSON(s.Out, struct {
+			*datagen.Result
+			RecordsPerSecond float64 `json:"records_per_second"`
+		}{res, res.RecordsPerSecond()})
+	}
+	games, resumed := 0, 0
+	if res.Play != nil {
+		games, resumed = res.Play.Games, res.Play.Resumed
+	}
+	fmt.Fprintf(s.Out, "played %d games (%d from an interrupted run's journal); %d positions: %d without a score, %d in check, %d captures, %d beyond the score bound, %d duplicates left out\n",
+		games, resumed, res.Positions, res.Unscored, res.InCheck, res.Captures, res.Beyond, res.Duplicates)
+	fmt.Fprintf(s.Out, "wrote %d labelled positions to %s (games in %s) in %.1fs: %.1f positions/s\n",
+		res.Records, res.Output, res.Games, res.Seconds, res.RecordsPerSecond())
+	return nil
+}
