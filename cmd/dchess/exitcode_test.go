@@ -93,6 +93,7 @@ func TestMissingInputsExit2(t *testing.T) {
 		{[]string{"match", "--a", "random", "--b", "random", "--openings", missing}, "match --openings"},
 		{[]string{"tournament", "--players", "random,random", "--openings", missing}, "tournament --openings"},
 		{[]string{"selfplay", "--a", "random", "--openings", missing, "-o", out}, "selfplay --openings"},
+		{[]string{"datagen", "--a", "random", "--openings", missing, "--depth", "1", "-o", out}, "datagen --openings"},
 		{[]string{"match", "merge", missing}, "match merge ARGS"},
 		{[]string{"tournament", "merge", missing}, "tournament merge ARGS"},
 		{[]string{"plot", dir, missing, "-o", out}, "plot ARGS"},
