@@ -16,13 +16,8 @@ import (
 )
 
 type datagenOptions struct {
-	A, B         string
-	Games        int
+	selfPlayFlags
 	Out          string
-	BalanceCP    int
-	BalanceDepth int
-	RandomRate   float64
-	RandomWindow int
 	SkipInCheck  bool
 	SkipCaptures bool
 	MaxScore     int
@@ -31,7 +26,6 @@ type datagenOptions struct {
 	Force        bool
 	Shard        string
 	Command      []string
-	gameFlags
 }
 
 func newDatagenCmd(s *IOStreams) *cobra.Command {
@@ -72,15 +66,9 @@ again. "dchess dataset merge NAME -o OUT" joins the tasks' datasets.`,
 			return runDatagen(cmd.Context(), opts, s)
 		},
 	}
+	opts.selfPlayFlags.add(cmd, "share of moves replaced by a random legal move (0 to 1); their positions have no score and are left out")
 	f := cmd.Flags()
-	f.StringVar(&opts.A, "a", "", "player SPEC (required)")
-	f.StringVar(&opts.B, "b", "", "opponent SPEC (default: the same as --a)")
-	f.IntVar(&opts.Games, "games", 100, "number of games")
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset to write (required); the games go beside it as DATASET.pgn")
-	f.IntVar(&opts.BalanceCP, "balance", selfplay.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
-	f.IntVar(&opts.BalanceDepth, "balance-depth", selfplay.DefaultBalanceDepth, "search depth of the --balance check")
-	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1); their positions have no score and are left out")
-	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.SkipInCheck, "skip-in-check", false, "leave out positions whose side to move is in check")
 	f.BoolVar(&opts.SkipCaptures, "skip-captures", false, "leave out positions whose move played (the search's best) is a capture")
 	f.IntVar(&opts.MaxScore, "max-score", 0, "leave out positions scored beyond ±this many centipawns, and mates (0: keep all)")
@@ -88,12 +76,6 @@ again. "dchess dataset merge NAME -o OUT" joins the tasks' datasets.`,
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&opts.Force, "force", false, "replace the dataset if it exists, and start over instead of continuing an interrupted run's journal")
 	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives the dataset NAME-000i-of-000n")
-	opts.gameFlags.add(cmd)
-	if fl := f.Lookup("random-plies"); fl != nil {
-		fl.DefValue = fmt.Sprint(selfplay.DefaultOpeningPlies)
-		_ = fl.Value.Set(fl.DefValue)
-	}
-	_ = f.MarkHidden("pgn")
 	return cmd
 }
 

@@ -19,21 +19,48 @@ import (
 	"github.com/dchess/dchess/search/match"
 )
 
-type selfPlayOptions struct {
+// selfPlayFlags are what selfplay and datagen share: who plays, how many
+// games, how their openings and random moves vary, and the game flags.
+type selfPlayFlags struct {
 	A, B         string
 	Games        int
-	Out          string
 	BalanceCP    int
 	BalanceDepth int
 	RandomRate   float64
 	RandomWindow int
-	JSON         bool
-	Force        bool
+	gameFlags
+}
+
+// add declares the shared flags; randomRate is --random-rate's usage, which
+// says what becomes of a random move's position.
+func (f *selfPlayFlags) add(cmd *cobra.Command, randomRate string) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.A, "a", "", "player SPEC (required)")
+	fl.StringVar(&f.B, "b", "", "opponent SPEC (default: the same as --a)")
+	fl.IntVar(&f.Games, "games", 100, "number of games")
+	fl.IntVar(&f.BalanceCP, "balance", selfplay.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
+	fl.IntVar(&f.BalanceDepth, "balance-depth", selfplay.DefaultBalanceDepth, "search depth of the --balance check")
+	fl.Float64Var(&f.RandomRate, "random-rate", 0, randomRate)
+	fl.IntVar(&f.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
+	f.gameFlags.add(cmd)
+	// Self-play openings are longer than a match's by default: more variety.
+	if flag := fl.Lookup("random-plies"); flag != nil {
+		flag.DefValue = fmt.Sprint(selfplay.DefaultOpeningPlies)
+		_ = flag.Value.Set(flag.DefValue)
+	}
+	// The games go to -o; --pgn belongs to match and tournament.
+	_ = fl.MarkHidden("pgn")
+}
+
+type selfPlayOptions struct {
+	selfPlayFlags
+	Out   string
+	JSON  bool
+	Force bool
 	// Shard makes the run one task of a job array (i/n or auto/n); -o
 	// then names the task outputs NAME-000i-of-000n/.
 	Shard   string
 	Command []string
-	gameFlags
 }
 
 func newSelfPlayCmd(s *IOStreams) *cobra.Command {
@@ -73,26 +100,12 @@ them all with a glob.`,
 			return runSelfPlay(cmd.Context(), opts, s)
 		},
 	}
+	opts.selfPlayFlags.add(cmd, "share of moves replaced by a random legal move (0 to 1)")
 	f := cmd.Flags()
-	f.StringVar(&opts.A, "a", "", "player SPEC (required)")
-	f.StringVar(&opts.B, "b", "", "opponent SPEC (default: the same as --a)")
-	f.IntVar(&opts.Games, "games", 100, "number of games")
 	f.StringVarP(&opts.Out, "out", "o", "", "PGN file to write (required)")
-	f.IntVar(&opts.BalanceCP, "balance", selfplay.DefaultBalanceCP, "keep generated openings the heuristic scores within ±this many centipawns (0: any)")
-	f.IntVar(&opts.BalanceDepth, "balance-depth", selfplay.DefaultBalanceDepth, "search depth of the --balance check")
-	f.Float64Var(&opts.RandomRate, "random-rate", 0, "share of moves replaced by a random legal move (0 to 1)")
-	f.IntVar(&opts.RandomWindow, "random-rate-plies", 0, "apply --random-rate in the first N plies of each game only (0: all)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	f.BoolVar(&opts.Force, "force", false, "replace the -o file if it exists, and start over instead of continuing an interrupted run's journal")
 	f.StringVar(&opts.Shard, "shard", "", "play task i of n of a job array (i/n, or auto/n from the batch system's task index): -o NAME gives NAME-000i-of-000n/games.pgn")
-	opts.gameFlags.add(cmd)
-	// Self-play openings are longer than a match's by default: more variety.
-	if fl := f.Lookup("random-plies"); fl != nil {
-		fl.DefValue = fmt.Sprint(selfplay.DefaultOpeningPlies)
-		_ = fl.Value.Set(fl.DefValue)
-	}
-	// The games go to -o; --pgn belongs to match and tournament.
-	_ = f.MarkHidden("pgn")
 	return cmd
 }
 
