@@ -309,7 +309,15 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
 	start := time.Now()
-	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
+	// last is the last info line sent with a pv; only the search
+	// goroutine reads and writes it (OnInfo runs inside Move).
+	var last player.Info
+	lim.OnInfo = func(in player.Info) {
+		if len(in.PV) > 0 {
+			last = in
+		}
+		e.sendInfo(in, true, start)
+	}
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}
 	go func() {
 		defer close(done)
@@ -324,12 +332,31 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 			e.send("bestmove 0000")
 			return
 		}
+		e.sendFinalInfo(mi, last, start)
 		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
 			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
 			return
 		}
 		e.send("bestmove %s", mi.Move)
 	}()
+}
+
+// sendFinalInfo makes the move played the first of the last pv sent, with
+// its score: a search that is stopped (by "stop", the clock or a node
+// limit) may play a root move of its cut-off iteration that beat the last
+// finished one, and a player may report no progress at all. GUIs and
+// match runners take the last pv's score as the played move's (for
+// adjudication too), so when the last info line does not show the move
+// played, with the score it was played for, one more line does.
+func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, start time.Time) {
+	pv := mi.PV
+	if len(pv) == 0 || pv[0] != mi.Move {
+		pv = []string{mi.Move}
+	}
+	if len(last.PV) > 0 && last.PV[0] == mi.Move && (!mi.HasScore || last.Score == mi.Score && last.Mate == mi.Mate) {
+		return
+	}
+	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, start)
 }
 
 // stopSearch ends a running search and waits for its bestmove line.
@@ -342,7 +369,9 @@ func (e *Engine) stopSearch() {
 	e.cancel, e.done = nil, nil
 }
 
-func (e *Engine) sendInfo(in player.Info, start time.Time) {
+// sendInfo sends one "info" line; hasScore false leaves the score out
+// (a player with no evaluation).
+func (e *Engine) sendInfo(in player.Info, hasScore bool, start time.Time) {
 	elapsed := in.Time
 	if elapsed <= 0 {
 		elapsed = time.Since(start)
@@ -352,15 +381,21 @@ func (e *Engine) sendInfo(in player.Info, start time.Time) {
 	if elapsed > 0 {
 		nps = int64(float64(in.Nodes) / elapsed.Seconds())
 	}
-	score := fmt.Sprintf("cp %d", in.Score)
-	if in.Mate != 0 {
-		score = fmt.Sprintf("mate %d", in.Mate)
+	line := "info"
+	if in.Depth > 0 {
+		line += fmt.Sprintf(" depth %d", in.Depth)
 	}
-	line := fmt.Sprintf("info depth %d", in.Depth)
 	if in.SelDepth > 0 {
 		line += fmt.Sprintf(" seldepth %d", in.SelDepth)
 	}
-	line += fmt.Sprintf(" score %s nodes %d nps %d time %d", score, in.Nodes, nps, ms)
+	if hasScore {
+		if in.Mate != 0 {
+			line += fmt.Sprintf(" score mate %d", in.Mate)
+		} else {
+			line += fmt.Sprintf(" score cp %d", in.Score)
+		}
+	}
+	line += fmt.Sprintf(" nodes %d nps %d time %d", in.Nodes, nps, ms)
 	if len(in.PV) > 0 {
 		line += " pv " + strings.Join(in.PV, " ")
 	}

@@ -1,0 +1,80 @@
+package uciengine
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// lastPV returns the first move and the score of the last info line with
+// a pv, and false when there is none.
+func lastPV(lines []string) (move, score string, ok bool) {
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 0 || f[0] != "info" {
+			continue
+		}
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "score":
+				if i+2 < len(f) {
+					score = f[i+1] + " " + f[i+2]
+				}
+			case "pv":
+				move, ok = f[i+1], true
+			}
+		}
+	}
+	return move, score, ok
+}
+
+// bestMoveIsLastPV fails the test when the bestmove line of lines is not
+// the first move of the last pv sent before it.
+func bestMoveIsLastPV(t *testing.T, what string, lines []string) {
+	t.Helper()
+	last := strings.Fields(lines[len(lines)-1])
+	if len(last) < 2 || last[0] != "bestmove" {
+		t.Fatalf("%s: no bestmove in %q", what, lines)
+	}
+	pv, _, ok := lastPV(lines)
+	if !ok || pv != last[1] {
+		t.Errorf("%s: bestmove %s, but the last pv sent starts with %q (ok=%v): %q", what, last[1], pv, ok, lines)
+	}
+}
+
+// The best move is the first move of the last PV sent, and with it the
+// score shown, however the search ends: a node limit that cuts an
+// iteration (where a root move that beat the last iteration's is played),
+// a depth, a move time, or stop (issue #58, item 3).
+func TestBestMoveIsTheLastPV(t *testing.T) {
+	s := startConversation(t, "heuristic")
+	positions := []string{
+		"position startpos",
+		"position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5",
+		"position fen r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+		"position fen 2r3k1/pp3ppp/8/3p4/3P4/1Q6/PP3PPP/6K1 w - - 0 1",
+	}
+	for _, pos := range positions {
+		for nodes := 50; nodes <= 20000; nodes = nodes * 5 / 4 {
+			s.send(pos)
+			s.send("go nodes " + itoa(nodes))
+			bestMoveIsLastPV(t, pos+" nodes "+itoa(nodes), s.until("bestmove"))
+		}
+		s.send(pos)
+		s.send("go depth 3")
+		bestMoveIsLastPV(t, pos+" depth 3", s.until("bestmove"))
+		s.send(pos)
+		s.send("go movetime 30")
+		bestMoveIsLastPV(t, pos+" movetime 30", s.until("bestmove"))
+	}
+	s.send("position startpos")
+	s.send("go infinite")
+	s.send("stop")
+	bestMoveIsLastPV(t, "go infinite, stop", s.until("bestmove"))
+	s.send("quit")
+	if err := <-s.done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
