@@ -17,6 +17,10 @@ type Limits struct {
 	WTime, BTime, WInc, BInc time.Duration
 	MovesToGo                int  // moves until the next time control; 0 means sudden death
 	Infinite                 bool // ignore clocks: search until ctx is cancelled or Depth/Nodes are reached
+	// SearchMoves, when not empty, are the only root moves searched (UCI
+	// "go searchmoves"); moves in it that are not legal are ignored, and
+	// when none is legal every move is searched.
+	SearchMoves []board.Move
 }
 
 // defaultMovesToGo is the number of moves a sudden-death clock is spread
