@@ -41,6 +41,12 @@ type Limits struct {
 	// settings (depth=, nodes=). Unlike Depth it caps no player that has
 	// a limit of its own. Zero leaves the depth to the player's default.
 	DefaultDepth int
+	// SearchMoves, when not empty, are the only moves the player may
+	// play (UCI "go searchmoves"), in UCI notation. Searching players,
+	// policies, random movers and UCI engines honour it; a player that
+	// cannot (the experience player) plays as if it were empty, which the
+	// UCI engine reports.
+	SearchMoves []string
 	// OnInfo, if not nil, receives progress reports (one per finished
 	// iteration for a searching player), for UCI "info" lines.
 	OnInfo func(Info)

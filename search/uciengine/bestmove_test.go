@@ -78,3 +78,30 @@ func TestBestMoveIsTheLastPV(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// "go searchmoves" restricts the moves played, wherever it stands among
+// the parameters; moves that are not legal are reported and left out,
+// and with none legal every move is searched (issue #58, item 3).
+func TestSearchMoves(t *testing.T) {
+	const mate = "position fen 6k1/5ppp/8/8/8/8/1Q6/R5K1 w - - 0 1" // Ra8# and Qb8#
+	for _, spec := range []string{"heuristic", "heuristic:search=minimax", "random"} {
+		s := startConversation(t, spec)
+		for _, goCmd := range []string{"go depth 3 searchmoves b2b7 g1f1", "go searchmoves b2b7 g1f1 depth 3", "go searchmoves g1f1 b2b7 wtime 1000 btime 1000"} {
+			s.send(mate)
+			s.send(goCmd)
+			lines := s.until("bestmove")
+			if f := strings.Fields(lines[len(lines)-1]); f[1] != "b2b7" && f[1] != "g1f1" {
+				t.Errorf("%s %q: %q", spec, goCmd, lines)
+			}
+			bestMoveIsLastPV(t, spec+" "+goCmd, lines)
+		}
+		s.send(mate)
+		s.send("go depth 2 searchmoves a1a8 e2e4")
+		lines := s.until("bestmove")
+		if !strings.Contains(lines[0], "e2e4") || !strings.HasPrefix(lines[0], "info string") || lines[len(lines)-1] != "bestmove a1a8" {
+			t.Errorf("%s: searchmoves with an illegal move: %q", spec, lines)
+		}
+		s.send("quit")
+		<-s.done
+	}
+}

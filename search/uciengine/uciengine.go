@@ -8,12 +8,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -174,6 +176,9 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			e.send("bestmove 0000")
 			return false
 		}
+		if len(lim.SearchMoves) > 0 {
+			lim.SearchMoves = e.legalSearchMoves(lim.SearchMoves)
+		}
 		if e.depthCap > 0 && (lim.Depth == 0 || lim.Depth > e.depthCap) {
 			lim.Depth = e.depthCap
 		}
@@ -332,6 +337,9 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 			e.send("bestmove 0000")
 			return
 		}
+		if len(lim.SearchMoves) > 0 && !slices.Contains(lim.SearchMoves, mi.Move) {
+			e.sayInfo("%s cannot keep to searchmoves; it played its own choice", p.Name())
+		}
 		e.sendFinalInfo(mi, last, start)
 		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
 			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
@@ -357,6 +365,31 @@ func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, start time.
 		return
 	}
 	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, start)
+}
+
+// legalSearchMoves returns the moves of "go searchmoves" that are legal in
+// the position, and reports the others; when none is, every move is
+// searched, as in Stockfish.
+func (e *Engine) legalSearchMoves(moves []string) []string {
+	b, err := player.Board(e.pos)
+	if err != nil {
+		return nil
+	}
+	var legal, bad []string
+	for _, m := range moves {
+		if mv, err := b.ParseUCI(m); err == nil {
+			legal = append(legal, board.UCI(mv))
+		} else {
+			bad = append(bad, m)
+		}
+	}
+	switch {
+	case len(legal) == 0:
+		e.sayInfo("searchmoves: no legal move in %q; searching every move", strings.Join(moves, " "))
+	case len(bad) > 0:
+		e.sayInfo("searchmoves: %q not legal here, left out", strings.Join(bad, " "))
+	}
+	return legal
 }
 
 // stopSearch ends a running search and waits for its bestmove line.
@@ -440,6 +473,11 @@ func parsePosition(args []string) (player.Position, error) {
 	return pos, nil
 }
 
+// goKeywords are the parameters of "go", which end a searchmoves list.
+var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": true, "btime": true,
+	"winc": true, "binc": true, "movestogo": true, "depth": true, "nodes": true, "mate": true,
+	"movetime": true, "infinite": true}
+
 // parseGo reads the "go" parameters. A bare "go" searches until "stop" but
 // answers as soon as the search ends; only "go infinite" holds its answer
 // back until "stop".
@@ -453,7 +491,13 @@ func parseGo(args []string) (lim player.Limits, waitForStop bool, err error) {
 		case "ponder":
 			continue
 		case "searchmoves":
-			return lim, false, fmt.Errorf("go: searchmoves is not supported")
+			// Moves up to the next parameter: UCI puts searchmoves last,
+			// but GUIs differ.
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				lim.SearchMoves = append(lim.SearchMoves, args[i])
+			}
+			continue
 		}
 		if i+1 >= len(args) {
 			return lim, false, fmt.Errorf("go: %s needs a value", key)
