@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dchess/dchess/search/player"
 )
 
 // lastPV returns the first move and the score of the last info line with
@@ -103,5 +105,26 @@ func TestSearchMoves(t *testing.T) {
 		}
 		s.send("quit")
 		<-s.done
+	}
+}
+
+// "id name" names the weights a player plays, in brackets after its
+// family and settings; name= is shown as given.
+func TestIDNameNamesTheWeights(t *testing.T) {
+	for spec, want := range map[string]string{
+		"heuristic":                      "dchess heuristic v1",
+		"cnn:runs/a/model.dcw":           "dchess cnn (runs/a/model.dcw) v1",
+		"cnn:runs/a/model.dcw?depth=3":   "dchess cnn:depth=3 (runs/a/model.dcw) v1",
+		"cnn:runs/a/model.dcw?name=Mine": "dchess Mine (runs/a/model.dcw) v1",
+		"heuristic:depth=2":              "dchess heuristic:depth=2 v1",
+	} {
+		s, err := player.ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &Engine{spec: s, cfg: Config{Version: "v1"}}
+		if got := e.idName(); got != want {
+			t.Errorf("%s: id name %q, want %q", spec, got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ package uciengine
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -28,12 +29,26 @@ const (
 	maxDepth      = 64
 )
 
+// Config is what Run says about the engine besides its player.
+type Config struct {
+	Version string
+	// Weights names the weights file the player plays, for "id name",
+	// when the spec's own path is not the name to show (shipped weights
+	// live in a cache; their name is models/shipped/FAMILY.dcw).
+	Weights string
+	// Notes are sent as "info string" lines once, before the first
+	// "readyok" or search: which weights a bare family name took and
+	// from where.
+	Notes []string
+}
+
 // Engine runs one UCI conversation.
 type Engine struct {
-	spec    player.Spec
-	version string
-	out     io.Writer
-	outMu   sync.Mutex
+	spec      player.Spec
+	cfg       Config
+	notesSent bool
+	out       io.Writer
+	outMu     sync.Mutex
 
 	hashMB   int
 	hashSet  bool
@@ -56,7 +71,12 @@ type Engine struct {
 // "info string" lines, as GUIs expect; Run itself fails only when out
 // cannot be written.
 func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
-	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
+	return RunWith(ctx, in, out, spec, Config{Version: version})
+}
+
+// RunWith is Run with the engine's description in cfg.
+func RunWith(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, cfg Config) error {
+	e := &Engine{spec: spec, cfg: cfg, out: out, hashMB: defaultHashMB}
 	defer e.close()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
@@ -123,13 +143,14 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 	}
 	switch fields[0] {
 	case "uci":
-		e.send("id name dchess %s %s", e.spec.DisplayName(), e.version)
+		e.send("id name %s", e.idName())
 		e.send("id author the dchess authors")
 		e.send("option name Hash type spin default %d min 1 max %d", defaultHashMB, maxHashMB)
 		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
 		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
 		e.send("uciok")
 	case "isready":
+		e.sendNotes()
 		if e.searching() {
 			e.send("readyok")
 			return false
@@ -165,6 +186,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.pos, e.badPosition = pos, nil
 	case "go":
 		e.stopSearch()
+		e.sendNotes()
 		if e.badPosition != nil {
 			e.sayInfo("no move: the last position was refused (%v)", e.badPosition)
 			e.send("bestmove 0000")
@@ -199,6 +221,30 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.sayInfo("unknown command %q", fields[0])
 	}
 	return false
+}
+
+// idName is "dchess", the player and the version; a player with weights
+// is named by family and settings (or name=), the weights file in
+// brackets: "dchess nnue (models/shipped/nnue.dcw) v1.2".
+func (e *Engine) idName() string {
+	unpathed := e.spec
+	unpathed.Path = ""
+	name := unpathed.DisplayName()
+	if w := cmp.Or(e.cfg.Weights, e.spec.Path); w != "" {
+		name += " (" + w + ")"
+	}
+	return strings.TrimSpace("dchess " + name + " " + e.cfg.Version)
+}
+
+// sendNotes sends Config.Notes, once.
+func (e *Engine) sendNotes() {
+	if e.notesSent {
+		return
+	}
+	e.notesSent = true
+	for _, n := range e.cfg.Notes {
+		e.sayInfo("%s", n)
+	}
 }
 
 // maxInfoBytes caps an "info string" text. Messages quote what the GUI
