@@ -22,14 +22,24 @@ func newUCICmd(s *IOStreams) *cobra.Command {
 		Use:   "uci --player SPEC",
 		Short: "Run a player as a UCI engine on standard input and output",
 		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
-(cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
+(fastchess, cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
 uci, isready, setoption (Hash, Threads, Depth), ucinewgame, position startpos|fen ... moves ...,
-go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.
+go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite/searchmoves, stop and quit.
+bestmove is always the first move of the last pv sent, whose score is the played move's.
+A bare model name (--player cnn) plays the newest weights under the runs/ of the folder
+the engine is started in (else the shipped ones): id name names the file and an
+info string says where it came from; name a file (cnn:PATH) to pin it.
 End of input is quit, as for Stockfish: a running search stops and sends its
 bestmove, so a script that pipes commands in keeps its input open until the
-answer has come.`,
+answer has come.
+
+Match tools start the engine themselves and take the binary and its arguments
+apart: fastchess takes cmd= and the arguments in one args="...", cutechess-cli
+one arg= per argument; a whole command line in cmd= does not start.`,
 		Example: `  dchess uci --player heuristic
-  cutechess-cli -engine cmd="dchess uci --player cnn:runs/cnn/model.dcw" -engine cmd=stockfish ...
+  fastchess -engine cmd=dchess args="uci --player nnue" name=dchess -engine cmd=stockfish name=stockfish -each tc=10+0.1 -rounds 20
+  cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=nnue name=dchess -engine cmd=stockfish -each proto=uci tc=10+0.1 -rounds 20
+  cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=cnn:runs/cnn/model.dcw -engine cmd=stockfish -each proto=uci tc=10+0.1
   (printf 'uci\nposition startpos\ngo depth 5\n'; sleep 1) | dchess uci --player heuristic`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runUCI(cmd.Context(), opts, s) },

@@ -121,3 +121,24 @@ func TestUCINamesTheWeightsOfABareFamilyName(t *testing.T) {
 		t.Errorf("weights under runs/ announced as %q", got)
 	}
 }
+
+// The help's match-tool examples are in the forms fastchess and
+// cutechess-cli take: the binary in cmd=, its arguments in args="..."
+// (fastchess) or one arg= each (cutechess-cli); a whole command line in
+// cmd= starts nothing in either (issue #58, item 3).
+func TestUCIHelpExamplesStartInMatchTools(t *testing.T) {
+	ex := newUCICmd(&IOStreams{}).Example
+	for _, want := range []string{
+		`fastchess -engine cmd=dchess args="uci --player nnue"`,
+		`cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=nnue`,
+	} {
+		if !strings.Contains(ex, want) {
+			t.Errorf("no %q in the examples:\n%s", want, ex)
+		}
+	}
+	for _, line := range strings.Split(ex, "\n") {
+		if strings.Contains(line, `cmd="`) {
+			t.Errorf("a whole command line in cmd=: %s", line)
+		}
+	}
+}
