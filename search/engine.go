@@ -85,6 +85,9 @@ type Info struct {
 	NPS      int64
 	Time     time.Duration
 	PV       []board.Move
+	// HashFull is the per-mille of the transposition table this search
+	// filled (UCI "hashfull").
+	HashFull int
 }
 
 // MateIn converts a score into signed moves to mate, 0 when it is not a mate score.
@@ -377,7 +380,7 @@ func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info
 		nps = int64(float64(nodes) / elapsed.Seconds())
 	}
 	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: nodes,
-		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...)})
+		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...), HashFull: e.tt.hashfull()})
 }
 
 // checkStop is called at every node. Node limits are exact on one thread

@@ -171,11 +171,12 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if lim.OnInfo != nil {
 		onInfo = func(in search.Info) {
 			lim.OnInfo(Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
-				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV)})
+				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull})
 		}
 	}
 	slim := p.limits(lim)
 	slim.SearchMoves = allowedMoves(b, lim.SearchMoves)
+	slim.MoveOverhead = lim.MoveOverhead
 	res := p.engine.Search(ctx, b, slim, onInfo)
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")

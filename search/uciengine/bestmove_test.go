@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/search/player"
 )
@@ -127,4 +128,45 @@ func TestIDNameNamesTheWeights(t *testing.T) {
 			t.Errorf("%s: id name %q, want %q", spec, got, want)
 		}
 	}
+}
+
+// Move Overhead is announced and reaches the search; info lines of a
+// searching player carry hashfull (issue #58, item 3).
+func TestMoveOverheadAndHashfull(t *testing.T) {
+	s := startConversation(t, "heuristic")
+	s.send("uci")
+	if hello := strings.Join(s.until("uciok"), "\n"); !strings.Contains(hello, "option name Move Overhead type spin default 10 min 1 max 5000") {
+		t.Errorf("no Move Overhead option in %q", hello)
+	}
+	s.send("setoption name Move Overhead value 0")
+	if got := s.until("info string"); !strings.Contains(got[len(got)-1], "Move Overhead wants 1..5000") {
+		t.Errorf("Move Overhead 0 answered %q", got)
+	}
+	// With 900 ms of a 1000 ms clock kept back, the search gets little.
+	s.send("setoption name Move Overhead value 900")
+	s.send("position startpos")
+	start := time.Now()
+	s.send("go wtime 1000 btime 1000 movestogo 1")
+	s.until("bestmove")
+	if took := time.Since(start); took > 400*time.Millisecond {
+		t.Errorf("with Move Overhead 900 a move of a 1000 ms clock took %v", took)
+	}
+	s.send("setoption name Hash value 1")
+	s.send("position startpos")
+	s.send("go depth 6")
+	lines := s.until("bestmove")
+	var full bool
+	for _, l := range lines {
+		f := strings.Fields(l)
+		for i := range f {
+			if f[i] == "hashfull" && i+1 < len(f) && f[i+1] != "0" {
+				full = true
+			}
+		}
+	}
+	if !full {
+		t.Errorf("no hashfull in %q", lines)
+	}
+	s.send("quit")
+	<-s.done
 }

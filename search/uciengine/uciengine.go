@@ -27,6 +27,9 @@ const (
 	defaultHashMB = 16
 	maxHashMB     = 4096
 	maxDepth      = 64
+	// Move Overhead, in milliseconds: kept back from the clock for the
+	// time a move takes to reach it (search.DefaultMoveOverhead unless set).
+	maxMoveOverheadMS = 5000
 )
 
 // Config is what Run says about the engine besides its player.
@@ -54,6 +57,8 @@ type Engine struct {
 	hashSet  bool
 	depthCap int
 	threads  int // Threads as set, 0 until set
+	// moveOverhead is Move Overhead as set, 0 until set.
+	moveOverhead time.Duration
 
 	p     player.Player
 	dirty bool // options changed since p was made
@@ -148,6 +153,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.send("option name Hash type spin default %d min 1 max %d", defaultHashMB, maxHashMB)
 		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
 		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
+		e.send("option name Move Overhead type spin default %d min 1 max %d", search.DefaultMoveOverhead.Milliseconds(), maxMoveOverheadMS)
 		e.send("uciok")
 	case "isready":
 		e.sendNotes()
@@ -201,6 +207,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		if len(lim.SearchMoves) > 0 {
 			lim.SearchMoves = e.legalSearchMoves(lim.SearchMoves)
 		}
+		lim.MoveOverhead = e.moveOverhead
 		if e.depthCap > 0 && (lim.Depth == 0 || lim.Depth > e.depthCap) {
 			lim.Depth = e.depthCap
 		}
@@ -303,6 +310,13 @@ func (e *Engine) setOption(args []string) {
 			return
 		}
 		e.threads, e.dirty = n, true
+	case "move overhead":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxMoveOverheadMS {
+			e.sayInfo("Move Overhead wants 1..%d (ms), got %q", maxMoveOverheadMS, v)
+			return
+		}
+		e.moveOverhead = time.Duration(n) * time.Millisecond
 	default:
 		e.sayInfo("unknown option %q", optName)
 	}
@@ -475,6 +489,9 @@ func (e *Engine) sendInfo(in player.Info, hasScore bool, start time.Time) {
 		}
 	}
 	line += fmt.Sprintf(" nodes %d nps %d time %d", in.Nodes, nps, ms)
+	if in.HashFull > 0 {
+		line += fmt.Sprintf(" hashfull %d", in.HashFull)
+	}
 	if len(in.PV) > 0 {
 		line += " pv " + strings.Join(in.PV, " ")
 	}
