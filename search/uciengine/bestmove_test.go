@@ -170,3 +170,19 @@ func TestMoveOverheadAndHashfull(t *testing.T) {
 	s.send("quit")
 	<-s.done
 }
+
+// MultiPV above 1 is refused in so many words, not faked with one line.
+func TestMultiPVIsRefused(t *testing.T) {
+	s := startConversation(t, "heuristic")
+	s.send("setoption name MultiPV value 3")
+	if got := s.until("info string"); len(got) != 1 || !strings.Contains(got[0], "MultiPV \"3\" is not supported") {
+		t.Errorf("MultiPV 3 answered %q", got)
+	}
+	s.send("setoption name MultiPV value 1")
+	s.send("isready")
+	if got := s.until("readyok"); len(got) != 1 {
+		t.Errorf("MultiPV 1 answered %q", got)
+	}
+	s.send("quit")
+	<-s.done
+}

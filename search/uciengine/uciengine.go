@@ -310,6 +310,13 @@ func (e *Engine) setOption(args []string) {
 			return
 		}
 		e.threads, e.dirty = n, true
+	case "multipv":
+		// Not announced: the search keeps one line at the root, and a
+		// second line would need a search of its own per line. Rather
+		// than show one line as several, more than one is refused.
+		if strings.TrimSpace(v) != "1" {
+			e.sayInfo("MultiPV %q is not supported: dchess searches one line (MultiPV 1)", v)
+		}
 	case "move overhead":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxMoveOverheadMS {
