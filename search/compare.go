@@ -319,6 +319,7 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 	if len(moves) == 0 {
 		return terminal(b, ply)
 	}
+	moves = e.atRoot(moves, ply)
 	if ply > 0 && b.HalfmoveClock() >= 100 {
 		return value{kind: drawn}
 	}
@@ -358,6 +359,9 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 			}
 			break
 		}
+	}
+	if ply == 0 && e.rootMoves != nil {
+		return best
 	}
 	// Only the move is of use: values are positions, not scores.
 	e.tt.store(b.Key(), bestMove, 0, depth, ply, boundUpper)

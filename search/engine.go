@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dchess/dchess/internal/chess/board"
@@ -84,6 +85,9 @@ type Info struct {
 	NPS      int64
 	Time     time.Duration
 	PV       []board.Move
+	// HashFull is the per-mille of the transposition table this search
+	// filled (UCI "hashfull").
+	HashFull int
 }
 
 // MateIn converts a score into signed moves to mate, 0 when it is not a mate score.
@@ -143,6 +147,9 @@ type Engine struct {
 	// excluded[ply] is the move a singular-extension search leaves out at
 	// ply (NullMove when none).
 	excluded [MaxPly + 1]board.Move
+	// rootMoves, when not nil, are the only root moves the running search
+	// looks at (Limits.SearchMoves); nil searches them all.
+	rootMoves []board.Move
 
 	// State of the running search.
 	nodes       int64
@@ -276,6 +283,15 @@ func (e *Engine) begin(ctx context.Context, b *board.Board, lim Limits) (res Res
 		}
 		return res, 0, false, false
 	}
+	e.rootMoves = nil
+	if len(lim.SearchMoves) > 0 {
+		e.rootMoves = lim.SearchMoves
+		if allowed := e.atRoot(moves, 0); len(allowed) > 0 {
+			moves = allowed
+		} else {
+			e.rootMoves = nil
+		}
+	}
 	hashMove := board.NullMove
 	if entry, ok := e.tt.probe(b.Key()); ok {
 		hashMove = entry.move
@@ -288,6 +304,22 @@ func (e *Engine) begin(ctx context.Context, b *board.Board, lim Limits) (res Res
 		return res, 0, false, false
 	}
 	return res, soft, timed, true
+}
+
+// atRoot returns moves, at the root of a search restricted to some moves
+// (Limits.SearchMoves) only those among them, in place; anywhere else, or
+// unrestricted, moves as they are.
+func (e *Engine) atRoot(moves []board.Move, ply int) []board.Move {
+	if ply > 0 || e.rootMoves == nil {
+		return moves
+	}
+	kept := moves[:0]
+	for _, m := range moves {
+		if slices.Contains(e.rootMoves, m) {
+			kept = append(kept, m)
+		}
+	}
+	return kept
 }
 
 // deepen is iterative deepening over search, which searches the root to a
@@ -348,7 +380,7 @@ func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info
 		nps = int64(float64(nodes) / elapsed.Seconds())
 	}
 	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: nodes,
-		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...)})
+		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...), HashFull: e.tt.hashfull()})
 }
 
 // checkStop is called at every node. Node limits are exact on one thread
@@ -491,6 +523,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		}
 		return 0
 	}
+	moves = e.atRoot(moves, ply)
 	if ply > 0 && inCheck && b.HalfmoveClock() >= 100 {
 		return 0 // not mated, so the fifty-move draw
 	}
@@ -615,6 +648,10 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		// The only other moves may all have been pruned or there may be
 		// none: the node then shows nothing above alpha.
 		return max(best, alpha)
+	}
+	if ply == 0 && e.rootMoves != nil {
+		// The best of some root moves is not the position's value.
+		return best
 	}
 	e.tt.store(b.Key(), bestMove, best, depth, ply, boundOf(best, origAlpha, beta))
 	return best

@@ -246,6 +246,8 @@ func TestTimeBudget(t *testing.T) {
 		{Limits{BTime: time.Second, BInc: 5 * time.Second}, board.Black, 400*ms - moveOverhead, 400*ms - moveOverhead, true},
 		// The last move before the control may use most, never all, of the clock.
 		{Limits{WTime: time.Second, MovesToGo: 1}, board.White, 500*ms - moveOverhead, 800*ms - moveOverhead, true},
+		{Limits{WTime: time.Second, MovesToGo: 1, MoveOverhead: 300 * ms}, board.White, 200 * ms, 500 * ms, true},
+		{Limits{WTime: time.Second, MovesToGo: 1, MoveOverhead: 2 * time.Second}, board.White, ms, ms, true},
 	}
 	for _, c := range cases {
 		soft, hard, ok := timeBudget(c.lim, c.side)

@@ -17,6 +17,14 @@ type Limits struct {
 	WTime, BTime, WInc, BInc time.Duration
 	MovesToGo                int  // moves until the next time control; 0 means sudden death
 	Infinite                 bool // ignore clocks: search until ctx is cancelled or Depth/Nodes are reached
+	// SearchMoves, when not empty, are the only root moves searched (UCI
+	// "go searchmoves"); moves in it that are not legal are ignored, and
+	// when none is legal every move is searched.
+	SearchMoves []board.Move
+	// MoveOverhead is kept back from a clock budget (not from MoveTime)
+	// for the time a move takes to reach the clock; 0 means
+	// DefaultMoveOverhead (UCI "Move Overhead").
+	MoveOverhead time.Duration
 }
 
 // defaultMovesToGo is the number of moves a sudden-death clock is spread
@@ -25,9 +33,13 @@ type Limits struct {
 // and the endgame lives on the increment, as Stockfish spends its clock.
 const defaultMovesToGo = 20
 
-// moveOverhead is kept back from every clock budget for the time it takes
-// a move to travel through pipes and the match runner.
-const moveOverhead = 10 * time.Millisecond
+// DefaultMoveOverhead is kept back from every clock budget for the time it
+// takes a move to travel through pipes and the match runner, unless
+// Limits.MoveOverhead says otherwise.
+const DefaultMoveOverhead = 10 * time.Millisecond
+
+// moveOverhead is the default's short name in this package.
+const moveOverhead = DefaultMoveOverhead
 
 // timeBudget returns how long to think: soft is when no new iteration
 // starts, hard is when a running iteration is abandoned. ok is false when
@@ -61,7 +73,11 @@ func timeBudget(lim Limits, side board.Color) (soft, hard time.Duration, ok bool
 	// No iteration starts after half the target, as it would rarely finish
 	// in time; one that is running may take up to three times the target,
 	// so that the depth it was started for is rarely thrown away.
-	soft = max(target/2-moveOverhead, time.Millisecond)
-	hard = max(min(3*target, ceiling)-moveOverhead, time.Millisecond)
+	overhead := moveOverhead
+	if lim.MoveOverhead > 0 {
+		overhead = lim.MoveOverhead
+	}
+	soft = max(target/2-overhead, time.Millisecond)
+	hard = max(min(3*target, ceiling)-overhead, time.Millisecond)
 	return min(soft, hard), hard, true
 }

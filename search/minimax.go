@@ -14,7 +14,7 @@ func (e *Engine) searchMinimax(b *board.Board, lim Limits, res *Result, onInfo f
 	depth = min(depth, MaxPly-1)
 	e.pvLen[0] = 0
 	e.nodes++ // the root, counted as alpha-beta counts it
-	moves := b.LegalMoves()
+	moves := e.atRoot(b.LegalMoves(), 0)
 	best := -infinity
 	for _, m := range moves {
 		e.make(b, m)

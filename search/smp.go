@@ -97,6 +97,7 @@ func (e *Engine) startHelpers(b *board.Board) (finish func()) {
 		// The copy shares the buckets and carries this search's age.
 		h.tt = e.tt
 		h.smp = shared
+		h.rootMoves = e.rootMoves
 		hb := b.Clone()
 		wg.Go(func() { h.helperSearch(hb) })
 	}

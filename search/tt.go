@@ -90,6 +90,22 @@ func newTranspositionTable(megabytes int) transpositionTable {
 	return transpositionTable{buckets: make([]ttBucket, size), mask: size - 1}
 }
 
+// hashfull is the per-mille of the table the running search filled, as
+// UCI's "hashfull": the share of the first 1000 slots (or all, in a
+// smaller table) that hold an entry of this search's age.
+func (t *transpositionTable) hashfull() int {
+	n := min(len(t.buckets), 500)
+	used := 0
+	for i := range n {
+		for j := range t.buckets[i] {
+			if e, _, _ := t.buckets[i][j].load(); e.bound != boundNone && e.age == t.age {
+				used++
+			}
+		}
+	}
+	return used * 1000 / (2 * n)
+}
+
 // clear empties the table; no search may be running.
 func (t *transpositionTable) clear() {
 	clear(t.buckets)

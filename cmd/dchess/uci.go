@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/uciengine"
 )
@@ -19,14 +22,24 @@ func newUCICmd(s *IOStreams) *cobra.Command {
 		Use:   "uci --player SPEC",
 		Short: "Run a player as a UCI engine on standard input and output",
 		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
-(cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
-uci, isready, setoption (Hash, Threads, Depth), ucinewgame, position startpos|fen ... moves ...,
-go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite, stop and quit.
+(fastchess, cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
+uci, isready, setoption (Hash, Threads, Depth, Move Overhead), ucinewgame, position startpos|fen ... moves ...,
+go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite/searchmoves, stop and quit.
+bestmove is always the first move of the last pv sent, whose score is the played move's.
+A bare model name (--player cnn) plays the newest weights under the runs/ of the folder
+the engine is started in (else the shipped ones): id name names the file and an
+info string says where it came from; name a file (cnn:PATH) to pin it.
 End of input is quit, as for Stockfish: a running search stops and sends its
 bestmove, so a script that pipes commands in keeps its input open until the
-answer has come.`,
+answer has come.
+
+Match tools start the engine themselves and take the binary and its arguments
+apart: fastchess takes cmd= and the arguments in one args="...", cutechess-cli
+one arg= per argument; a whole command line in cmd= does not start.`,
 		Example: `  dchess uci --player heuristic
-  cutechess-cli -engine cmd="dchess uci --player cnn:runs/cnn/model.dcw" -engine cmd=stockfish ...
+  fastchess -engine cmd=dchess args="uci --player nnue" name=dchess -engine cmd=stockfish name=stockfish -each tc=10+0.1 -rounds 20
+  cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=nnue name=dchess -engine cmd=stockfish -each proto=uci tc=10+0.1 -rounds 20
+  cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=cnn:runs/cnn/model.dcw -engine cmd=stockfish -each proto=uci tc=10+0.1
   (printf 'uci\nposition startpos\ngo depth 5\n'; sleep 1) | dchess uci --player heuristic`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runUCI(cmd.Context(), opts, s) },
@@ -43,6 +56,10 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
+	cfg := uciengine.Config{Version: version}
+	if spec, err = uciWeights(spec, &cfg); err != nil {
+		return err
+	}
 	// Make the player once now, so a bad spec fails at start with a clear
 	// error rather than as an "info string" a GUI may hide.
 	p, err := player.NewFromSpec(ctx, spec)
@@ -50,5 +67,35 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 		return err
 	}
 	p.Close()
-	return uciengine.Run(ctx, s.In, s.Out, spec, version)
+	return uciengine.RunWith(ctx, s.In, s.Out, spec, cfg)
+}
+
+// uciWeights pins the weights of a bare model name ("cnn") once, at
+// start, so the engine plays the same file all its life, and says which
+// it took and from where: in "id name" and in an "info string", since a
+// match runner starts the engine in a folder of its own choosing, whose
+// runs/ decides.
+func uciWeights(spec player.Spec, cfg *uciengine.Config) (player.Spec, error) {
+	if spec.Path != "" || !player.NeedsWeights(spec.Family) {
+		return spec, nil
+	}
+	path, isShipped, err := family.ResolveWeights(runsDir, spec.Family)
+	if err != nil {
+		return spec, err
+	}
+	runs, _ := filepath.Abs(runsDir)
+	if isShipped {
+		cfg.Weights = "models/shipped/" + spec.Family + ".dcw"
+		cfg.Notes = append(cfg.Notes, fmt.Sprintf(
+			"%s: no %s weights under %s, so playing the weights shipped with dchess, %s (how they were made: models/shipped/%s.md); %s:PATH plays a file of your own",
+			spec.Family, spec.Family, runs, cfg.Weights, spec.Family, spec.Family))
+	} else {
+		abs, _ := filepath.Abs(path)
+		cfg.Weights = abs
+		cfg.Notes = append(cfg.Notes, fmt.Sprintf(
+			"%s: playing %s, the newest %s weights under %s (the runs/ of the folder the engine was started in); %s:PATH pins a file",
+			spec.Family, abs, spec.Family, runs, spec.Family))
+	}
+	spec.Path = path
+	return spec, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -77,5 +79,66 @@ func TestUCIReturnsAtEndOfInput(t *testing.T) {
 	}
 	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); !strings.HasPrefix(lines[len(lines)-1], "bestmove ") {
 		t.Errorf("output %q, want the stopped search's bestmove last", lines)
+	}
+}
+
+// A bare family name plays the newest weights under the runs/ of the
+// folder the engine is started in, else the shipped ones: "id name" names
+// the file and an "info string" says where it came from (issue #58, item 3).
+func TestUCINamesTheWeightsOfABareFamilyName(t *testing.T) {
+	shipped, err := filepath.Abs(filepath.Join("..", "..", "models", "shipped", "nnue.dcw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	talk := func() string {
+		s, out := guiStreams("uci\nisready\nposition startpos\ngo depth 1\n")
+		if err := runUCI(context.Background(), &uciOptions{Player: "nnue"}, s); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	got := talk()
+	if !strings.Contains(got, "id name dchess nnue (models/shipped/nnue.dcw)") ||
+		!strings.Contains(got, "info string nnue: no nnue weights under "+filepath.Join(dir, "runs")+", so playing the weights shipped with dchess") {
+		t.Errorf("shipped weights announced as %q", got)
+	}
+	data, err := os.ReadFile(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "runs", "mine", "model.dcw")
+	if err := os.MkdirAll(filepath.Dir(run), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(run, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got = talk()
+	if !strings.Contains(got, "id name dchess nnue ("+run+")") ||
+		!strings.Contains(got, "info string nnue: playing "+run+", the newest nnue weights under "+filepath.Join(dir, "runs")) {
+		t.Errorf("weights under runs/ announced as %q", got)
+	}
+}
+
+// The help's match-tool examples are in the forms fastchess and
+// cutechess-cli take: the binary in cmd=, its arguments in args="..."
+// (fastchess) or one arg= each (cutechess-cli); a whole command line in
+// cmd= starts nothing in either (issue #58, item 3).
+func TestUCIHelpExamplesStartInMatchTools(t *testing.T) {
+	ex := newUCICmd(&IOStreams{}).Example
+	for _, want := range []string{
+		`fastchess -engine cmd=dchess args="uci --player nnue"`,
+		`cutechess-cli -engine cmd=dchess arg=uci arg=--player arg=nnue`,
+	} {
+		if !strings.Contains(ex, want) {
+			t.Errorf("no %q in the examples:\n%s", want, ex)
+		}
+	}
+	for _, line := range strings.Split(ex, "\n") {
+		if strings.Contains(line, `cmd="`) {
+			t.Errorf("a whole command line in cmd=: %s", line)
+		}
 	}
 }

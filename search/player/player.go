@@ -41,6 +41,16 @@ type Limits struct {
 	// settings (depth=, nodes=). Unlike Depth it caps no player that has
 	// a limit of its own. Zero leaves the depth to the player's default.
 	DefaultDepth int
+	// SearchMoves, when not empty, are the only moves the player may
+	// play (UCI "go searchmoves"), in UCI notation. Searching players,
+	// policies, random movers and UCI engines honour it; a player that
+	// cannot (the experience player) plays as if it were empty, which the
+	// UCI engine reports.
+	SearchMoves []string
+	// MoveOverhead, when positive, is kept back from a clock budget for
+	// the time a move takes to reach the clock (UCI "Move Overhead");
+	// searching players honour it, 0 leaves their default.
+	MoveOverhead time.Duration
 	// OnInfo, if not nil, receives progress reports (one per finished
 	// iteration for a searching player), for UCI "info" lines.
 	OnInfo func(Info)
@@ -53,6 +63,8 @@ type Info struct {
 	Nodes           int64
 	Time            time.Duration
 	PV              []string
+	// HashFull is the per-mille of the hash table used, 0 when unknown.
+	HashFull int
 }
 
 // MoveInfo is a player's move and what it thinks of the position.

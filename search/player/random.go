@@ -40,19 +40,20 @@ func (r *Random) SeedGame(seed uint64) { r.rng = rand.New(rand.NewPCG(r.seed, se
 
 func (r *Random) NewGame(context.Context) error { return nil }
 
-func (r *Random) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, error) {
-	return randomMove(pos, r.rng)
+func (r *Random) Move(_ context.Context, pos Position, lim Limits) (MoveInfo, error) {
+	return randomMove(pos, lim.SearchMoves, r.rng)
 }
 
-// randomMove draws one of pos's legal moves with rng. Sorting them by UCI
+// randomMove draws one of pos's legal moves (those among searchMoves, when
+// it names any) with rng. Sorting them by UCI
 // text would cost time; the generator's order is fixed for a position,
 // which is all determinism needs.
-func randomMove(pos Position, rng *rand.Rand) (MoveInfo, error) {
+func randomMove(pos Position, searchMoves []string, rng *rand.Rand) (MoveInfo, error) {
 	b, err := Board(pos)
 	if err != nil {
 		return MoveInfo{}, err
 	}
-	moves := b.LegalMoves()
+	moves := restrict(b.LegalMoves(), allowedMoves(b, searchMoves))
 	if len(moves) == 0 {
 		return MoveInfo{}, errors.New("no legal move")
 	}

@@ -56,5 +56,5 @@ func (r *RandomMoves) Move(ctx context.Context, pos Position, lim Limits) (MoveI
 	if roll >= r.rate || (r.plies > 0 && len(pos.Moves) >= r.plies) {
 		return r.inner.Move(ctx, pos, lim)
 	}
-	return randomMove(pos, r.rng)
+	return randomMove(pos, lim.SearchMoves, r.rng)
 }

@@ -141,6 +141,14 @@ func Check(s Spec) error {
 	return nil
 }
 
+// NeedsWeights says whether family is a model family, whose bare name
+// stands for weights that ResolveWeights finds.
+func NeedsWeights(family string) bool {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return registry[family].needsWeights
+}
+
 // ResolveWeights fills in the weights path of a bare model name ("cnn")
 // with the resolver's answer, so a command can report missing weights
 // before it starts; any other spec comes back as it is.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -170,10 +171,13 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if lim.OnInfo != nil {
 		onInfo = func(in search.Info) {
 			lim.OnInfo(Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
-				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV)})
+				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull})
 		}
 	}
-	res := p.engine.Search(ctx, b, p.limits(lim), onInfo)
+	slim := p.limits(lim)
+	slim.SearchMoves = allowedMoves(b, lim.SearchMoves)
+	slim.MoveOverhead = lim.MoveOverhead
+	res := p.engine.Search(ctx, b, slim, onInfo)
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")
 	}
@@ -185,6 +189,33 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 }
 
 func (p *Searcher) Close() error { return nil }
+
+// allowedMoves returns the legal moves among ucis (Limits.SearchMoves);
+// nil when ucis is empty or none of them is legal, which allows every move.
+func allowedMoves(b *board.Board, ucis []string) []board.Move {
+	var moves []board.Move
+	for _, s := range ucis {
+		if m, err := b.ParseUCI(s); err == nil {
+			moves = append(moves, m)
+		}
+	}
+	return moves
+}
+
+// restrict keeps the moves of moves that are among allowed, all of them
+// when allowed is empty.
+func restrict(moves, allowed []board.Move) []board.Move {
+	if len(allowed) == 0 {
+		return moves
+	}
+	var kept []board.Move
+	for _, m := range moves {
+		if slices.Contains(allowed, m) {
+			kept = append(kept, m)
+		}
+	}
+	return kept
+}
 
 // Proposer plays the top-ranked legal move of a MoveProposer (a policy
 // model) without searching.
@@ -227,7 +258,7 @@ func (p *Proposer) Name() string                  { return p.name }
 func (p *Proposer) NewGame(context.Context) error { return nil }
 func (p *Proposer) Close() error                  { return nil }
 
-func (p *Proposer) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, error) {
+func (p *Proposer) Move(_ context.Context, pos Position, lim Limits) (MoveInfo, error) {
 	b, err := Board(pos)
 	if err != nil {
 		return MoveInfo{}, err
@@ -242,7 +273,7 @@ func (p *Proposer) Move(_ context.Context, pos Position, _ Limits) (MoveInfo, er
 	// Check legality here rather than trust the model: a proposal outside
 	// the legal moves would otherwise surface as an illegal-move loss.
 	legal := map[board.Move]bool{}
-	for _, m := range b.LegalMoves() {
+	for _, m := range restrict(b.LegalMoves(), allowedMoves(b, lim.SearchMoves)) {
 		legal[m] = true
 	}
 	var ranked []int

@@ -43,7 +43,7 @@ func (p *UCIEngine) Close() error { return p.engine.Close() }
 func (p *UCIEngine) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo, error) {
 	ul := uci.Limits{Depth: int64(lim.Depth), Nodes: lim.Nodes, MoveTime: millis(lim.MoveTime),
 		WTime: millis(lim.WTime), BTime: millis(lim.BTime), WInc: millis(lim.WInc), BInc: millis(lim.BInc),
-		MovesToGo: int64(lim.MovesToGo), Infinite: lim.Infinite}
+		MovesToGo: int64(lim.MovesToGo), Infinite: lim.Infinite, SearchMoves: lim.SearchMoves}
 	if !hasLimit(lim) {
 		ul.Depth = int64(cmp.Or(lim.DefaultDepth, DefaultDepth))
 	}

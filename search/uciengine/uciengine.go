@@ -5,15 +5,18 @@ package uciengine
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -24,19 +27,38 @@ const (
 	defaultHashMB = 16
 	maxHashMB     = 4096
 	maxDepth      = 64
+	// Move Overhead, in milliseconds: kept back from the clock for the
+	// time a move takes to reach it (search.DefaultMoveOverhead unless set).
+	maxMoveOverheadMS = 5000
 )
+
+// Config is what Run says about the engine besides its player.
+type Config struct {
+	Version string
+	// Weights names the weights file the player plays, for "id name",
+	// when the spec's own path is not the name to show (shipped weights
+	// live in a cache; their name is models/shipped/FAMILY.dcw).
+	Weights string
+	// Notes are sent as "info string" lines once, before the first
+	// "readyok" or search: which weights a bare family name took and
+	// from where.
+	Notes []string
+}
 
 // Engine runs one UCI conversation.
 type Engine struct {
-	spec    player.Spec
-	version string
-	out     io.Writer
-	outMu   sync.Mutex
+	spec      player.Spec
+	cfg       Config
+	notesSent bool
+	out       io.Writer
+	outMu     sync.Mutex
 
 	hashMB   int
 	hashSet  bool
 	depthCap int
 	threads  int // Threads as set, 0 until set
+	// moveOverhead is Move Overhead as set, 0 until set.
+	moveOverhead time.Duration
 
 	p     player.Player
 	dirty bool // options changed since p was made
@@ -54,7 +76,12 @@ type Engine struct {
 // "info string" lines, as GUIs expect; Run itself fails only when out
 // cannot be written.
 func Run(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, version string) error {
-	e := &Engine{spec: spec, version: version, out: out, hashMB: defaultHashMB}
+	return RunWith(ctx, in, out, spec, Config{Version: version})
+}
+
+// RunWith is Run with the engine's description in cfg.
+func RunWith(ctx context.Context, in io.Reader, out io.Writer, spec player.Spec, cfg Config) error {
+	e := &Engine{spec: spec, cfg: cfg, out: out, hashMB: defaultHashMB}
 	defer e.close()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
@@ -121,13 +148,15 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 	}
 	switch fields[0] {
 	case "uci":
-		e.send("id name dchess %s %s", e.spec.DisplayName(), e.version)
+		e.send("id name %s", e.idName())
 		e.send("id author the dchess authors")
 		e.send("option name Hash type spin default %d min 1 max %d", defaultHashMB, maxHashMB)
 		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
 		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
+		e.send("option name Move Overhead type spin default %d min 1 max %d", search.DefaultMoveOverhead.Milliseconds(), maxMoveOverheadMS)
 		e.send("uciok")
 	case "isready":
+		e.sendNotes()
 		if e.searching() {
 			e.send("readyok")
 			return false
@@ -163,6 +192,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.pos, e.badPosition = pos, nil
 	case "go":
 		e.stopSearch()
+		e.sendNotes()
 		if e.badPosition != nil {
 			e.sayInfo("no move: the last position was refused (%v)", e.badPosition)
 			e.send("bestmove 0000")
@@ -174,6 +204,10 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			e.send("bestmove 0000")
 			return false
 		}
+		if len(lim.SearchMoves) > 0 {
+			lim.SearchMoves = e.legalSearchMoves(lim.SearchMoves)
+		}
+		lim.MoveOverhead = e.moveOverhead
 		if e.depthCap > 0 && (lim.Depth == 0 || lim.Depth > e.depthCap) {
 			lim.Depth = e.depthCap
 		}
@@ -194,6 +228,30 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.sayInfo("unknown command %q", fields[0])
 	}
 	return false
+}
+
+// idName is "dchess", the player and the version; a player with weights
+// is named by family and settings (or name=), the weights file in
+// brackets: "dchess nnue (models/shipped/nnue.dcw) v1.2".
+func (e *Engine) idName() string {
+	unpathed := e.spec
+	unpathed.Path = ""
+	name := unpathed.DisplayName()
+	if w := cmp.Or(e.cfg.Weights, e.spec.Path); w != "" {
+		name += " (" + w + ")"
+	}
+	return strings.TrimSpace("dchess " + name + " " + e.cfg.Version)
+}
+
+// sendNotes sends Config.Notes, once.
+func (e *Engine) sendNotes() {
+	if e.notesSent {
+		return
+	}
+	e.notesSent = true
+	for _, n := range e.cfg.Notes {
+		e.sayInfo("%s", n)
+	}
 }
 
 // maxInfoBytes caps an "info string" text. Messages quote what the GUI
@@ -252,6 +310,20 @@ func (e *Engine) setOption(args []string) {
 			return
 		}
 		e.threads, e.dirty = n, true
+	case "multipv":
+		// Not announced: the search keeps one line at the root, and a
+		// second line would need a search of its own per line. Rather
+		// than show one line as several, more than one is refused.
+		if strings.TrimSpace(v) != "1" {
+			e.sayInfo("MultiPV %q is not supported: dchess searches one line (MultiPV 1)", v)
+		}
+	case "move overhead":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxMoveOverheadMS {
+			e.sayInfo("Move Overhead wants 1..%d (ms), got %q", maxMoveOverheadMS, v)
+			return
+		}
+		e.moveOverhead = time.Duration(n) * time.Millisecond
 	default:
 		e.sayInfo("unknown option %q", optName)
 	}
@@ -309,7 +381,15 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
 	start := time.Now()
-	lim.OnInfo = func(in player.Info) { e.sendInfo(in, start) }
+	// last is the last info line sent with a pv; only the search
+	// goroutine reads and writes it (OnInfo runs inside Move).
+	var last player.Info
+	lim.OnInfo = func(in player.Info) {
+		if len(in.PV) > 0 {
+			last = in
+		}
+		e.sendInfo(in, true, start)
+	}
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}
 	go func() {
 		defer close(done)
@@ -324,12 +404,59 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 			e.send("bestmove 0000")
 			return
 		}
+		if len(lim.SearchMoves) > 0 && !slices.Contains(lim.SearchMoves, mi.Move) {
+			e.sayInfo("%s cannot keep to searchmoves; it played its own choice", p.Name())
+		}
+		e.sendFinalInfo(mi, last, start)
 		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
 			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
 			return
 		}
 		e.send("bestmove %s", mi.Move)
 	}()
+}
+
+// sendFinalInfo makes the move played the first of the last pv sent, with
+// its score: a search that is stopped (by "stop", the clock or a node
+// limit) may play a root move of its cut-off iteration that beat the last
+// finished one, and a player may report no progress at all. GUIs and
+// match runners take the last pv's score as the played move's (for
+// adjudication too), so when the last info line does not show the move
+// played, with the score it was played for, one more line does.
+func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, start time.Time) {
+	pv := mi.PV
+	if len(pv) == 0 || pv[0] != mi.Move {
+		pv = []string{mi.Move}
+	}
+	if len(last.PV) > 0 && last.PV[0] == mi.Move && (!mi.HasScore || last.Score == mi.Score && last.Mate == mi.Mate) {
+		return
+	}
+	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, start)
+}
+
+// legalSearchMoves returns the moves of "go searchmoves" that are legal in
+// the position, and reports the others; when none is, every move is
+// searched, as in Stockfish.
+func (e *Engine) legalSearchMoves(moves []string) []string {
+	b, err := player.Board(e.pos)
+	if err != nil {
+		return nil
+	}
+	var legal, bad []string
+	for _, m := range moves {
+		if mv, err := b.ParseUCI(m); err == nil {
+			legal = append(legal, board.UCI(mv))
+		} else {
+			bad = append(bad, m)
+		}
+	}
+	switch {
+	case len(legal) == 0:
+		e.sayInfo("searchmoves: no legal move in %q; searching every move", strings.Join(moves, " "))
+	case len(bad) > 0:
+		e.sayInfo("searchmoves: %q not legal here, left out", strings.Join(bad, " "))
+	}
+	return legal
 }
 
 // stopSearch ends a running search and waits for its bestmove line.
@@ -342,7 +469,9 @@ func (e *Engine) stopSearch() {
 	e.cancel, e.done = nil, nil
 }
 
-func (e *Engine) sendInfo(in player.Info, start time.Time) {
+// sendInfo sends one "info" line; hasScore false leaves the score out
+// (a player with no evaluation).
+func (e *Engine) sendInfo(in player.Info, hasScore bool, start time.Time) {
 	elapsed := in.Time
 	if elapsed <= 0 {
 		elapsed = time.Since(start)
@@ -352,15 +481,24 @@ func (e *Engine) sendInfo(in player.Info, start time.Time) {
 	if elapsed > 0 {
 		nps = int64(float64(in.Nodes) / elapsed.Seconds())
 	}
-	score := fmt.Sprintf("cp %d", in.Score)
-	if in.Mate != 0 {
-		score = fmt.Sprintf("mate %d", in.Mate)
+	line := "info"
+	if in.Depth > 0 {
+		line += fmt.Sprintf(" depth %d", in.Depth)
 	}
-	line := fmt.Sprintf("info depth %d", in.Depth)
 	if in.SelDepth > 0 {
 		line += fmt.Sprintf(" seldepth %d", in.SelDepth)
 	}
-	line += fmt.Sprintf(" score %s nodes %d nps %d time %d", score, in.Nodes, nps, ms)
+	if hasScore {
+		if in.Mate != 0 {
+			line += fmt.Sprintf(" score mate %d", in.Mate)
+		} else {
+			line += fmt.Sprintf(" score cp %d", in.Score)
+		}
+	}
+	line += fmt.Sprintf(" nodes %d nps %d time %d", in.Nodes, nps, ms)
+	if in.HashFull > 0 {
+		line += fmt.Sprintf(" hashfull %d", in.HashFull)
+	}
 	if len(in.PV) > 0 {
 		line += " pv " + strings.Join(in.PV, " ")
 	}
@@ -405,6 +543,11 @@ func parsePosition(args []string) (player.Position, error) {
 	return pos, nil
 }
 
+// goKeywords are the parameters of "go", which end a searchmoves list.
+var goKeywords = map[string]bool{"searchmoves": true, "ponder": true, "wtime": true, "btime": true,
+	"winc": true, "binc": true, "movestogo": true, "depth": true, "nodes": true, "mate": true,
+	"movetime": true, "infinite": true}
+
 // parseGo reads the "go" parameters. A bare "go" searches until "stop" but
 // answers as soon as the search ends; only "go infinite" holds its answer
 // back until "stop".
@@ -418,7 +561,13 @@ func parseGo(args []string) (lim player.Limits, waitForStop bool, err error) {
 		case "ponder":
 			continue
 		case "searchmoves":
-			return lim, false, fmt.Errorf("go: searchmoves is not supported")
+			// Moves up to the next parameter: UCI puts searchmoves last,
+			// but GUIs differ.
+			for i+1 < len(args) && !goKeywords[args[i+1]] {
+				i++
+				lim.SearchMoves = append(lim.SearchMoves, args[i])
+			}
+			continue
 		}
 		if i+1 >= len(args) {
 			return lim, false, fmt.Errorf("go: %s needs a value", key)

@@ -94,6 +94,9 @@ type Limits struct {
 	Infinite  bool
 	// MultiPV, when positive, sets the engine's MultiPV option before the search.
 	MultiPV int
+	// SearchMoves, when not empty, are the only moves the engine may play
+	// ("go searchmoves", in UCI notation).
+	SearchMoves []string
 }
 
 // SearchResult is the outcome of one "go".
@@ -672,6 +675,9 @@ func goCommand(lim Limits) string {
 	}
 	if lim.Infinite {
 		b.WriteString(" infinite")
+	}
+	if len(lim.SearchMoves) > 0 {
+		b.WriteString(" searchmoves " + strings.Join(lim.SearchMoves, " "))
 	}
 	return b.String()
 }

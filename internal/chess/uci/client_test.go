@@ -443,6 +443,9 @@ func TestPositionAndGoCommands(t *testing.T) {
 	if got := goCommand(Limits{MoveTime: 50, Infinite: true}); got != "go movetime 50 infinite" {
 		t.Fatalf("%q", got)
 	}
+	if got := goCommand(Limits{Depth: 3, SearchMoves: []string{"e2e4", "d2d4"}}); got != "go depth 3 searchmoves e2e4 d2d4" {
+		t.Fatalf("%q", got)
+	}
 }
 
 func startStockfish(t *testing.T, opts StartOptions) *Engine {
