@@ -6,10 +6,10 @@ package dataset
 
 import (
 	"hash/fnv"
-	"math"
 	"strings"
 
 	"github.com/dchess/dchess/internal/chess/pgn"
+	"github.com/dchess/dchess/internal/chess/winprob"
 )
 
 // Record is one position kept from a game or a labelled file.
@@ -80,19 +80,14 @@ type PVLine struct {
 	PV   []string
 }
 
-// WinProbCoefficient is the logistic slope that maps centipawns to win probability.
-const WinProbCoefficient = 0.00368208
+// WinProbCoefficient is the logistic slope that maps centipawns to win
+// probability (internal/chess/winprob, which the UCI engine shares).
+const WinProbCoefficient = winprob.Coefficient
 
 // WinProbability maps a score from the side to move to its win probability:
 // 1/(1+exp(-0.00368208*cp)); mate for the side to move is 1, mated is 0.
 func WinProbability(cp, mate int32) float32 {
-	if mate > 0 {
-		return 1
-	}
-	if mate < 0 {
-		return 0
-	}
-	return float32(1 / (1 + math.Exp(-WinProbCoefficient*float64(cp))))
+	return float32(winprob.Of(int(cp), int(mate)))
 }
 
 // PositionKey hashes the placement, side to move, castling rights and
