@@ -23,7 +23,7 @@ func newUCICmd(s *IOStreams) *cobra.Command {
 		Short: "Run a player as a UCI engine on standard input and output",
 		Long: `Speaks the Universal Chess Interface on stdin/stdout, so any GUI or match tool
 (fastchess, cutechess, Arena, lichess-bot, another dchess) can play the player. It supports
-uci, isready, setoption (Hash, Threads, Depth, Move Overhead), ucinewgame, position startpos|fen ... moves ...,
+uci, isready, setoption (Hash, Threads, Depth, Move Overhead, UCI_ShowWDL), ucinewgame, position startpos|fen ... moves ...,
 go with depth/nodes/movetime/wtime/btime/winc/binc/movestogo/infinite/searchmoves, stop and quit.
 bestmove is always the first move of the last pv sent, whose score is the played move's.
 A bare model name (--player cnn) plays the newest weights under the runs/ of the folder

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/winprob"
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/player"
 )
@@ -59,6 +60,8 @@ type Engine struct {
 	threads  int // Threads as set, 0 until set
 	// moveOverhead is Move Overhead as set, 0 until set.
 	moveOverhead time.Duration
+	// showWDL is UCI_ShowWDL: info lines with a score also carry "wdl".
+	showWDL bool
 
 	p     player.Player
 	dirty bool // options changed since p was made
@@ -154,6 +157,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.send("option name Depth type spin default 0 min 0 max %d", maxDepth)
 		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
 		e.send("option name Move Overhead type spin default %d min 1 max %d", search.DefaultMoveOverhead.Milliseconds(), maxMoveOverheadMS)
+		e.send("option name UCI_ShowWDL type check default false")
 		e.send("uciok")
 	case "isready":
 		e.sendNotes()
@@ -324,6 +328,15 @@ func (e *Engine) setOption(args []string) {
 			return
 		}
 		e.moveOverhead = time.Duration(n) * time.Millisecond
+	case "uci_showwdl":
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true":
+			e.showWDL = true
+		case "false":
+			e.showWDL = false
+		default:
+			e.sayInfo("UCI_ShowWDL wants true or false, got %q", v)
+		}
 	default:
 		e.sayInfo("unknown option %q", optName)
 	}
@@ -381,6 +394,9 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	done := make(chan struct{})
 	e.cancel, e.done = cancel, done
 	start := time.Now()
+	// The search goroutine reads its own copy: a setoption during the
+	// search then changes the next search, not this one's lines.
+	wdl := e.showWDL
 	// last is the last info line sent with a pv; only the search
 	// goroutine reads and writes it (OnInfo runs inside Move).
 	var last player.Info
@@ -388,7 +404,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 		if len(in.PV) > 0 {
 			last = in
 		}
-		e.sendInfo(in, true, start)
+		e.sendInfo(in, true, wdl, start)
 	}
 	p, pos := e.p, player.Position{StartFEN: e.pos.StartFEN, Moves: append([]string(nil), e.pos.Moves...)}
 	go func() {
@@ -407,7 +423,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 		if len(lim.SearchMoves) > 0 && !slices.Contains(lim.SearchMoves, mi.Move) {
 			e.sayInfo("%s cannot keep to searchmoves; it played its own choice", p.Name())
 		}
-		e.sendFinalInfo(mi, last, start)
+		e.sendFinalInfo(mi, last, wdl, start)
 		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
 			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
 			return
@@ -423,7 +439,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 // match runners take the last pv's score as the played move's (for
 // adjudication too), so when the last info line does not show the move
 // played, with the score it was played for, one more line does.
-func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, start time.Time) {
+func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, wdl bool, start time.Time) {
 	pv := mi.PV
 	if len(pv) == 0 || pv[0] != mi.Move {
 		pv = []string{mi.Move}
@@ -431,7 +447,7 @@ func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, start time.
 	if len(last.PV) > 0 && last.PV[0] == mi.Move && (!mi.HasScore || last.Score == mi.Score && last.Mate == mi.Mate) {
 		return
 	}
-	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, start)
+	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, wdl, start)
 }
 
 // legalSearchMoves returns the moves of "go searchmoves" that are legal in
@@ -470,8 +486,11 @@ func (e *Engine) stopSearch() {
 }
 
 // sendInfo sends one "info" line; hasScore false leaves the score out
-// (a player with no evaluation).
-func (e *Engine) sendInfo(in player.Info, hasScore bool, start time.Time) {
+// (a player with no evaluation). wdl adds "wdl W D L" after the score:
+// wins, draws and losses per mille for the side to move, from dchess's
+// own mapping of centipawns to a win probability and its draw model
+// (internal/chess/winprob.WDL).
+func (e *Engine) sendInfo(in player.Info, hasScore, wdl bool, start time.Time) {
 	elapsed := in.Time
 	if elapsed <= 0 {
 		elapsed = time.Since(start)
@@ -493,6 +512,10 @@ func (e *Engine) sendInfo(in player.Info, hasScore bool, start time.Time) {
 			line += fmt.Sprintf(" score mate %d", in.Mate)
 		} else {
 			line += fmt.Sprintf(" score cp %d", in.Score)
+		}
+		if wdl {
+			w, d, l := winprob.WDL(in.Score, in.Mate)
+			line += fmt.Sprintf(" wdl %d %d %d", w, d, l)
 		}
 	}
 	line += fmt.Sprintf(" nodes %d nps %d time %d", in.Nodes, nps, ms)
