@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/winprob"
 )
 
 // SeenComparator is a Comparator that remembers the positions it is shown,
@@ -269,8 +270,9 @@ func terminal(b *board.Board, ply int) value {
 }
 
 // Search finds a move for the side to move, as Engine.Search does. A
-// comparison search has no numeric evaluation: Result.Score is 0 unless a
-// forced mate was found, when it is the mate score.
+// comparison search has no evaluation of its own; Result.Score is the
+// root value's on the centipawn scale (see score): a mate's score, 0 for a
+// draw, else the comparator's verdict on the principal variation's leaf.
 func (c *CompareEngine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo func(Info)) Result {
 	c.comparisons = 0
 	c.cmp.NewSearch()
@@ -280,11 +282,33 @@ func (c *CompareEngine) Search(ctx context.Context, b *board.Board, lim Limits, 
 		return res
 	}
 	e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
-		return mateScore(c.alphabeta(b, depth, 0, value{kind: minusInf}, value{kind: plusInf}), b.SideToMove())
+		return c.score(c.alphabeta(b, depth, 0, value{kind: minusInf}, value{kind: plusInf}), b.SideToMove())
 	})
 	res.Nodes = e.nodes
 	res.Elapsed = time.Since(e.start)
 	return res
+}
+
+// score puts a root value on the centipawn scale from side's view. A mate
+// is its mate score and a draw 0. A position, the leaf the principal
+// variation ends in, is scored by p, the comparator's probability that it
+// is better for side than a draw (for White, CompareDraw: than its own
+// colour-mirror; for Black, 1 minus that), mapped through the inverse of
+// dchess's centipawn logistic, ln(p/(1-p))/0.00368208, clamped to ±2000
+// (winprob.Centipawns). The comparator was not trained on that logistic,
+// so the figure is the network's confidence on a centipawn-like scale: 0
+// when it cannot tell the leaf from equality, large when it is sure; it is
+// what lets a match runner adjudicate a comparison player's games.
+func (c *CompareEngine) score(v value, side board.Color) int {
+	if v.kind != position {
+		return mateScore(v, side)
+	}
+	c.comparisons++
+	p := c.cmp.CompareDraw(v.key)
+	if side == board.Black {
+		p = 1 - p
+	}
+	return winprob.Centipawns(p)
 }
 
 // mateScore is a mate's score from the side to move's view, 0 otherwise.
@@ -351,7 +375,7 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 		best, bestMove = v, m
 		e.updatePV(ply, m)
 		if ply == 0 {
-			e.rootScore = mateScore(v, side)
+			e.rootScore = c.score(v, side)
 		}
 		if c.narrow(white, best, &alpha, &beta) && c.closed(alpha, beta) {
 			if quiet {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/winprob"
 )
 
 // materialComparator says a is better for White than b with a probability
@@ -116,6 +117,34 @@ func TestCompareValues(t *testing.T) {
 			if got := c.better(ordered[i], ordered[j]); got != (i > j) {
 				t.Errorf("better(%+v, %+v) = %v", ordered[i], ordered[j], got)
 			}
+		}
+	}
+}
+
+// A comparison search scores its root on the centipawn scale: the
+// comparator's probability that the principal variation's leaf beats a
+// draw (its own mirror), from the side to move's view, through the inverse
+// of the centipawn logistic; a draw is 0.
+func TestCompareSearchScore(t *testing.T) {
+	// materialComparator on a leaf a pawn up against its mirror (a pawn
+	// down) says p = 1/(1+exp(-2)).
+	up := winprob.Centipawns(1 / (1 + math.Exp(-2)))
+	if up < 500 || up > 560 {
+		t.Fatalf("a pawn up maps to %d cp", up)
+	}
+	for _, c := range []struct {
+		fen  string
+		want int
+	}{
+		{"4k3/8/8/8/8/8/P7/4K3 w - - 0 1", up},
+		{"4k3/p7/8/8/8/8/8/4K3 b - - 0 1", up},
+		{"4k3/p7/8/8/8/8/8/4K3 w - - 0 1", -up},
+		{"4k3/8/8/8/8/8/P7/4K3 b - - 0 1", -up},
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", 0}, // every line a draw
+	} {
+		res, _ := compareSearch(t, c.fen, Limits{Depth: 3})
+		if res.Score != c.want || res.Mate != 0 {
+			t.Errorf("%s: score %d mate %d, want score %d", c.fen, res.Score, res.Mate, c.want)
 		}
 	}
 }

@@ -181,9 +181,10 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")
 	}
-	// A comparison search's only scores are mates: adjudication must not
-	// read its 0 as an evaluation.
-	hasScore := res.Depth > 0 && (p.eval != nil || res.Mate != 0)
+	// Every search scores its root once an iteration finished; a
+	// comparison search's score is its comparator's verdict put on the
+	// centipawn scale (search.CompareEngine.Search).
+	hasScore := res.Depth > 0
 	return MoveInfo{Move: board.UCI(res.Best), HasScore: hasScore, Score: res.Score, Mate: res.Mate,
 		Depth: res.Depth, Nodes: res.Nodes, PV: uciMoves(res.PV)}, nil
 }
