@@ -78,8 +78,10 @@ func TestSiamesePlayerSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	mi, err := p.Move(ctx, player.Position{Moves: []string{"e2e4", "e7e5"}}, player.Limits{})
-	if err != nil || mi.HasScore || mi.Depth != 2 {
-		t.Fatalf("move %+v, %v: want a depth-2 move without a score", mi, err)
+	// The comparator's confidence that its line beats a draw, on the
+	// centipawn scale (clamped to ±2000), not a mate.
+	if err != nil || !mi.HasScore || mi.Mate != 0 || mi.Score < -2000 || mi.Score > 2000 || mi.Depth != 2 {
+		t.Fatalf("move %+v, %v: want a depth-2 move with a centipawn score", mi, err)
 	}
 	// Fool's mate is found, and then the move has a mate score.
 	mi, err = p.Move(ctx, player.Position{Moves: []string{"f2f3", "e7e5", "g2g4"}}, player.Limits{})
