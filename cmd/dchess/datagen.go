@@ -8,11 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/internal/jobarray"
-	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/pipeline/datagen"
 	"github.com/dchess/dchess/pipeline/selfplay"
-	"github.com/dchess/dchess/search/match"
 )
 
 type datagenOptions struct {
@@ -92,59 +89,20 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 		return usagef("datagen writes its games beside the dataset (DATASET.pgn), not to --pgn")
 	case opts.Nodes == 0 && opts.Depth == 0 && opts.MoveTimeMS == 0 && opts.TC == "":
 		return usagef("datagen needs a budget per move: --nodes N or --depth D (or --movetime, --tc)")
-	case opts.Games < 1 || opts.Games > match.MaxGames:
-		return usagef("--games must be in 1..%d, got %d", match.MaxGames, opts.Games)
-	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
-		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
-	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0 || opts.MaxScore < 0 || opts.PV < 0:
-		return usagef("--random-rate-plies, --balance, --balance-depth, --max-score and --pv must not be negative")
+	case opts.MaxScore < 0 || opts.PV < 0:
+		return usagef("--max-score and --pv must not be negative")
 	}
-	var spec jobarray.Spec
-	if opts.Shard != "" {
-		var err error
-		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
-			return usagef("--shard: %v", err)
-		}
-	}
-	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
-		if spec == "" {
-			continue
-		}
-		if _, err := entrantFromFlag(flag, spec); err != nil {
-			return err
-		}
-	}
-	cfg, err := opts.Settings.Config((opts.Games + 1) / 2)
+	r, err := opts.selfPlayFlags.plan(s, opts.Shard, opts.Force, "Datagen", "datagen")
 	if err != nil {
 		return err
 	}
-	b := opts.B
-	if b == "" {
-		b = opts.A
-	}
+	spec, b := r.shard, r.b
 	pv := opts.PV
 	if pv == 0 {
 		pv = -1 // none
 	}
-	var bar progress.Reporter
 	run := datagen.Options{
-		Play: selfplay.Options{
-			Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
-			OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
-			RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Restart: opts.Force,
-			OnStart: func(games, resumed int) {
-				s.Infof("Datagen %s vs %s: %d games, %s\n", opts.A, b, games, match.LimitText(cfg))
-				if resumed > 0 {
-					s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
-				}
-				bar = s.Progress("datagen", int64(games-resumed), "games")
-			},
-			OnGame: func(match.GameResult, *match.Report) {
-				if bar != nil {
-					bar.Add(1)
-				}
-			},
-		},
+		Play:    r.play,
 		Output:  opts.Out,
 		Replace: opts.Force,
 		Filters: datagen.Filters{SkipInCheck: opts.SkipInCheck, SkipCaptures: opts.SkipCaptures, MaxScore: opts.MaxScore},
@@ -153,17 +111,10 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 		Sharded: opts.Shard != "",
 		Shard:   spec,
 		Run:     opts.Settings.ShardRun(opts.A, b, opts.Games, ""),
-		OnWrite: func() {
-			if bar != nil {
-				bar.Finish()
-				bar = nil
-			}
-		},
+		OnWrite: func() { r.finish(nil) },
 	}
 	res, err := datagen.Run(ctx, run)
-	if bar != nil {
-		endProgress(bar, err)
-	}
+	r.finish(err)
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil && res.Play != nil {
 			return fmt.Errorf("datagen interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",

@@ -52,6 +52,77 @@ func (f *selfPlayFlags) add(cmd *cobra.Command, randomRate string) {
 	_ = fl.MarkHidden("pgn")
 }
 
+// selfPlayRun is what the shared flags make: the self-play options (the
+// caller sets where the games go), the job-array task, --b (or --a), and
+// the progress bar the options' hooks drive.
+type selfPlayRun struct {
+	play  selfplay.Options
+	shard jobarray.Spec
+	b     string
+	bar   progress.Reporter
+}
+
+// plan checks the shared flags and makes the run; verb names it in the
+// messages ("Self-play", "Datagen") and progress names its bar.
+func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, progress string) (*selfPlayRun, error) {
+	switch {
+	case f.Games < 1 || f.Games > match.MaxGames:
+		return nil, usagef("--games must be in 1..%d, got %d", match.MaxGames, f.Games)
+	case !(f.RandomRate >= 0 && f.RandomRate <= 1):
+		return nil, usagef("--random-rate must be between 0 and 1, got %v", f.RandomRate)
+	case f.RandomWindow < 0 || f.BalanceCP < 0 || f.BalanceDepth < 0:
+		return nil, usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
+	}
+	r := &selfPlayRun{b: f.B}
+	if r.b == "" {
+		r.b = f.A
+	}
+	if shard != "" {
+		var err error
+		if r.shard, err = jobarray.Parse(shard, nil); err != nil {
+			return nil, usagef("--shard: %v", err)
+		}
+	}
+	for flag, spec := range map[string]string{"a": f.A, "b": f.B} {
+		if spec == "" {
+			continue
+		}
+		if _, err := entrantFromFlag(flag, spec); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := f.Settings.Config((f.Games + 1) / 2)
+	if err != nil {
+		return nil, err
+	}
+	r.play = selfplay.Options{
+		Match: cfg, A: f.A, B: f.B, Games: f.Games,
+		OpeningPlies: f.RandomPlies, BalanceCP: f.BalanceCP, BalanceDepth: f.BalanceDepth,
+		RandomRate: f.RandomRate, RandomPlies: f.RandomWindow, Restart: restart,
+		OnStart: func(games, resumed int) {
+			s.Infof("%s %s vs %s: %d games, %s\n", verb, f.A, r.b, games, match.LimitText(cfg))
+			if resumed > 0 {
+				s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+			}
+			r.bar = s.Progress(progress, int64(games-resumed), "games")
+		},
+		OnGame: func(match.GameResult, *match.Report) {
+			if r.bar != nil {
+				r.bar.Add(1)
+			}
+		},
+	}
+	return r, nil
+}
+
+// finish closes the progress bar, done or stopped by err.
+func (r *selfPlayRun) finish(err error) {
+	if r.bar != nil {
+		endProgress(r.bar, err)
+		r.bar = nil
+	}
+}
+
 type selfPlayOptions struct {
 	selfPlayFlags
 	Out   string
@@ -122,64 +193,25 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return usagef("selfplay needs an output file: -o GAMES.pgn")
 	case opts.PGN != "":
 		return usagef("selfplay writes its games to -o FILE, not --pgn")
-	case opts.Games < 1 || opts.Games > match.MaxGames:
-		return usagef("--games must be in 1..%d, got %d", match.MaxGames, opts.Games)
-	case !(opts.RandomRate >= 0 && opts.RandomRate <= 1):
-		return usagef("--random-rate must be between 0 and 1, got %v", opts.RandomRate)
-	case opts.RandomWindow < 0 || opts.BalanceCP < 0 || opts.BalanceDepth < 0:
-		return usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
 	}
-	var spec jobarray.Spec
-	if opts.Shard != "" {
-		var err error
-		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
-			return usagef("--shard: %v", err)
-		}
-	} else if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
-		return err
-	}
-	for flag, spec := range map[string]string{"a": opts.A, "b": opts.B} {
-		if spec == "" {
-			continue
-		}
-		if _, err := entrantFromFlag(flag, spec); err != nil {
-			return err
-		}
-	}
-	cfg, err := opts.Settings.Config((opts.Games + 1) / 2)
+	r, err := opts.selfPlayFlags.plan(s, opts.Shard, opts.Force, "Self-play", "selfplay")
 	if err != nil {
 		return err
 	}
-	b := opts.B
-	if b == "" {
-		b = opts.A
-	}
-	var bar progress.Reporter
-	start := func(games, resumed int) {
-		s.Infof("Self-play %s vs %s: %d games, %s\n", opts.A, b, games, match.LimitText(cfg))
-		if resumed > 0 {
-			s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+	if opts.Shard == "" {
+		if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
+			return err
 		}
-		bar = s.Progress("selfplay", int64(games-resumed), "games")
 	}
-	play := selfplay.Options{
-		Match: cfg, A: opts.A, B: opts.B, Games: opts.Games,
-		OpeningPlies: opts.RandomPlies, BalanceCP: opts.BalanceCP, BalanceDepth: opts.BalanceDepth,
-		RandomRate: opts.RandomRate, RandomPlies: opts.RandomWindow, Output: opts.Out,
-		Restart: opts.Force, OnStart: start,
-		OnGame: func(match.GameResult, *match.Report) {
-			if bar != nil {
-				bar.Add(1)
-			}
-		},
-	}
+	spec, b, play := r.shard, r.b, r.play
+	play.Output = opts.Out
 	var res *selfplay.Result
 	output := opts.Out
 	if opts.Shard != "" {
 		var task selfplay.ShardResult
 		task, err = selfplay.RunShard(ctx, selfplay.ShardOptions{Play: play,
 			Run: opts.Settings.ShardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
-			Base: opts.Out, OnStart: start})
+			Base: opts.Out, OnStart: play.OnStart})
 		res, output = task.Played, filepath.Join(task.Dir, selfplay.ShardPGN)
 		if err == nil && task.Skipped {
 			fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, task.Dir)
@@ -188,9 +220,7 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	} else {
 		res, err = selfplay.Run(ctx, play)
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	r.finish(err)
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
 			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
