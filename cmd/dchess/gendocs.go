@@ -5,9 +5,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -99,29 +96,8 @@ func writeReference(root *cobra.Command, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, ok := pages[e.Name()]; !ok && e.Type().IsRegular() && isReferencePage(e.Name()) {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	names := make([]string, 0, len(pages))
-	for name := range pages {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := safefile.WriteFile(filepath.Join(dir, name), pages[name]); err != nil {
-			return fmt.Errorf("writing the reference: %w", err)
-		}
+	if err := safefile.WriteFiles(dir, pages, isReferencePage); err != nil {
+		return fmt.Errorf("writing the reference: %w", err)
 	}
 	return nil
 }

@@ -119,6 +119,37 @@ func WriteFile(path string, data []byte) error {
 	return f.Commit()
 }
 
+// WriteFiles makes dir hold files, each written whole as WriteFile writes
+// it, and removes the regular files there that stale claims and files
+// lacks: a generator's folder, whose pages of things now gone must go.
+func WriteFiles(dir string, files map[string][]byte, stale func(name string) bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if _, ok := files[e.Name()]; !ok && e.Type().IsRegular() && stale(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := WriteFile(filepath.Join(dir, name), files[name]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // File is a file being written under a temporary name beside its final
 // path. Commit puts it in place; Discard removes it. The writer holds a
 // lock on the temporary for as long as it is open, so a temporary whose lock

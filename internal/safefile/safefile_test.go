@@ -150,3 +150,27 @@ func TestCheckOutputFile(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// WriteFiles writes every file and removes only the stale files it is told
+// it owns, never another file of the folder.
+func TestWriteFilesRemovesOnlyStaleOwnedFiles(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "gone.md"), []byte("old page"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("the user's"), 0o644)
+	os.WriteFile(filepath.Join(dir, "kept.md"), []byte("old"), 0o644)
+	page := func(name string) bool { return strings.HasSuffix(name, ".md") }
+	if err := WriteFiles(dir, map[string][]byte{"kept.md": []byte("new"), "added.md": []byte("a")}, page); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "added.md kept.md notes.txt" {
+		t.Fatalf("the folder holds %v", names)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "kept.md")); string(got) != "new" {
+		t.Fatalf("kept.md holds %q", got)
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -542,29 +540,9 @@ func write(root, dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, ok := pages[e.Name()]; !ok && e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".md") {
-			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
-				return err
-			}
-		}
-	}
-	names := make([]string, 0, len(pages))
-	for name := range pages {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if err := safefile.WriteFile(filepath.Join(dir, name), pages[name]); err != nil {
-			return fmt.Errorf("writing the reference: %w", err)
-		}
+	isPage := func(name string) bool { return strings.HasSuffix(name, ".md") }
+	if err := safefile.WriteFiles(dir, pages, isPage); err != nil {
+		return fmt.Errorf("writing the reference: %w", err)
 	}
 	return nil
 }
