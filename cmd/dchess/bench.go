@@ -87,10 +87,10 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.HashMB < 1 || opts.HashMB > 65536 {
 		return usagef("--hash must be between 1 and 65536 MB, got %d", opts.HashMB)
 	}
-	if opts.Threads < 0 || opts.Threads > search.MaxThreads {
+	if opts.Threads < 1 || opts.Threads > search.MaxThreads {
 		return usagef("--threads must be between 1 and %d, got %d", search.MaxThreads, opts.Threads)
 	}
-	threads := max(opts.Threads, 1)
+	threads := opts.Threads
 	eval := search.Evaluator(heuristic.New())
 	if opts.Eval != "" {
 		spec, err := player.ParseSpec(opts.Eval)

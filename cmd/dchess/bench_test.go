@@ -14,7 +14,7 @@ import (
 
 func TestBenchReportsNodes(t *testing.T) {
 	s, out := perftStreams()
-	if err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 1, JSON: true}, s); err != nil {
+	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 1, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
 	var got benchJSON
@@ -26,7 +26,7 @@ func TestBenchReportsNodes(t *testing.T) {
 	}
 	// Same depth, same nodes: the count is a signature.
 	s, out = perftStreams()
-	if err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 1}, s); err != nil {
+	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 1}, s); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "nodes      "+itoa(got.Nodes)+"\n") {
@@ -41,7 +41,7 @@ func itoa(n int64) string {
 
 func TestBenchCompareSearch(t *testing.T) {
 	s, out := perftStreams()
-	if err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 1, CompareSearch: true, JSON: true}, s); err != nil {
+	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 1, CompareSearch: true, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
 	var got struct {
@@ -67,7 +67,7 @@ func TestBenchCompareSearch(t *testing.T) {
 
 func TestBenchBadFlags(t *testing.T) {
 	var usage *usageError
-	for _, opts := range []benchOptions{{Depth: -1, HashMB: 1}, {Depth: 31, HashMB: 1}, {HashMB: 0}} {
+	for _, opts := range []benchOptions{{Threads: 1, Depth: -1, HashMB: 1}, {Threads: 1, Depth: 31, HashMB: 1}, {Threads: 1, HashMB: 0}, {Threads: 0, Depth: 2, HashMB: 1}} {
 		s, _ := perftStreams()
 		if err := runBench(context.Background(), &opts, s); !errors.As(err, &usage) {
 			t.Errorf("%+v: %v, want a usage error", opts, err)
@@ -79,7 +79,7 @@ func TestBenchStopsOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	s, _ := perftStreams()
-	if err := runBench(ctx, &benchOptions{HashMB: 1}, s); !errors.Is(err, context.Canceled) {
+	if err := runBench(ctx, &benchOptions{Threads: 1, HashMB: 1}, s); !errors.Is(err, context.Canceled) {
 		t.Errorf("error %v, want context.Canceled", err)
 	}
 }
@@ -103,7 +103,7 @@ func TestBenchWithATrainedEvaluator(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, out, _ := playStreams("")
-	if err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 16, JSON: true, Eval: "nnue:" + path}, s); err != nil {
+	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 16, JSON: true, Eval: "nnue:" + path}, s); err != nil {
 		t.Fatal(err)
 	}
 	var got benchJSON
@@ -112,7 +112,7 @@ func TestBenchWithATrainedEvaluator(t *testing.T) {
 	}
 	for _, bad := range []string{"heuristic", "cnn", "diffusion:" + path, "nnue:/no/such.dcw"} {
 		s, _, _ := playStreams("")
-		err := runBench(context.Background(), &benchOptions{Depth: 2, HashMB: 16, Eval: bad}, s)
+		err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 16, Eval: bad}, s)
 		if err == nil || !isUsageError(err) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("--eval %s: %v", bad, err)
 		}
