@@ -131,6 +131,14 @@ func Parse(text []byte, number, line int) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One comment entry a move, whichever way the movetext ended (text
+	// after the result included).
+	if c := p.g.Comments; c != nil {
+		for len(c) < len(p.g.Moves) {
+			c = append(c, "")
+		}
+		p.g.Comments = c
+	}
 	if warn != nil {
 		return p.g, warn
 	}
@@ -392,12 +400,6 @@ func (p *parser) movetext() (warn, err *Error) {
 	}
 	if !resultSeen {
 		return nil, p.fail(max(p.lastLine, p.g.Line), "no game result (truncated game?)")
-	}
-	if c := p.g.Comments; c != nil {
-		for len(c) < len(p.g.Moves) {
-			c = append(c, "")
-		}
-		p.g.Comments = c
 	}
 	return nil, nil
 }
