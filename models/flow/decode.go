@@ -60,8 +60,9 @@ type Decoder struct {
 
 // NewDecoder samples from net with the trained number of steps,
 // deterministically: as a player it plays its most probable move, where the
-// stochastic sampler plays a draw (Stockfish's move 5-8 % of the time
-// against 12-13 % on the sequence study's test positions, docs/results/2026-11-26-sequence-families-20000-steps.md).
+// stochastic sampler plays a draw, Stockfish's move far less often on the
+// sequence study's test positions
+// (docs/results/2026-11-26-sequence-families-20000-steps.md).
 func NewDecoder(net *Net) *Decoder { return newDecoder(net, net) }
 
 // newDecoder samples from p with net's config (tests: an oracle's p).

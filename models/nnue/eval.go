@@ -59,8 +59,9 @@ type firstLayer struct {
 	// w holds the weights by chunks of four inputs, as VPMADDUBSW and
 	// VPDPBUSD take them: w[4c·width + 4o + j] is input 4c+j's weight to
 	// output o. byInput holds them input by input, byInput[i·width + o],
-	// for the plain-Go loop, which skips zero inputs one by one (12 %
-	// faster than reading w with a stride).
+	// for the plain-Go loop, which skips zero inputs one by one (faster
+	// than reading w with a stride:
+	// docs/results/2026-11-25-nnue-node-speed-integer.md).
 	w, byInput []int8
 	b, k       []float32
 }

@@ -30,10 +30,11 @@ func Register() {
 		NewSettings: func() any { c := DefaultConfig(); return &c },
 		Defaults: func(c *family.Config) {
 			// Many small steps over many positions, as nnue-pytorch trains,
-			// annealed: with a constant rate the validation loss jumped 10 %
-			// between epochs and settled 4 % higher (docs/results/2026-11-26-nnue-third-round-cosine.md). The
-			// length is the shipped network's: 1.8 passes over its 4.8
-			// million quiet train positions.
+			// annealed: with a constant rate the validation loss jumped
+			// between epochs and settled higher
+			// (docs/results/2026-11-26-nnue-third-round-cosine.md). The
+			// length is the shipped network's passes over its quiet train
+			// positions (docs/results/2026-11-29-nnue-ten-chunk-ship.md).
 			o := &c.Optimizer
 			o.Schedule, o.DecaySteps, o.MinLRRatio = family.ScheduleCosine, 65000, 0.01
 			c.BatchSize, c.Epochs, c.MaxSteps, c.Patience = 1024, 100, 65000, 6

@@ -82,12 +82,13 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // DefaultConfig is the network, 768 → 256 per view, with the
 // pairwise product (256 → 32 → 1; the 512 → 32 → 1 without it,
 // which fits as well and plays level at 10+0.1 and at equal depth, but
-// costs a search node a quarter more: docs/results/2026-11-26-nnue-pairwise.md),
+// costs a search node more: docs/results/2026-11-26-nnue-pairwise.md),
 // trained on Stockfish's win probability alone (lambda 1, nnue-pytorch's
 // default) and on quiet positions, the positions along their best line's
-// first four plies and their mirrors (the mirror: +73 ± 30 at equal depth,
-// docs/results/2026-11-27-nnue-mixed-data-mirror.md; four plies of the line
-// against one: +66 ± 29, docs/results/2026-11-27-nnue-positions-along-the-line.md).
+// first four plies and their mirrors (each won at equal depth against the
+// recipe without it: the mirror in
+// docs/results/2026-11-27-nnue-mixed-data-mirror.md, four plies of the
+// line against one in docs/results/2026-11-27-nnue-positions-along-the-line.md).
 func DefaultConfig() Config {
 	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 4, Pairwise: true, Mirror: true}
 }

@@ -155,19 +155,18 @@ func TestTrainingLowersLoss(t *testing.T) {
 // from the Gorgonia graph's on the same weights, for the tests' small
 // network (N = 32, 64 → 8 → 1, trained on material for 150 steps): the
 // feature weights' rounding to steps of 1/qa, the clipped accumulators'
-// to bytes of 1/127 and the first dense layer's weights' to int8 moved
-// the scores by 0.7 cp on average and at most 4.9 cp when this was
-// written (before the first layer was integer, 1.7 cp at most), the
-// integer score adds half a centipawn. TestShippedMatchesGraph measures
-// the shipped network.
+// to bytes of 1/127 and the first dense layer's weights' to int8 move
+// the scores by a few centipawns (the figures are in
+// docs/results/2026-11-25-nnue-integer-accuracy.md), the integer score
+// adds half a centipawn. TestShippedMatchesGraph measures the shipped
+// network.
 const quantizedTolerance = 8
 
 // pairwiseTolerance is quantizedTolerance for the same network with
 // Pairwise: its inputs are the halves' products, one rounding to bytes of
 // about 1/127 as the clipped ones, but smaller (a product of two values in
 // [0, 1]), so the dense layer's weights that read them are larger and
-// carry the bytes' rounding further: 1.86 cp on average and 10.52 at most
-// when this was written.
+// carry the bytes' rounding further (the same entry as quantizedTolerance's).
 const pairwiseTolerance = 14
 
 func TestQuantizedMatchesGraph(t *testing.T) {
@@ -218,14 +217,10 @@ func checkQuantizedMatchesGraph(t *testing.T, c Config) {
 // TestShippedMatchesGraph compares the player's scores with the Gorgonia
 // graph's on the shipped network (N = 256, pairwise, 256 → 32 → 1), over
 // every position of the perft suites and every bench position and the
-// position after each of its moves (8,430 positions, quiet or not): 2.48 cp
-// on average, 2.04 the median, 8.53 at the 99th percentile and 17.56 at
-// most (the networks shipped before it: from 9641d09 2.14, 1.68, 8.82
-// and 16.96, from d158908 2.42, 1.92, 9.12 and 13.43; the
-// 512 → 32 → 1 one without the product 1.76, 1.36, 7.11 and
-// 13.24, and with the float first layer before that 0.48, 0.39, 1.71 and
-// 3.00): about half of it the bytes' steps of 1/127, half the int8
-// weights'. The limits leave room for retrained weights of either kind.
+// position after each of its moves (8,430 positions, quiet or not), and
+// logs the differences; what each shipped network gave is in
+// docs/results/2026-11-25-nnue-integer-accuracy.md. The limits leave room
+// for retrained weights of either kind.
 func TestShippedMatchesGraph(t *testing.T) {
 	const meanTolerance, worstTolerance = 3, 20
 	f, err := dcw.Read(filepath.Join("..", "shipped", "nnue.dcw"))

@@ -10,14 +10,14 @@ import (
 
 // zeroGroups orders the accumulator's units so that the first layer's
 // chunks of four input bytes are all 0 as often as can be found, for the
-// sparse product to skip: a trained network's clipped bytes are 0 about
-// two times in three, but chunks of four in the trained order only one
-// time in five. It samples the bytes of both views of the bench positions
+// sparse product to skip: most of a trained network's clipped bytes are 0,
+// but few whole chunks of four in the trained order. It samples the bytes
+// of both views of the bench positions
 // and the positions after each of their legal moves, then fills each chunk
 // greedily: the unit most often 0 of those left, then, three times, the
-// unit most often 0 at the same time as the chunk so far. On the shipped
-// network 33 % of the chunks a depth-8 bench search evaluates are 0 then,
-// 18 % in the trained order (docs/results/2026-11-26-nnue-node-speed-sparse.md).
+// unit most often 0 at the same time as the chunk so far, which makes many
+// more of the chunks a bench search evaluates 0
+// (docs/results/2026-11-26-nnue-node-speed-sparse.md).
 // With Pairwise the units are the products, unit j and j + N/2 a pair.
 // The result is perm, perm[j] the unit that goes to place j.
 func (n *Net) zeroGroups() []int {

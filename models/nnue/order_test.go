@@ -13,10 +13,8 @@ import (
 // units on the shipped network: it is a permutation, every integer sum of
 // the first layer and every score stays as it was in the trained order, on
 // the bench positions' moves, and it makes more chunks of four bytes 0 for
-// the sparse product to skip (on these positions, with the network shipped
-// when this was written, 18 % of them in the trained order and 36 % after;
-// with the pairwise ones shipped from d158908 and from 9641d09,
-// 5.2 % and 22.5 %, 2.6 % and 21.7 %).
+// the sparse product to skip (what it made of each network shipped:
+// docs/results/2026-11-26-nnue-node-speed-sparse.md).
 func TestUnitOrderKeepsScores(t *testing.T) {
 	f, err := dcw.Read(filepath.Join("..", "shipped", "nnue.dcw"))
 	if err != nil {

@@ -22,8 +22,8 @@
 # labels that many lines a position (label --multipv), for training on the
 # positions after each line's first move (the nnue config's children).
 # LABEL_HASH (default 16, Stockfish's own) is each Stockfish's table in MB;
-# it is cleared for every position, so at depth 8 a 1 MB table labels 7-22 %
-# faster with 99.7 % of scores the same
+# it is cleared for every position, so at depth 8 a 1 MB table labels
+# faster with almost every score the same
 # (docs/results/2026-11-28-label-hash-size.md); the data curve made since
 # 2026-11-28 uses 1. A rerun skips the
 # finished stages of every chunk; labelling resumes from its journal, so the

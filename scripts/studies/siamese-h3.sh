@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The DeepChess recipe that reached 95 % test pair accuracy (issue #6,
-# docs/results/2026-11-21-deepchess-pair-accuracy.md), the one the shipped
+# The DeepChess recipe that reached issue #6's goal of 95 % test pair
+# accuracy (docs/results/2026-11-21-deepchess-pair-accuracy.md), the one the shipped
 # siamese weights come from (models/shipped/siamese.md): 46,000 games of the
 # depth-3 heuristic against itself, a random move 10 % of the time in the
 # first 20 plies (two runs, one a core), 10 positions a game from ply 10

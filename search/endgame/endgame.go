@@ -73,9 +73,8 @@ const KnownWin = 10000
 // counts most, then the edge, the kings' distance in rook steps (the
 // winning king has to stand right in front of the lone one) and the
 // knight's distance. These were chosen by playing random positions out
-// at depth 6 with the nnue player: 78 of 100 bishop and knight endings
-// were mated within 50 moves this way, 45 % with the kings' distance in
-// king steps (docs/nnue.md).
+// at depth 6 with the nnue player; how many each choice mated is in
+// docs/results/2026-12-04-nnue-endgame-knowledge.md.
 const (
 	edgeWeight       = 24 // per step of the lone king's distance from the centre (0 to 6)
 	closeWeight      = 8  // per step the kings are closer than 7 king steps apart (at most 5)

@@ -1,6 +1,8 @@
 // Package board is dchess's chess position for search, self-play and
-// ingest: legal move generation comes from dragontoothmg (about 0.3 µs per
-// node), and this package adds what search and PGN reading need on top:
+// ingest: legal move generation comes from dragontoothmg (a fast bitboard
+// generator; what a search node costs is in
+// docs/results/2026-11-21-search-speed.md), and this package adds what
+// search and PGN reading need on top:
 // make/unmake with history, Zobrist keys that are the same in every run,
 // validated FEN in and out, SAN and UCI moves, game-end rules and
 // conversion to notnil/chess.
