@@ -3,7 +3,8 @@
 // Package docs holds the test that runs the manual: every shell block of
 // the README and of the guide (docs/guide/*.md) runs on the test data, in
 // a folder laid out like a checkout, so the commands the manual shows
-// cannot drift from the ones dchess takes.
+// cannot drift from the ones dchess takes; and the test that keeps the
+// record's figures out of the manual (figures_test.go).
 //
 // A block runs as written unless an HTML comment just above its fence says
 // otherwise. The comment starts with "<!-- test:" and holds one directive
