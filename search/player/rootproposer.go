@@ -14,8 +14,8 @@ import (
 // that orders its root moves by a model's ranking: proposer=SPEC, SPEC a
 // family that ranks moves (Proposers: policy, diffusion, flow), bare for
 // its newest or shipped weights or with a path (proposer=policy:PATH).
-// A SPEC with settings of its own has its "," and "&" %-escaped:
-// proposer=diffusion:steps=1 needs none, policy:PATH?order=joint neither.
+// In SPEC "," "&" and "?" are written %2C %26 %3F, where the outer spec
+// would split: proposer=diffusion:PATH%3Fsteps=1.
 const ProposerSetting = "proposer"
 
 // CheckProposer fails with a *SpecError on a proposer= that cannot order
