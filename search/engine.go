@@ -57,6 +57,12 @@ type Options struct {
 	// without threads. Minimax, and an evaluator that cannot be cloned
 	// for the extra threads, search on one thread whatever it says.
 	Threads int
+	// Proposer, when not nil, orders the root moves of an alpha-beta
+	// search: the hash move first, then the others in the proposer's
+	// ranking (scoreRoot). It is asked once per root position, by the
+	// main thread only; one that fails leaves the usual order. Minimax
+	// does not ask it. Without one the search is the same move for move.
+	Proposer MoveProposer
 }
 
 // Result is the outcome of a search.
@@ -150,6 +156,13 @@ type Engine struct {
 	// rootMoves, when not nil, are the only root moves the running search
 	// looks at (Limits.SearchMoves); nil searches them all.
 	rootMoves []board.Move
+	// proposer ranks the root moves (Options.Proposer), nil for none.
+	proposer MoveProposer
+	// rootRank is the proposer's ranking of the running search's root
+	// moves as ordering scores (rankRoot), nil when there is none; helpers
+	// read the main thread's. rankedKey is the position it ranks.
+	rootRank  map[board.Move]int32
+	rankedKey uint64
 
 	// State of the running search.
 	nodes       int64
@@ -182,7 +195,7 @@ func New(eval Evaluator, opts Options) *Engine {
 		mb = DefaultHashMB
 	}
 	observer, _ := eval.(MoveObserver)
-	e := &Engine{eval: eval, observer: observer, algo: opts.Algorithm, tt: newTranspositionTable(mb)}
+	e := &Engine{eval: eval, observer: observer, algo: opts.Algorithm, tt: newTranspositionTable(mb), proposer: opts.Proposer}
 	e.addHelpers(min(opts.Threads, MaxThreads) - 1)
 	return e
 }
@@ -291,6 +304,9 @@ func (e *Engine) begin(ctx context.Context, b *board.Board, lim Limits) (res Res
 		} else {
 			e.rootMoves = nil
 		}
+	}
+	if e.algo == AlphaBeta {
+		e.rankRoot(b)
 	}
 	hashMove := board.NullMove
 	if entry, ok := e.tt.probe(b.Key()); ok {

@@ -1,6 +1,11 @@
 package search
 
-import "github.com/dchess/dchess/internal/chess/board"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/dchess/dchess/internal/chess/board"
+)
 
 // Ordering tiers: the hash move, then captures that do not lose material
 // and queen promotions (MVV-LVA), then killers and the counter move, then
@@ -27,6 +32,10 @@ var orderValue = [7]int32{0, 100, 320, 330, 500, 900, 20000}
 
 // scoreMoves fills scores for moves at a full-width node.
 func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, hashMove board.Move, ply int) {
+	if ply == 0 && e.rootRank != nil {
+		e.scoreRoot(moves, scores, hashMove)
+		return
+	}
 	side := b.SideToMove()
 	k0, k1 := e.killers[ply][0], e.killers[ply][1]
 	counter := e.counterMove(ply)
@@ -50,6 +59,69 @@ func (e *Engine) scoreMoves(b *board.Board, moves []board.Move, scores []int32, 
 			scores[i] = e.history[side][m.From()][m.To()]
 		}
 	}
+}
+
+// Root scores from a proposer's ranking: the first-ranked move scores
+// rankedTop, each later one a point less, and a move the proposer left out
+// scores unranked, below them all. They stay inside ±historyMax/2, where
+// the history's say in a late-move reduction rounds to nothing: the
+// ranking decides the order of the root moves, and the reductions go by
+// that order as they do by any other.
+const (
+	rankedTop = historyMax/2 - 1
+	unranked  = -rankedTop
+)
+
+// scoreRoot fills the root's scores from the proposer's ranking: the
+// hash move, which the last iteration (or an earlier search) found best,
+// still goes first; the model ranks the rest, captures and quiet moves
+// alike, in place of the tiers scoreMoves gives them.
+func (e *Engine) scoreRoot(moves []board.Move, scores []int32, hashMove board.Move) {
+	for i, m := range moves {
+		switch rank, ok := e.rootRank[m]; {
+		case m == hashMove:
+			scores[i] = orderHash
+		case ok:
+			scores[i] = rank
+		default:
+			scores[i] = unranked
+		}
+	}
+}
+
+// rankRoot asks the proposer to rank the moves of b, the root, and keeps
+// the ranking as root scores in e.rootRank. A sequence model's pass costs
+// milliseconds, and iterative deepening orders the root at every depth,
+// so it is asked once per position: a search of the position it ranked
+// last asks nothing. A proposer that fails, or answers with slices of
+// different lengths, leaves no ranking, and the root the usual order.
+func (e *Engine) rankRoot(b *board.Board) {
+	if e.proposer == nil {
+		return
+	}
+	key := b.Key()
+	if e.rootRank != nil && e.rankedKey == key {
+		return
+	}
+	e.rootRank = nil
+	moves, scores, err := e.proposer.Propose(b)
+	if err != nil || len(moves) != len(scores) {
+		return
+	}
+	order := make([]int, len(moves))
+	for i := range order {
+		order[i] = i
+	}
+	// Best first; equal scores keep the proposer's order, and NaN, which
+	// cmp.Compare puts below every number, goes last.
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(scores[j], scores[i]) })
+	rank := make(map[board.Move]int32, len(moves))
+	for k, i := range order {
+		if _, seen := rank[moves[i]]; !seen {
+			rank[moves[i]] = rankedTop - int32(min(k, rankedTop))
+		}
+	}
+	e.rootRank, e.rankedKey = rank, key
 }
 
 // scoreTactical moves the moves quiescence searches to the front of moves

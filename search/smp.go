@@ -98,6 +98,7 @@ func (e *Engine) startHelpers(b *board.Board) (finish func()) {
 		h.tt = e.tt
 		h.smp = shared
 		h.rootMoves = e.rootMoves
+		h.rootRank = e.rootRank
 		hb := b.Clone()
 		wg.Go(func() { h.helperSearch(hb) })
 	}

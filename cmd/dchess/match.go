@@ -132,7 +132,9 @@ Player SPECs: random[:seed=N], heuristic[:depth=N,nodes=N,hash=MB,threads=N,sear
 a model family with weights (cnn:runs/cnn/model.dcw, or a bare name for the newest
 weights under runs/), uci:PATH?Option=value&..., and name=NAME in any of them. A
 searching player uses one thread unless its SPEC says threads=N (Lazy SMP: the threads
-share one transposition table).
+share one transposition table). heuristic and the evaluation families take
+proposer=SPEC (policy, diffusion or flow, bare or FAMILY:PATH): the alpha-beta searches
+the root moves in that model's ranking, the hash move first (heuristic:proposer=policy).
 
 With --shard i/n -o NAME the command is task i of a job array of n: it plays the game
 pairs assigned to it (a shuffle seeded by the match settings, dealt round robin) with

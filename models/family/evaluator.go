@@ -75,15 +75,19 @@ var EvaluatorMetrics = []MetricInfo{
 }
 
 // evaluatorPlayer makes a player factory for a family whose weights load
-// into a search.Evaluator. Each player loads its own copy, so concurrent
-// games never share an evaluator's scratch buffers.
+// into a search.Evaluator. Each player loads its own copy, and its own
+// proposer when proposer= names one, so concurrent games never share an
+// evaluator's or a decoder's scratch buffers.
 func evaluatorPlayer(load func(path string) (search.Evaluator, error)) player.Factory {
-	return func(_ context.Context, spec player.Spec) (player.Player, error) {
-		if err := spec.CheckSettings(player.SearchSettings...); err != nil {
+	return func(ctx context.Context, spec player.Spec) (player.Player, error) {
+		if err := spec.CheckSettings(player.AlphaBetaSettings...); err != nil {
 			return nil, err
 		}
 		opts, err := player.SearchOptionsFromSpec(spec)
 		if err != nil {
+			return nil, err
+		}
+		if opts.Proposer, err = player.ProposerFromSpec(ctx, spec); err != nil {
 			return nil, err
 		}
 		eval, err := load(spec.Path)

@@ -66,7 +66,8 @@ type Family struct {
 	Evaluator func(path string) (search.Evaluator, error)
 	// Decoder opens a sequence family's decoder from a SPEC with a weights
 	// path, with the player's settings (nil for other families); `dchess
-	// eval` decodes with it.
+	// eval` decodes with it, and its ranking orders the root of a
+	// searching player with proposer=.
 	Decoder func(spec player.Spec) (*Decoding, error)
 	// Evaluations are the `dchess eval --data` figures the family supports.
 	Evaluations Evaluations
@@ -145,16 +146,31 @@ func Register(f Family) error {
 }
 
 // MustRegister registers a family with its player, for the family's own
-// package to call; a clash there is a programming error.
+// package to call; a clash there is a programming error. An evaluation
+// family's player searches and takes proposer=; a sequence family's
+// decoder is also a proposer, which such a player can order its root by.
 func MustRegister(f Family) {
-	if f.Evaluator != nil && f.Player == nil {
+	searches := f.Evaluator != nil && f.Player == nil
+	if searches {
 		f.Player = evaluatorPlayer(f.Evaluator)
 	}
 	if err := Register(f); err != nil {
 		panic(err)
 	}
-	if f.Player != nil {
+	switch {
+	case searches:
+		player.RegisterModelChecked(f.Name, f.Player, player.CheckProposer)
+	case f.Player != nil:
 		player.RegisterModel(f.Name, f.Player)
+	}
+	if f.Decoder != nil {
+		player.RegisterProposer(f.Name, func(spec player.Spec) (search.MoveProposer, error) {
+			d, err := f.Decoder(spec)
+			if err != nil {
+				return nil, err
+			}
+			return d.Decoder, nil
+		})
 	}
 }
 

@@ -11,7 +11,7 @@ var builtins sync.Once
 func RegisterBuiltins() {
 	builtins.Do(func() {
 		Register("random", newRandomFromSpec)
-		Register("heuristic", newHeuristicFromSpec)
+		RegisterChecked("heuristic", newHeuristicFromSpec, CheckProposer)
 		Register("uci", newUCIFromSpec)
 	})
 }

@@ -31,6 +31,8 @@ func TestParseSpec(t *testing.T) {
 		{"uci:/usr/games/stockfish?UCI_LimitStrength=true&UCI_Elo=1500&name=SF%201500", "uci", "/usr/games/stockfish",
 			map[string]string{"UCI_LimitStrength": "true", "UCI_Elo": "1500"}, "SF 1500"},
 		{"Random:seed=3", "random", "", map[string]string{"seed": "3"}, ""},
+		{"heuristic:proposer=policy:runs/policy/model.dcw", "heuristic", "", map[string]string{"proposer": "policy:runs/policy/model.dcw"}, ""},
+		{"cnn:runs/a=b/model.dcw", "cnn", "runs/a=b/model.dcw", map[string]string{}, ""},
 	}
 	for _, c := range cases {
 		s, err := ParseSpec(c.in)

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/dchess/dchess/internal/suggest"
+	"github.com/dchess/dchess/search"
 )
 
 // Factory makes a player from its spec. It checks the spec's settings and
@@ -26,7 +27,14 @@ type family struct {
 	// by the model resolver to the newest weights of that family, and a
 	// path must name a file.
 	needsWeights bool
+	// proposer, when set, makes the family's move proposer, which a
+	// searching player's proposer= orders its root moves by.
+	proposer ProposerFactory
 }
+
+// ProposerFactory makes a model family's move proposer from a spec with
+// its weights path resolved, checking the spec's settings.
+type ProposerFactory func(spec Spec) (search.MoveProposer, error)
 
 var (
 	registryMu    sync.RWMutex
@@ -49,6 +57,28 @@ func RegisterChecked(name string, f Factory, check func(Spec) error) {
 // spec's path. A bare name ("cnn") is resolved by the hook set with
 // SetModelResolver before the factory sees the spec.
 func RegisterModel(name string, f Factory) { register(name, family{factory: f, needsWeights: true}) }
+
+// RegisterModelChecked adds a model family, as RegisterModel does, whose
+// specs Check also runs check on, as RegisterChecked does.
+func RegisterModelChecked(name string, f Factory, check func(Spec) error) {
+	register(name, family{factory: f, check: check, needsWeights: true})
+}
+
+// RegisterProposer says how the model family name, already registered,
+// ranks moves for a searching player's proposer= (ProposerSetting). It
+// panics when name is not a registered model family or has a proposer,
+// which only a mistake in the family's registration can cause.
+func RegisterProposer(name string, f ProposerFactory) {
+	name = strings.ToLower(name)
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	fam, ok := registry[name]
+	if !ok || !fam.needsWeights || fam.proposer != nil {
+		panic("player: proposer of " + name + " registered twice or without its model family")
+	}
+	fam.proposer = f
+	registry[name] = fam
+}
 
 func register(name string, f family) {
 	name = strings.ToLower(name)
@@ -76,6 +106,21 @@ func Families() []string {
 	names := make([]string, 0, len(registry))
 	for name := range registry {
 		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Proposers lists the families that can order a search's root moves
+// (proposer=), sorted.
+func Proposers() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var names []string
+	for name, fam := range registry {
+		if fam.proposer != nil {
+			names = append(names, name)
+		}
 	}
 	sort.Strings(names)
 	return names

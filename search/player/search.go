@@ -29,11 +29,19 @@ type SearchOptions struct {
 	// SMP, sharing one transposition table); 0 means one. A comparison
 	// search (siamese) runs on one whatever it says.
 	Threads int
+	// Proposer, when not nil, orders the root moves of the alpha-beta
+	// (search.Options.Proposer): proposer= (ProposerFromSpec).
+	Proposer search.MoveProposer
 }
 
 // SearchSettings are the spec settings SearchOptionsFromSpec reads; model
 // families that add their own settings list these too in CheckSettings.
 var SearchSettings = []string{"depth", "nodes", "hash", "search", "threads"}
+
+// AlphaBetaSettings are the settings of a player whose alpha-beta searches
+// with an evaluator (heuristic and the evaluation families):
+// SearchSettings and proposer=. A comparison search takes SearchSettings.
+var AlphaBetaSettings = append(slices.Clone(SearchSettings), ProposerSetting)
 
 // SearchOptionsFromSpec reads depth=, nodes=, hash= (MB),
 // search=alphabeta|minimax and threads= (default 1, so a player takes one
@@ -66,19 +74,24 @@ func SearchOptionsFromSpec(spec Spec) (SearchOptions, error) {
 		return opts, SpecErrorf("player %s: threads=%d is not between 1 and %d", spec.Family, threads, search.MaxThreads)
 	}
 	opts.Depth, opts.Nodes, opts.HashMB, opts.Threads = int(depth), nodes, int(hash), int(threads)
-	switch algo := strings.ToLower(spec.Get("search", "alphabeta")); algo {
-	case "alphabeta", "alpha-beta", "ab":
-		opts.Algorithm = search.AlphaBeta
-	case "minimax":
-		opts.Algorithm = search.Minimax
-	default:
-		return opts, SpecErrorf("player %s: search=%q is not alphabeta or minimax", spec.Family, algo)
-	}
-	return opts, nil
+	opts.Algorithm, err = searchAlgorithm(spec)
+	return opts, err
 }
 
-func newHeuristicFromSpec(_ context.Context, spec Spec) (Player, error) {
-	if err := spec.CheckSettings(SearchSettings...); err != nil {
+// searchAlgorithm reads search=alphabeta|minimax.
+func searchAlgorithm(spec Spec) (search.Algorithm, error) {
+	switch algo := strings.ToLower(spec.Get("search", "alphabeta")); algo {
+	case "alphabeta", "alpha-beta", "ab":
+		return search.AlphaBeta, nil
+	case "minimax":
+		return search.Minimax, nil
+	default:
+		return 0, SpecErrorf("player %s: search=%q is not alphabeta or minimax", spec.Family, algo)
+	}
+}
+
+func newHeuristicFromSpec(ctx context.Context, spec Spec) (Player, error) {
+	if err := spec.CheckSettings(AlphaBetaSettings...); err != nil {
 		return nil, err
 	}
 	if spec.Path != "" {
@@ -86,6 +99,9 @@ func newHeuristicFromSpec(_ context.Context, spec Spec) (Player, error) {
 	}
 	opts, err := SearchOptionsFromSpec(spec)
 	if err != nil {
+		return nil, err
+	}
+	if opts.Proposer, err = ProposerFromSpec(ctx, spec); err != nil {
 		return nil, err
 	}
 	return SearchPlayer(spec.DisplayName(), heuristic.New(), opts), nil
@@ -106,14 +122,24 @@ type Searcher struct {
 	opts         SearchOptions
 	engine       Engine
 	defaultDepth int
+	// proposer is opts.Proposer as the engine asks it, nil without one.
+	proposer *failureRecorder
 }
 
 // SearchPlayer returns a player that searches with eval. Each player owns
 // its engine (and transposition table), so give each goroutine its own;
 // with opts.Threads above one the engine clones eval for its other threads.
+// opts.Proposer, when set, orders the root moves; a ranking that fails
+// fails the move.
 func SearchPlayer(name string, eval search.Evaluator, opts SearchOptions) *Searcher {
-	return &Searcher{name: name, eval: eval, opts: opts, defaultDepth: DefaultDepth,
-		engine: search.New(eval, search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm, Threads: opts.Threads})}
+	p := &Searcher{name: name, eval: eval, opts: opts, defaultDepth: DefaultDepth}
+	engineOpts := search.Options{HashMB: opts.HashMB, Algorithm: opts.Algorithm, Threads: opts.Threads}
+	if opts.Proposer != nil {
+		p.proposer = &failureRecorder{MoveProposer: opts.Proposer}
+		engineOpts.Proposer = p.proposer
+	}
+	p.engine = search.New(eval, engineOpts)
+	return p
 }
 
 // ComparePlayer returns a player over a comparison search, which has no
@@ -177,7 +203,13 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	slim := p.limits(lim)
 	slim.SearchMoves = allowedMoves(b, lim.SearchMoves)
 	slim.MoveOverhead = lim.MoveOverhead
+	if p.proposer != nil {
+		p.proposer.err = nil
+	}
 	res := p.engine.Search(ctx, b, slim, onInfo)
+	if p.proposer != nil && p.proposer.err != nil {
+		return MoveInfo{}, fmt.Errorf("%s: proposer: %w", p.name, p.proposer.err)
+	}
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")
 	}

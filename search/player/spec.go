@@ -93,9 +93,12 @@ func ParseSpec(s string) (Spec, error) {
 	return spec, nil
 }
 
-// looksLikeSettings tells "depth=4,nodes=100" (settings) from a path.
+// looksLikeSettings tells "depth=4,nodes=100" (settings) from a path: each
+// field is key=value with a key of letters and digits, where a path would
+// have a separator before its first "=". A value may be a path of its
+// own: proposer=policy:runs/policy/model.dcw.
 func looksLikeSettings(s string) bool {
-	if s == "" || strings.ContainsAny(s, "/\\") {
+	if s == "" {
 		return false
 	}
 	for _, field := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '&' }) {
