@@ -65,15 +65,6 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file, whole when the run ends (a journal beside it keeps a stopped run's games)")
 }
 
-// endProgress closes a progress report: done, or stopped by err.
-func endProgress(bar progress.Reporter, err error) {
-	if err != nil {
-		bar.Abort()
-		return
-	}
-	bar.Finish()
-}
-
 // entrantFromFlag parses a SPEC flag; a malformed spec is a usage error.
 func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if spec == "" {
@@ -250,7 +241,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 		}
 		rep = res.Report
 	}
-	endProgress(bar, runErr)
+	progress.End(bar, runErr)
 	if rep == nil {
 		return runErr
 	}
@@ -300,7 +291,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	bar := s.lazyProgress("match", "games")
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
 		Settings: settings, Inputs: inputs, OnProgress: func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }})
-	bar.end(err)
+	bar.End(err)
 	if err != nil {
 		return err
 	}

@@ -118,7 +118,7 @@ func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, pro
 // finish closes the progress bar, done or stopped by err.
 func (r *selfPlayRun) finish(err error) {
 	if r.bar != nil {
-		endProgress(r.bar, err)
+		progress.End(r.bar, err)
 		r.bar = nil
 	}
 }

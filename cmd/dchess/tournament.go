@@ -182,7 +182,7 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	} else {
 		st, runErr = t.PlayToFile(ctx, opts.PGN)
 	}
-	bar.end(runErr)
+	bar.End(runErr)
 	if errors.Is(runErr, tournament.ErrInterrupted) && cfg.Journal != "" {
 		runErr = fmt.Errorf("%w; the finished games are kept in %s and %s was not written: run the same command again to continue",
 			runErr, cfg.Journal, opts.PGN)
