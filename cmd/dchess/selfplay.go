@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 
 	"github.com/dchess/dchess/internal/safefile"
 
@@ -65,15 +63,12 @@ type selfPlayRun struct {
 // plan checks the shared flags and makes the run; verb names it in the
 // messages ("Self-play", "Datagen") and progress names its bar.
 func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, progress string) (*selfPlayRun, error) {
-	switch {
-	case f.Games < 1 || f.Games > match.MaxGames:
-		return nil, usagef("--games must be in 1..%d, got %d", match.MaxGames, f.Games)
-	case !(f.RandomRate >= 0 && f.RandomRate <= 1):
-		return nil, usagef("--random-rate must be between 0 and 1, got %v", f.RandomRate)
-	case f.RandomWindow < 0 || f.BalanceCP < 0 || f.BalanceDepth < 0:
-		return nil, usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
+	r := &selfPlayRun{b: f.B, play: selfplay.Options{A: f.A, B: f.B, Games: f.Games,
+		OpeningPlies: f.RandomPlies, BalanceCP: f.BalanceCP, BalanceDepth: f.BalanceDepth,
+		RandomRate: f.RandomRate, RandomPlies: f.RandomWindow, Restart: restart}}
+	if err := r.play.Check(); err != nil {
+		return nil, usagef("%v", err)
 	}
-	r := &selfPlayRun{b: f.B}
 	if r.b == "" {
 		r.b = f.A
 	}
@@ -95,22 +90,18 @@ func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, pro
 	if err != nil {
 		return nil, err
 	}
-	r.play = selfplay.Options{
-		Match: cfg, A: f.A, B: f.B, Games: f.Games,
-		OpeningPlies: f.RandomPlies, BalanceCP: f.BalanceCP, BalanceDepth: f.BalanceDepth,
-		RandomRate: f.RandomRate, RandomPlies: f.RandomWindow, Restart: restart,
-		OnStart: func(games, resumed int) {
-			s.Infof("%s %s vs %s: %d games, %s\n", verb, f.A, r.b, games, match.LimitText(cfg))
-			if resumed > 0 {
-				s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
-			}
-			r.bar = s.Progress(progress, int64(games-resumed), "games")
-		},
-		OnGame: func(match.GameResult, *match.Report) {
-			if r.bar != nil {
-				r.bar.Add(1)
-			}
-		},
+	r.play.Match = cfg
+	r.play.OnStart = func(games, resumed int) {
+		s.Infof("%s %s vs %s: %d games, %s\n", verb, f.A, r.b, games, match.LimitText(cfg))
+		if resumed > 0 {
+			s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+		}
+		r.bar = s.Progress(progress, int64(games-resumed), "games")
+	}
+	r.play.OnGame = func(match.GameResult, *match.Report) {
+		if r.bar != nil {
+			r.bar.Add(1)
+		}
 	}
 	return r, nil
 }
@@ -238,18 +229,6 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 			GamesPerSecond float64 `json:"games_per_second"`
 		}{res, res.GamesPerSecond()})
 	}
-	var terms []string
-	for k, v := range res.Terminated {
-		terms = append(terms, fmt.Sprintf("%s %d", k, v))
-	}
-	sort.Strings(terms)
-	resumed := ""
-	if res.Resumed > 0 {
-		resumed = fmt.Sprintf(" and took %d from an interrupted run's journal", res.Resumed)
-	}
-	// The counts are of every game in the file.
-	fmt.Fprintf(s.Out, "played %d games in %.1fs (%.2f games/s)%s: 1-0 %d, 0-1 %d, draws %d; %.0f plies a game\n",
-		res.Games-res.Resumed, res.Seconds, res.GamesPerSecond(), resumed, res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
-	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
+	fmt.Fprint(s.Out, res.Text())
 	return nil
 }
