@@ -123,10 +123,10 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if out.Threads < threads {
 		fmt.Fprintf(s.ErrOut, "note: %d threads asked, %d searched: the evaluator cannot be cloned for more\n", threads, out.Threads)
 	}
-	if opts.Eval == "" && out.Threads == 1 {
-		out.Signature = search.BenchSignature(depth, r.Nodes)
-	} else {
+	if opts.Eval != "" {
 		out.Evaluator = opts.Eval
+	} else if out.Threads == 1 {
+		out.Signature = search.BenchSignature(depth, r.Nodes)
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, out)

@@ -118,3 +118,19 @@ func TestBenchWithATrainedEvaluator(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchOnThreadsNamesTheHeuristic: on several threads the heuristic is
+// still the evaluator --json names; only the signature is left out.
+func TestBenchOnThreadsNamesTheHeuristic(t *testing.T) {
+	s, out := perftStreams()
+	if err := runBench(context.Background(), &benchOptions{Threads: 2, Depth: 2, HashMB: 1, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var got benchJSON
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.Evaluator != "heuristic" || got.Signature != "" {
+		t.Errorf("bench --threads 2: evaluator %q, signature %q; want heuristic and none", got.Evaluator, got.Signature)
+	}
+}
