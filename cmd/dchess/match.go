@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -197,13 +195,6 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if opts.Shard != "" || opts.Output != "" {
 		return runMatchShard(ctx, opts, cfg, s)
 	}
-	if opts.PGN != "" {
-		// Before any game, as selfplay -o: the file may hold someone's games.
-		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
-			return err
-		}
-	}
-
 	var bar progress.Reporter
 	start := func(games, resumed int) {
 		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, match.LimitText(cfg))
@@ -221,27 +212,11 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 			}
 		}
 	}
-	var rep *match.Report
-	var runErr error
-	if opts.PGN == "" {
-		// Nothing to keep the games in: a stopped match starts over.
-		start(opts.Games, 0)
-		rep, runErr = match.Run(ctx, cfg)
-	} else {
-		settings, _, err := match.ShardSettings(ctx, opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
-		if err != nil {
-			return err
-		}
-		var res match.ResumableResult
-		res, runErr = match.RunResumable(ctx, match.ResumableOptions{Config: cfg, Settings: settings, PGN: opts.PGN,
-			Restart: opts.Force, OnStart: start})
-		if runErr != nil && bar == nil {
-			// It stopped before the first game: at the journal beside the file.
-			return fmt.Errorf("--pgn: %w", runErr)
-		}
-		rep = res.Report
+	rep, runErr := match.Play(ctx, match.PlayOptions{Config: cfg, Run: opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT),
+		PGN: opts.PGN, Restart: opts.Force, OnStart: start})
+	if bar != nil {
+		progress.End(bar, runErr)
 	}
-	progress.End(bar, runErr)
 	if rep == nil {
 		return runErr
 	}
@@ -252,17 +227,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	} else {
 		fmt.Fprint(s.Out, rep.Text())
 	}
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) && opts.PGN != "" {
-			return fmt.Errorf("match interrupted after %d games, kept in %s; %s was not written: run the same command again to continue",
-				rep.Games, match.JournalBeside(opts.PGN), opts.PGN)
-		}
-		if errors.Is(runErr, context.Canceled) {
-			return fmt.Errorf("match interrupted after %d games", rep.Games)
-		}
-		return runErr
-	}
-	return nil
+	return runErr
 }
 
 // runMatchShard plays one task of a sharded match.
