@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-
-	"github.com/dchess/dchess/internal/safefile"
 
 	"github.com/spf13/cobra"
 
@@ -189,33 +186,20 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if err != nil {
 		return err
 	}
-	if opts.Shard == "" {
-		if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
-			return err
-		}
-	}
-	spec, b, play := r.shard, r.b, r.play
+	play := r.play
 	play.Output = opts.Out
-	var res *selfplay.Result
-	output := opts.Out
-	if opts.Shard != "" {
-		var task selfplay.ShardResult
-		task, err = selfplay.RunShard(ctx, selfplay.ShardOptions{Play: play,
-			Run: opts.Settings.ShardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
-			Base: opts.Out, OnStart: play.OnStart})
-		res, output = task.Played, filepath.Join(task.Dir, selfplay.ShardPGN)
-		if err == nil && task.Skipped {
-			fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, task.Dir)
-			return nil
-		}
-	} else {
-		res, err = selfplay.Run(ctx, play)
+	run, err := selfplay.RunToFile(ctx, selfplay.FileOptions{Play: play, Sharded: opts.Shard != "", Shard: r.shard,
+		Run: opts.Settings.ShardRun(opts.A, r.b, opts.Games, ""), Command: opts.Command})
+	if err == nil && run.Skipped {
+		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", r.shard, run.Dir)
+		return nil
 	}
 	r.finish(err)
+	res := run.Played
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
 			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Games, selfplay.Journal(output), output)
+				res.Games, selfplay.Journal(run.Output), run.Output)
 		}
 		return err
 	}
