@@ -263,13 +263,6 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	if opts.JSON {
 		return writeJSON(s.Out, sum)
 	}
-	fmt.Fprint(s.Out, sum.Report.Text())
-	switch {
-	case sum.Skipped:
-		fmt.Fprintf(s.Out, "Task %s was already played into %s with these settings; nothing to do\n", spec, out)
-	default:
-		fmt.Fprintf(s.Out, "Task %s: %d games in %s (%d continued from a stopped run); merge the tasks with: dchess match merge %s\n",
-			spec, sum.Resumed+sum.Played, out, sum.Resumed, opts.Output)
-	}
+	fmt.Fprint(s.Out, sum.Text(opts.Output))
 	return nil
 }
