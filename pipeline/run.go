@@ -19,7 +19,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/dataset/label"
@@ -565,18 +564,11 @@ func (c *RunConfig) split(opts RunOptions) func(context.Context) error {
 }
 
 func (c *RunConfig) trainConfig(t Training) (*family.Config, error) {
-	if t.Config == "" {
-		data, err := configs.Read(t.Model)
-		if err != nil {
-			return nil, err
-		}
-		return family.ParseConfig(data, t.Model)
-	}
 	path := t.Config
-	if !filepath.IsAbs(path) {
+	if path != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(c.dir, path)
 	}
-	return family.LoadConfig(path, t.Model)
+	return train.LoadConfig(path, t.Model)
 }
 
 // TrainResultFile is where a training's result is kept: train-<name>.json.

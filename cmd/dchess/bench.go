@@ -67,19 +67,6 @@ is no signature.`, len(search.BenchPositions), search.BenchNodes, defaultCompare
 	return cmd
 }
 
-type benchJSON struct {
-	Evaluator string  `json:"evaluator"`
-	Positions int     `json:"positions"`
-	Depth     int     `json:"depth"`
-	Threads   int     `json:"threads"`
-	Nodes     int64   `json:"nodes"`
-	Seconds   float64 `json:"seconds"`
-	NPS       int64   `json:"nodes_per_second"`
-	// Signature says whether Nodes equals search.BenchNodes; only
-	// meaningful at the default depth.
-	Signature string `json:"signature,omitempty"`
-}
-
 func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if opts.Depth < 0 || opts.Depth > 30 {
 		return usagef("--depth must be between 1 and 30, got %d", opts.Depth)
@@ -118,21 +105,14 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	out := benchJSON{Positions: r.Positions, Depth: depth, Threads: r.Threads, Nodes: r.Nodes, Seconds: r.Elapsed.Seconds(),
-		NPS: r.NPS(), Evaluator: "heuristic"}
+	out := r.Report(opts.Eval)
 	if out.Threads < threads {
 		fmt.Fprintf(s.ErrOut, "note: %d threads asked, %d searched: the evaluator cannot be cloned for more\n", threads, out.Threads)
-	}
-	if opts.Eval == "" && out.Threads == 1 {
-		out.Signature = search.BenchSignature(depth, r.Nodes)
-	} else {
-		out.Evaluator = opts.Eval
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, out)
 	}
-	fmt.Fprintf(s.Out, "positions  %d\ndepth      %d\nthreads    %d\nnodes      %d\ntime       %.3fs\nnodes/s    %d\n",
-		out.Positions, out.Depth, out.Threads, out.Nodes, out.Seconds, out.NPS)
+	fmt.Fprint(s.Out, out.Text())
 	if out.Signature != "" && out.Signature != "ok" {
 		fmt.Fprintf(s.ErrOut, "note: node count %s: the search or evaluation changed\n", out.Signature)
 	}
@@ -145,7 +125,7 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 		maxDepth = defaultCompareDepth
 	}
 	if !opts.JSON {
-		fmt.Fprintf(s.Out, "%5s %15s %10s %15s %10s %8s\n", "depth", "minimax nodes", "time", "alphabeta nodes", "time", "ratio")
+		fmt.Fprint(s.Out, search.BenchCompareHeader)
 	}
 	var bar progress.Reporter
 	rows, err := search.CompareBench(ctx, func() search.Evaluator { return heuristic.New() }, opts.HashMB, maxDepth,
@@ -161,8 +141,7 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 		},
 		func(row search.BenchCompareRow) {
 			if !opts.JSON {
-				fmt.Fprintf(s.Out, "%5d %15d %9.3fs %15d %9.3fs %8.1f\n", row.Depth, row.Minimax.Nodes, row.Minimax.Seconds,
-					row.AlphaBeta.Nodes, row.AlphaBeta.Seconds, row.Ratio())
+				fmt.Fprint(s.Out, row.Text())
 			}
 		})
 	if bar != nil {
@@ -171,10 +150,7 @@ func runBenchCompare(ctx context.Context, opts *benchOptions, s *IOStreams) erro
 	if err != nil || !opts.JSON {
 		return err
 	}
-	return writeJSON(s.Out, struct {
-		Positions int                      `json:"positions"`
-		Compare   []search.BenchCompareRow `json:"compare"`
-	}{len(search.BenchPositions), rows})
+	return writeJSON(s.Out, search.BenchComparison{Positions: len(search.BenchPositions), Compare: rows})
 }
 
 // benchRun runs search.Bench with eval and a progress bar.

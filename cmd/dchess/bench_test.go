@@ -17,7 +17,7 @@ func TestBenchReportsNodes(t *testing.T) {
 	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 1, JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var got benchJSON
+	var got search.BenchReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
@@ -106,7 +106,7 @@ func TestBenchWithATrainedEvaluator(t *testing.T) {
 	if err := runBench(context.Background(), &benchOptions{Threads: 1, Depth: 2, HashMB: 16, JSON: true, Eval: "nnue:" + path}, s); err != nil {
 		t.Fatal(err)
 	}
-	var got benchJSON
+	var got search.BenchReport
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.Evaluator != "nnue:"+path || got.Nodes == 0 || got.Signature != "" {
 		t.Fatalf("bench --eval: %+v (%v)\n%s", got, err, out)
 	}
@@ -116,5 +116,21 @@ func TestBenchWithATrainedEvaluator(t *testing.T) {
 		if err == nil || !isUsageError(err) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("--eval %s: %v", bad, err)
 		}
+	}
+}
+
+// TestBenchOnThreadsNamesTheHeuristic: on several threads the heuristic is
+// still the evaluator --json names; only the signature is left out.
+func TestBenchOnThreadsNamesTheHeuristic(t *testing.T) {
+	s, out := perftStreams()
+	if err := runBench(context.Background(), &benchOptions{Threads: 2, Depth: 2, HashMB: 1, JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var got search.BenchReport
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.Evaluator != "heuristic" || got.Signature != "" {
+		t.Errorf("bench --threads 2: evaluator %q, signature %q; want heuristic and none", got.Evaluator, got.Signature)
 	}
 }

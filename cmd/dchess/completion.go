@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,7 +8,6 @@ import (
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/models/family"
-	"github.com/dchess/dchess/search/player"
 )
 
 // Shell completion of flag values ("dchess completion bash" and the other
@@ -83,51 +80,24 @@ func completeValues(values func() []string) cobra.CompletionFunc {
 	}
 }
 
-// completeSpec completes a player SPEC: a family name; after "family:" the
-// weights of that family under runs/ (runs/NAME/model.dcw and the other
-// .dcw files of a run folder), or after "uci:" an engine's path. With
-// list, the SPEC is the last of a comma-separated list, and the ones
-// before it are kept.
+// completeSpec completes a player SPEC (family.CompleteSpec, with the
+// weights under runs/). With list, the SPEC is the last of a
+// comma-separated list, and the ones before it are kept.
 func completeSpec(list bool) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		before, word := "", toComplete
 		if i := strings.LastIndex(toComplete, ","); list && i >= 0 {
 			before, word = toComplete[:i+1], toComplete[i+1:]
 		}
+		specs, paths := family.CompleteSpec(runsDir, word)
 		var out []cobra.Completion
-		fam, _, hasPath := strings.Cut(word, ":")
-		if !hasPath {
-			for _, f := range player.Families() {
-				if strings.HasPrefix(f, strings.ToLower(word)) {
-					out = append(out, before+f)
-				}
-			}
-			return out, cobra.ShellCompDirectiveNoFileComp
+		for _, spec := range specs {
+			out = append(out, before+spec)
 		}
 		directive := cobra.ShellCompDirectiveNoFileComp
-		paths := family.WeightsOf(runsDir, strings.ToLower(fam))
-		if strings.EqualFold(fam, "uci") {
-			// An engine's path: the files and folders the typed part starts.
-			paths = pathsFrom(word[len(fam)+1:])
+		if paths {
 			directive |= cobra.ShellCompDirectiveNoSpace
-		}
-		for _, path := range paths {
-			if spec := fam + ":" + path; strings.HasPrefix(spec, word) {
-				out = append(out, before+spec)
-			}
 		}
 		return out, directive
 	}
-}
-
-// pathsFrom lists the files and folders whose paths start with prefix, a
-// folder with its trailing slash (so the next tab goes into it).
-func pathsFrom(prefix string) []string {
-	matches, _ := filepath.Glob(prefix + "*")
-	for i, m := range matches {
-		if st, err := os.Stat(m); err == nil && st.IsDir() {
-			matches[i] += string(filepath.Separator)
-		}
-	}
-	return matches
 }

@@ -122,23 +122,12 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 		}
 		return err
 	}
-	if res.Skipped {
-		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings (%d positions); nothing to do\n", spec, res.Output, res.Records)
-		return nil
-	}
-	if opts.JSON {
+	if opts.JSON && !res.Skipped {
 		return writeJSON(s.Out, struct {
 			*datagen.Result
 			RecordsPerSecond float64 `json:"records_per_second"`
 		}{res, res.RecordsPerSecond()})
 	}
-	games, resumed := 0, 0
-	if res.Play != nil {
-		games, resumed = res.Play.Games, res.Play.Resumed
-	}
-	fmt.Fprintf(s.Out, "played %d games (%d from an interrupted run's journal); %d positions: %d without a score, %d in check, %d captures, %d beyond the score bound, %d duplicates left out\n",
-		games, resumed, res.Positions, res.Unscored, res.InCheck, res.Captures, res.Beyond, res.Duplicates)
-	fmt.Fprintf(s.Out, "wrote %d labelled positions to %s (games in %s) in %.1fs: %.1f positions/s\n",
-		res.Records, res.Output, res.Games, res.Seconds, res.RecordsPerSecond())
+	fmt.Fprint(s.Out, res.Text(spec))
 	return nil
 }

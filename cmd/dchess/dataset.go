@@ -126,33 +126,18 @@ Records are not moved, so splitting again with other fractions or another seed i
 }
 
 func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStreams) error {
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"--val", opts.Val}, {"--test", opts.Test}} {
-		if !(f.v >= 0 && f.v <= 1) {
-			return usagef("%s %v must be a fraction between 0 and 1", f.name, f.v)
-		}
-	}
-	if opts.Val+opts.Test > 1 {
-		return usagef("--val %v plus --test %v is more than 1", opts.Val, opts.Test)
+	if err := dataset.CheckSplitFractions(opts.Val, opts.Test); err != nil {
+		return usagef("%v", err)
 	}
 	m, err := dataset.WriteSplitContext(ctx, opts.Dir, opts.Val, opts.Test, opts.Seed)
 	if err != nil {
 		return err
 	}
-	sp := m.Split
+	rep := m.Split.Report(opts.Dir)
 	if opts.JSON {
-		return writeJSON(s.Out, map[string]any{
-			"dataset": opts.Dir, "seed": sp.Seed, "val": sp.Val, "test": sp.Test,
-			"splits":      map[string]int64{"train": sp.Records.Train, "val": sp.Records.Val, "test": sp.Records.Test},
-			"split_games": map[string]int64{"train": sp.Games.Train, "val": sp.Games.Val, "test": sp.Games.Test},
-		})
+		return writeJSON(s.Out, rep)
 	}
-	fmt.Fprintf(s.Out, "split %s by game with seed %d\n", opts.Dir, sp.Seed)
-	for _, sl := range []dataset.Split{dataset.Train, dataset.Val, dataset.Test} {
-		fmt.Fprintf(s.Out, "  %-6s %12s records %10s games\n", sl, dataset.FormatCount(sp.Records.Of(sl)), dataset.FormatCount(sp.Games.Of(sl)))
-	}
+	fmt.Fprint(s.Out, rep.Text())
 	return nil
 }
 
@@ -221,23 +206,15 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	}
 	bar := s.lazyProgress("export", "records")
 	var st dataset.ExportStats
-	count, err := dataset.Export(ctx, d, dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
-		QuietOnly: opts.QuietOnly, SkipUnknownResult: opts.SkipUnknownResult, Stats: &st, Progress: bar.Set})
+	eopts := dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
+		QuietOnly: opts.QuietOnly, SkipUnknownResult: opts.SkipUnknownResult, Stats: &st, Progress: bar.Set}
+	count, err := dataset.Export(ctx, d, eopts)
 	bar.Finish()
 	if err != nil {
 		return err
 	}
-	if opts.Output != "-" && opts.Output != "" {
-		s.Infof("exported %s records to %s\n", dataset.FormatCount(count), opts.Output)
-	}
-	if left := st.LeftOut(opts.SkipUnknownResult); len(left) > 0 {
-		s.Infof("left out: %s\n", strings.Join(left, ", "))
-	}
-	if st.FirstInvalid != "" {
-		s.Infof("first record the format cannot hold: %s\n", st.FirstInvalid)
-	}
-	if !opts.SkipUnknownResult && st.UnknownResult > 0 && opts.Format != dataset.ExportJSONL && opts.Format != dataset.ExportCSV {
-		s.Infof("%s records have no game result and were written as draws (--skip-unknown-result leaves them out)\n", dataset.FormatCount(st.UnknownResult))
+	for _, note := range st.Notes(eopts, count) {
+		s.Infof("%s\n", note)
 	}
 	return nil
 }
@@ -285,20 +262,9 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 			return err
 		}
 	} else {
-		for _, dmg := range r.Damaged {
-			fmt.Fprintf(s.Out, "DAMAGED %s\n", dmg.Error)
-		}
-		for _, p := range r.Problems {
-			fmt.Fprintf(s.Out, "PROBLEM %s\n", p)
-		}
+		fmt.Fprint(s.Out, r.Text())
 	}
-	if err := r.Err(); err != nil {
-		return err
-	}
-	if !opts.JSON {
-		fmt.Fprintf(s.Out, "ok: %d shards, %s records verified in %s\n", r.Shards, dataset.FormatCount(r.Records), opts.Dir)
-	}
-	return nil
+	return r.Err()
 }
 
 // ---- merge ----
@@ -364,7 +330,6 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 	if opts.JSON {
 		return writeJSON(s.Out, sum)
 	}
-	fmt.Fprintf(s.Out, "merged %d shards of %s into %s: %s records (%s labelled, %s failed) in the order of %s; %.1f s\n",
-		sum.Shards, opts.Base, sum.Output, dataset.FormatCount(sum.Records), dataset.FormatCount(sum.Labelled), dataset.FormatCount(sum.Failed), sum.Input, sum.Seconds)
+	fmt.Fprint(s.Out, sum.Text(opts.Base))
 	return nil
 }

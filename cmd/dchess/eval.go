@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -176,28 +174,7 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if opts.JSON {
 		return writeJSON(s.Out, res)
 	}
-	fmt.Fprintf(s.Out, "Move: %s (%s)\n", res.SAN, res.Move)
-	if res.Scored {
-		var score string
-		if res.Mate != nil {
-			score = fmt.Sprintf("mate in %d", *res.Mate)
-		} else {
-			score = fmt.Sprintf("%+.2f", float64(*res.CP)/100)
-		}
-		fmt.Fprintf(s.Out, "Score: %s (side to move), depth %d, %d nodes\n", score, res.Depth, res.Nodes)
-	}
-	if len(res.PV) > 0 {
-		fmt.Fprintf(s.Out, "Line: %s\n", strings.Join(res.PV, " "))
-	}
-	if bd := res.Explain; bd != nil {
-		fmt.Fprintf(s.Out, "\nStatic evaluation, centipawns from White's view (phase %.2f: 1 opening, 0 endgame):\n", bd.Phase)
-		tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "component\tmiddlegame\tendgame\tblended\t")
-		for _, c := range bd.Components() {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", c.Name, c.MG, c.EG, c.Blended)
-		}
-		tw.Flush()
-	}
+	fmt.Fprint(s.Out, res.Text())
 	return nil
 }
 
@@ -217,7 +194,7 @@ func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if opts.JSON {
 		return writeJSON(s.Out, rep)
 	}
-	fmt.Fprintf(s.Out, "%s solved %d of %d (%.1f %%)\n", rep.Player, rep.Solved, rep.Total, 100*float64(rep.Solved)/float64(rep.Total))
+	fmt.Fprint(s.Out, rep.Text())
 	return nil
 }
 

@@ -63,15 +63,6 @@ a second (third...) time; a file whose content changed is a new input.`,
 	return cmd
 }
 
-// experienceBuildJSON is build's --json output.
-type experienceBuildJSON struct {
-	experience.ImportSummary
-	DB             string  `json:"db"`
-	GamesPerSecond float64 `json:"games_per_second"`
-	// Inputs says per input what was done with it.
-	Inputs []experience.FileSummary `json:"inputs"`
-}
-
 func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -97,22 +88,11 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 	for _, e := range total.FirstErrors {
 		fmt.Fprintln(s.ErrOut, e)
 	}
+	rep := experience.NewBuildReport(opts.DB, total, perInput)
 	if opts.JSON {
-		return writeJSON(s.Out, experienceBuildJSON{ImportSummary: total, DB: opts.DB, GamesPerSecond: total.GamesPerSecond(), Inputs: perInput})
+		return writeJSON(s.Out, rep)
 	}
-	for _, p := range perInput {
-		switch {
-		case p.AlreadyIn:
-			fmt.Fprintf(s.Out, "%s is in the tree already (same content); nothing added (--again counts its games once more)\n", p.Input)
-		case p.ResumedAt > 0:
-			fmt.Fprintf(s.Out, "%s: an earlier build was interrupted; continued at game %d, the games before it are in the tree once\n", p.Input, p.ResumedAt)
-		}
-		if p.Copy > 1 && !p.AlreadyIn {
-			fmt.Fprintf(s.Out, "%s: imported again as asked; the tree now counts its games %d times\n", p.Input, p.Copy)
-		}
-	}
-	fmt.Fprintf(s.Out, "added %d games (%d plies) to %s in %.1fs (%.0f games/s); skipped %d (%d without a result)\n",
-		total.Games, total.Plies, opts.DB, total.Seconds, total.GamesPerSecond(), total.Skipped, total.NoResult)
+	fmt.Fprint(s.Out, rep.Text())
 	return nil
 }
 
@@ -159,14 +139,6 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 	if opts.JSON {
 		return writeJSON(s.Out, st)
 	}
-	fmt.Fprintf(s.Out, "%s: %d games (1-0 %d, 0-1 %d, 1/2-1/2 %d; %d learnt in play), %d moves from %d positions\n",
-		st.Path, st.Games, st.WhiteWins, st.BlackWins, st.Draws, st.Learnt, st.Moves, st.Positions)
-	if len(st.StartMoves) > 0 {
-		fmt.Fprintln(s.Out, "From the start position:")
-		fmt.Fprintf(s.Out, "  %-7s %8s %7s %7s %7s %7s\n", "move", "games", "1-0", "1/2", "0-1", "score")
-		for _, m := range st.StartMoves {
-			fmt.Fprintf(s.Out, "  %-7s %8d %7d %7d %7d %6.1f%%\n", m.Move, m.Games, m.WhiteWins, m.Draws, m.BlackWins, 100*m.Score)
-		}
-	}
+	fmt.Fprint(s.Out, st.Text())
 	return nil
 }

@@ -171,58 +171,19 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if runErr != nil {
 		return runErr
 	}
+	rep := ingest.Report{Summary: sum, Dataset: opts.Out, Stored: st.Records}
 	if opts.JSON {
-		return writeJSON(s.Out, ingestJSON{Summary: sum, Dataset: opts.Out, Stored: st.Records})
+		return writeJSON(s.Out, rep)
 	}
-	unit := "games"
-	read, kept, skipped := sum.GamesRead, sum.GamesKept, sum.GamesSkipped
-	if format != ingest.FormatPGN {
-		unit, read, kept, skipped = "lines", sum.LinesRead, sum.LinesKept, sum.LinesBad+sum.LinesFiltered
-		if format == ingest.FormatPlain || format == ingest.FormatBinpack {
-			unit = "entries"
-		}
-	}
-	fmt.Fprintf(s.Out, "read %d %s in %.1fs (%.0f/s): %d kept, %d skipped", read, unit, sum.Seconds, float64(read)/max(sum.Seconds, 1e-9), kept, skipped)
-	if format == ingest.FormatPGN && skipped > 0 {
-		fmt.Fprintf(s.Out, " (%d malformed, %d illegal moves, %d filtered out", sum.SkippedMalformed, sum.SkippedIllegal, sum.SkippedFiltered)
-		if sum.SkippedVariant > 0 {
-			fmt.Fprintf(s.Out, ", %d not standard chess", sum.SkippedVariant)
-		}
-		fmt.Fprint(s.Out, ")")
-	}
-	if format != ingest.FormatPGN && sum.LinesFiltered > 0 {
-		fmt.Fprintf(s.Out, " (%d bad, %d filtered out)", sum.LinesBad, sum.LinesFiltered)
-	}
-	fmt.Fprintf(s.Out, "\n%d positions taken from the kept %s, %d dropped as repeats of an earlier one, %d unique positions stored in %s\n", sum.Positions, unit, sum.Duplicates, st.Records, opts.Out)
-	if format == ingest.FormatPGN && sum.Labelled > 0 {
-		fmt.Fprintf(s.Out, "%d of the positions taken are labelled from the games' [%%eval] comments\n", sum.Labelled)
-	}
-	if sum.StoppedAtMaxGames {
-		fmt.Fprintf(s.Out, "stopped after --max-games %d\n", opts.MaxGames)
-	}
+	fmt.Fprint(s.Out, rep.Text(opts.MaxGames))
 	return nil
 }
 
-// ingestJSON is the --json output: the ingest summary plus where it went.
-type ingestJSON struct {
-	*ingest.Summary
-	Dataset string `json:"dataset"`
-	Stored  int64  `json:"positions_stored"`
-}
-
 // ingestProgress shows input bytes read, with games/s and skips in the
-// description; nil with --quiet. Stdin has no known size.
+// description; nil with --quiet.
 func ingestProgress(s *IOStreams, sources []dataset.Source) progress.Reporter {
 	if s.Quiet {
 		return nil
 	}
-	total := int64(0)
-	for _, src := range sources {
-		if src.Path == ingest.Stdin {
-			total = -1
-			break
-		}
-		total += src.Bytes
-	}
-	return s.Progress("ingest", total, "bytes")
+	return s.Progress("ingest", ingest.TotalBytes(sources), "bytes")
 }

@@ -92,40 +92,32 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 }
 
 func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
-	limits := 0
-	for _, set := range []bool{opts.Depth != 0, opts.Nodes != 0, opts.MoveTimeMs != 0} {
-		if set {
-			limits++
-		}
+	lopts := label.Options{
+		Stockfish: opts.Stockfish,
+		Input:     opts.Input,
+		Output:    opts.Output,
+		Depth:     opts.Depth,
+		Nodes:     opts.Nodes,
+		MoveTime:  time.Duration(opts.MoveTimeMs) * time.Millisecond,
+		Workers:   opts.Workers,
+		Hash:      opts.Hash,
+		PV:        opts.PV,
+		MultiPV:   opts.MultiPV,
+		Timeout:   opts.Timeout,
+		Command:   opts.Command,
+
+		MaxFailures: opts.MaxFailures,
+		Force:       opts.Force,
 	}
-	switch {
-	case opts.Stockfish == "":
-		return usagef("label needs --stockfish PATH (Debian's stockfish package installs /usr/games/stockfish)")
-	case opts.Input == "" || opts.Output == "":
-		return usagef("label needs an input dataset (-i) and an output dataset (-o)")
-	case limits > 1:
-		return usagef("give at most one of --depth, --nodes and --movetime")
-	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMs < 0:
-		return usagef("--depth, --nodes and --movetime must be positive")
-	case opts.Workers < 1:
-		return usagef("--workers must be at least 1, got %d", opts.Workers)
-	case opts.Hash < 1:
-		return usagef("--hash must be at least 1 MB, got %d", opts.Hash)
-	case opts.PV < 0:
-		return usagef("--pv must not be negative, got %d", opts.PV)
-	case opts.MultiPV < 1:
-		return usagef("--multipv must be at least 1, got %d", opts.MultiPV)
-	case opts.Timeout < 0:
-		return usagef("--timeout must not be negative")
+	if err := lopts.Check(); err != nil {
+		return usagef("%v", err)
 	}
-	var spec jobarray.Spec
-	output := opts.Output
 	if opts.Shard != "" {
 		var err error
-		if spec, err = jobarray.Parse(opts.Shard, nil); err != nil {
+		if lopts.Shard, err = jobarray.Parse(opts.Shard, nil); err != nil {
 			return usagef("--shard: %v", err)
 		}
-		output = jobarray.Name(opts.Output, spec)
+		lopts.Output = jobarray.Name(opts.Output, lopts.Shard)
 	}
 
 	var bar progress.Reporter
@@ -142,30 +134,9 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 		bar.Describe(fmt.Sprintf("labelling (%d failed)", p.Failed))
 		bar.Set(p.Done - p.Resumed)
 	}
-	sum, err := label.Run(ctx, label.Options{
-		Stockfish: opts.Stockfish,
-		Input:     opts.Input,
-		Output:    output,
-		Depth:     opts.Depth,
-		Nodes:     opts.Nodes,
-		MoveTime:  time.Duration(opts.MoveTimeMs) * time.Millisecond,
-		Workers:   opts.Workers,
-		Hash:      opts.Hash,
-		PV:        opts.PV,
-		MultiPV:   opts.MultiPV,
-		Timeout:   opts.Timeout,
-		Command:   opts.Command,
-		Shard:     spec,
-
-		MaxFailures: opts.MaxFailures,
-		Force:       opts.Force,
-	}, onProgress)
+	sum, err := label.Run(ctx, lopts, onProgress)
 	if bar != nil {
-		if err == nil {
-			bar.Finish()
-		} else {
-			bar.Abort()
-		}
+		progress.End(bar, err)
 	}
 	if err != nil {
 		return err
@@ -173,11 +144,6 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	if opts.JSON {
 		return writeJSON(s.Out, sum)
 	}
-	if sum.Skipped {
-		fmt.Fprintf(s.Out, "shard %s is already labelled in %s with these settings (%d positions); nothing to do\n", sum.Shard, sum.Output, sum.Records)
-		return nil
-	}
-	fmt.Fprintf(s.Out, "labelled %d positions into %s with %s: %d new, %d resumed, %d failed, %d engine restarts; %.1f s, %.0f positions/s\n",
-		sum.Records, sum.Output, sum.Engine, sum.Labelled, sum.Resumed, sum.Failed, sum.Restarts, sum.Seconds, sum.PositionsPerSecond)
+	fmt.Fprint(s.Out, sum.Text())
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
-	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -63,15 +61,6 @@ func (f *gameFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.ResignAdj, "resign-adjudication", "", "a side loses when its own score stays below -score: movecount=3,score=600")
 	fl.IntVar(&f.MaxMoves, "max-moves", 0, "adjudicate a draw after this many full moves (0: no limit)")
 	fl.StringVar(&f.PGN, "pgn", "", "write every game to this PGN file, whole when the run ends (a journal beside it keeps a stopped run's games)")
-}
-
-// endProgress closes a progress report: done, or stopped by err.
-func endProgress(bar progress.Reporter, err error) {
-	if err != nil {
-		bar.Abort()
-		return
-	}
-	bar.Finish()
 }
 
 // entrantFromFlag parses a SPEC flag; a malformed spec is a usage error.
@@ -208,13 +197,6 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if opts.Shard != "" || opts.Output != "" {
 		return runMatchShard(ctx, opts, cfg, s)
 	}
-	if opts.PGN != "" {
-		// Before any game, as selfplay -o: the file may hold someone's games.
-		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
-			return err
-		}
-	}
-
 	var bar progress.Reporter
 	start := func(games, resumed int) {
 		s.Infof("Match %s vs %s: %d games, %s\n", opts.A, opts.B, games, match.LimitText(cfg))
@@ -232,27 +214,11 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 			}
 		}
 	}
-	var rep *match.Report
-	var runErr error
-	if opts.PGN == "" {
-		// Nothing to keep the games in: a stopped match starts over.
-		start(opts.Games, 0)
-		rep, runErr = match.Run(ctx, cfg)
-	} else {
-		settings, _, err := match.ShardSettings(ctx, opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT), cfg, 1)
-		if err != nil {
-			return err
-		}
-		var res match.ResumableResult
-		res, runErr = match.RunResumable(ctx, match.ResumableOptions{Config: cfg, Settings: settings, PGN: opts.PGN,
-			Restart: opts.Force, OnStart: start})
-		if runErr != nil && bar == nil {
-			// It stopped before the first game: at the journal beside the file.
-			return fmt.Errorf("--pgn: %w", runErr)
-		}
-		rep = res.Report
+	rep, runErr := match.Play(ctx, match.PlayOptions{Config: cfg, Run: opts.Settings.ShardRun(opts.A, opts.B, opts.Games, opts.SPRT),
+		PGN: opts.PGN, Restart: opts.Force, OnStart: start})
+	if bar != nil {
+		progress.End(bar, runErr)
 	}
-	endProgress(bar, runErr)
 	if rep == nil {
 		return runErr
 	}
@@ -263,17 +229,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	} else {
 		fmt.Fprint(s.Out, rep.Text())
 	}
-	if runErr != nil {
-		if errors.Is(runErr, context.Canceled) && opts.PGN != "" {
-			return fmt.Errorf("match interrupted after %d games, kept in %s; %s was not written: run the same command again to continue",
-				rep.Games, match.JournalBeside(opts.PGN), opts.PGN)
-		}
-		if errors.Is(runErr, context.Canceled) {
-			return fmt.Errorf("match interrupted after %d games", rep.Games)
-		}
-		return runErr
-	}
-	return nil
+	return runErr
 }
 
 // runMatchShard plays one task of a sharded match.
@@ -302,20 +258,13 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	bar := s.lazyProgress("match", "games")
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
 		Settings: settings, Inputs: inputs, OnProgress: func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }})
-	bar.end(err)
+	bar.End(err)
 	if err != nil {
 		return err
 	}
 	if opts.JSON {
 		return writeJSON(s.Out, sum)
 	}
-	fmt.Fprint(s.Out, sum.Report.Text())
-	switch {
-	case sum.Skipped:
-		fmt.Fprintf(s.Out, "Task %s was already played into %s with these settings; nothing to do\n", spec, out)
-	default:
-		fmt.Fprintf(s.Out, "Task %s: %d games in %s (%d continued from a stopped run); merge the tasks with: dchess match merge %s\n",
-			spec, sum.Resumed+sum.Played, out, sum.Resumed, opts.Output)
-	}
+	fmt.Fprint(s.Out, sum.Text(opts.Output))
 	return nil
 }

@@ -98,7 +98,7 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		return err
 	}
 	if opts.PGN != "" {
-		if err := writeMergedPGN(opts.PGN, parts); err != nil {
+		if err := match.WriteSeriesPGN(opts.PGN, parts); err != nil {
 			return err
 		}
 	}
@@ -108,20 +108,4 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 	}
 	fmt.Fprint(s.Out, report.Text())
 	return nil
-}
-
-// writeMergedPGN writes the games of parts, match after match, to path,
-// which appears whole or not at all.
-func writeMergedPGN(path string, parts []*match.MergedMatch) error {
-	f, err := safefile.Create(path)
-	if err != nil {
-		return fmt.Errorf("--pgn: %w", err)
-	}
-	defer f.Discard()
-	for _, mm := range parts {
-		if err := mm.WritePGN(f); err != nil {
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
-	}
-	return f.Commit()
 }

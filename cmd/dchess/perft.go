@@ -69,13 +69,7 @@ func runPerft(ctx context.Context, opts *perftOptions, s *IOStreams) error {
 	if opts.JSON {
 		return writeJSON(s.Out, r)
 	}
-	for _, d := range r.DivideOrder {
-		fmt.Fprintf(s.Out, "%s: %d\n", board.UCI(d.Move), d.Nodes)
-	}
-	if opts.Divide {
-		fmt.Fprintf(s.Out, "\nmoves: %d\n", len(r.DivideOrder))
-	}
-	fmt.Fprintf(s.Out, "perft(%d) = %d  (%.3fs, %d nodes/s)\n", opts.Depth, r.Nodes, r.Seconds, r.NPS)
+	fmt.Fprint(s.Out, r.Text())
 	return nil
 }
 
@@ -93,15 +87,7 @@ func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error 
 			return err
 		}
 	} else {
-		for _, fl := range res.Failures {
-			if fl.Error != "" {
-				fmt.Fprintf(s.Out, "FAIL line %d: %s\n", fl.Line, fl.Error)
-				continue
-			}
-			fmt.Fprintf(s.Out, "FAIL line %d: %s perft(%d) = %d, want %d\n", fl.Line, fl.FEN, fl.Depth, fl.Got, fl.Want)
-		}
-		fmt.Fprintf(s.Out, "%s: %d positions, %d checked, %d passed, %d failed, %d skipped; %d nodes in %.2fs (%d nodes/s)\n",
-			opts.Suite, res.Positions, res.Checked, res.Passed, len(res.Failures), res.Skipped, res.Nodes, res.Seconds, res.NPS)
+		fmt.Fprint(s.Out, res.Text())
 	}
 	return res.Err()
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -74,35 +73,16 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 	}
 	ropts := pipeline.RunOptions{Command: os.Args}
 	if !s.Quiet {
-		ropts.Log = s.ErrOut
-	}
-	if !s.Quiet {
-		ropts.Progress = s.Progress
+		ropts.Log, ropts.Progress = s.ErrOut, s.Progress
 	}
 	stages, err := pipeline.Run(ctx, cfg, ropts)
 	if err != nil {
 		return err
 	}
-	report := filepath.Join(cfg.Out, pipeline.RunReportDir, pipeline.ReportFile)
+	sum := pipeline.Summarize(cfg, stages)
 	if opts.JSON {
-		return writeJSON(s.Out, map[string]any{"stages": stages, "report": report})
+		return writeJSON(s.Out, sum)
 	}
-	var ran, skipped int
-	var seconds float64
-	for _, st := range stages {
-		if st.Skipped {
-			skipped++
-		} else {
-			ran++
-			seconds += st.Seconds
-		}
-	}
-	if st, err := pipeline.ReadStandings(cfg); err == nil {
-		fmt.Fprintf(s.Out, "%-4s %-24s %8s %8s\n", "Rank", "Player", "Elo", "+/-")
-		for _, p := range st.Players {
-			fmt.Fprintf(s.Out, "%-4d %-24s %8.0f %8.0f\n", p.Rank, p.Name, float64(p.Elo), float64(p.Error))
-		}
-	}
-	fmt.Fprintf(s.Out, "%d stages run in %.0fs, %d done before; report: %s\n", ran, seconds, skipped, report)
+	fmt.Fprint(s.Out, sum.Text())
 	return nil
 }

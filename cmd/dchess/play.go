@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/play"
 	"github.com/dchess/dchess/search/player"
 )
@@ -70,25 +68,16 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	if opts.Player == "" {
 		return usagef("--player is required (a SPEC such as heuristic:depth=3)")
 	}
-	var human board.Color
-	switch strings.ToLower(opts.Color) {
-	case "white", "w":
-		human = board.White
-	case "black", "b":
-		human = board.Black
-	default:
-		return usagef("--color must be white or black, got %q", opts.Color)
+	human, err := play.ParseSide(opts.Color)
+	if err != nil {
+		return usagef("--color %v", err)
 	}
 	if opts.Depth < 0 || opts.MoveTimeMS < 0 || opts.Width < 0 {
 		return usagef("--depth, --movetime and --width must not be negative")
 	}
-	pieces := play.Letters
-	switch strings.ToLower(opts.Pieces) {
-	case "letters", "":
-	case "unicode":
-		pieces = play.Unicode
-	default:
-		return usagef("--pieces must be letters or unicode, got %q", opts.Pieces)
+	pieces, err := play.ParsePieces(opts.Pieces)
+	if err != nil {
+		return usagef("--pieces %v", err)
 	}
 	width := opts.Width
 	if width == 0 {

@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline/plot"
-	"github.com/dchess/dchess/pipeline/train"
 
 	"github.com/spf13/cobra"
 )
@@ -56,20 +55,12 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 		return err
 	}
-	var curves []plot.Curve
-	for _, dir := range opts.RunDirs {
-		metrics, err := train.ReadMetrics(filepath.Join(dir, train.MetricsFile))
-		if err != nil {
-			return fmt.Errorf("%s: no training metrics: %w", dir, err)
-		}
-		c, err := plot.CurveOf(filepath.Base(filepath.Clean(dir)), metrics, opts.Metric)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if len(c.Steps) == 0 {
-			return fmt.Errorf("%s: its metrics.jsonl has no %s (a run of another family, or no epoch ended yet)", dir, opts.Metric)
-		}
-		curves = append(curves, c)
+	curves, err := plot.RunCurves(opts.RunDirs, opts.Metric)
+	if unknown := (*plot.UnknownMetricError)(nil); errors.As(err, &unknown) {
+		return usagef("%v", err)
+	}
+	if err != nil {
+		return err
 	}
 	if err := plot.Curves(curves, opts.Metric, opts.Output); err != nil {
 		return err
@@ -77,14 +68,6 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if opts.JSON {
 		return json.NewEncoder(s.Out).Encode(map[string]any{"metric": opts.Metric, "plot": opts.Output, "runs": curves})
 	}
-	for _, c := range curves {
-		last := len(c.Steps) - 1
-		points := "points"
-		if len(c.Steps) == 1 {
-			points = "point"
-		}
-		fmt.Fprintf(s.Out, "%s: %s %.4g at step %d (%d %s)\n", c.Name, opts.Metric, c.Values[last], c.Steps[last], len(c.Steps), points)
-	}
-	fmt.Fprintf(s.Out, "wrote %s\n", opts.Output)
+	fmt.Fprint(s.Out, plot.CurvesText(curves, opts.Metric, opts.Output))
 	return nil
 }

@@ -4,55 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dchess/dchess/internal/buildinfo"
 	"github.com/dchess/dchess/internal/suggest"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )
 
 // version is set at build time with -ldflags "-X main.version=..." (make
-// build does); otherwise buildVersion reads what the go command stamped.
+// build does); otherwise buildinfo.Version reads what the go command stamped.
 var version = ""
-
-// buildVersion is version, or the module version and VCS revision the go
-// command records in the binary (go install ...@v1.2.0 gives v1.2.0; a
-// build in a checkout gives the commit), or "dev" when neither is known.
-func buildVersion(info *debug.BuildInfo, ok bool) string {
-	if version != "" {
-		return version
-	}
-	if !ok {
-		return "dev"
-	}
-	v := info.Main.Version
-	if v != "" && v != "(devel)" {
-		return v
-	}
-	var rev, modified string
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value
-		}
-	}
-	if rev == "" {
-		return "dev"
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if modified == "true" {
-		rev += "-dirty"
-	}
-	return rev
-}
 
 // Exit codes, one rule for every command (README, "Exit codes"): 0 when
 // the command did its work, 2 when it was called wrongly (an unknown
@@ -136,7 +101,7 @@ flag, bad argument; nothing was done).`,
   dchess label --stockfish /usr/games/stockfish -i data/games -o data/labelled --depth 8`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       buildVersion(debug.ReadBuildInfo()),
+		Version:       buildinfo.Version(version),
 	}
 	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars, progress lines or informational messages")
 	player.SetModelResolver(resolveModel(s)) // a command run from main says when it plays shipped weights
@@ -211,7 +176,7 @@ func newVersionCmd(s *IOStreams) *cobra.Command {
 		Example: "  dchess version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(s.Out, "dchess %s\n", buildVersion(debug.ReadBuildInfo()))
+			fmt.Fprintf(s.Out, "dchess %s\n", buildinfo.Version(version))
 			return nil
 		},
 	}

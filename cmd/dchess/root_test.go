@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -61,34 +60,5 @@ func TestReportErrorWithoutCommand(t *testing.T) {
 	out.Reset()
 	if code := reportError(&out, nil, errors.New("disk full")); code != 1 || out.String() != "dchess: disk full\n" {
 		t.Errorf("failure: %d %q", code, out.String())
-	}
-}
-
-// dchess version says which build it is when no -ldflags set it: the module
-// version of a go install, else the commit the binary was built from.
-func TestBuildVersion(t *testing.T) {
-	vcs := func(rev, modified string) *debug.BuildInfo {
-		return &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
-			{Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}}
-	}
-	for _, c := range []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}, true, "v1.2.0"},
-		{vcs("0123456789abcdef0123", "false"), true, "0123456789ab"},
-		{vcs("0123456789abcdef0123", "true"), true, "0123456789ab-dirty"},
-		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true, "dev"},
-		{nil, false, "dev"},
-	} {
-		if got := buildVersion(c.info, c.ok); got != c.want {
-			t.Errorf("buildVersion = %q, want %q", got, c.want)
-		}
-	}
-	version = "v9.9.9"
-	defer func() { version = "" }()
-	if got := buildVersion(nil, false); got != "v9.9.9" {
-		t.Errorf("with -ldflags: %q", got)
 	}
 }

@@ -5,11 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
-
-	"github.com/dchess/dchess/internal/safefile"
 
 	"github.com/spf13/cobra"
 
@@ -65,15 +60,12 @@ type selfPlayRun struct {
 // plan checks the shared flags and makes the run; verb names it in the
 // messages ("Self-play", "Datagen") and progress names its bar.
 func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, progress string) (*selfPlayRun, error) {
-	switch {
-	case f.Games < 1 || f.Games > match.MaxGames:
-		return nil, usagef("--games must be in 1..%d, got %d", match.MaxGames, f.Games)
-	case !(f.RandomRate >= 0 && f.RandomRate <= 1):
-		return nil, usagef("--random-rate must be between 0 and 1, got %v", f.RandomRate)
-	case f.RandomWindow < 0 || f.BalanceCP < 0 || f.BalanceDepth < 0:
-		return nil, usagef("--random-rate-plies, --balance and --balance-depth must not be negative")
+	r := &selfPlayRun{b: f.B, play: selfplay.Options{A: f.A, B: f.B, Games: f.Games,
+		OpeningPlies: f.RandomPlies, BalanceCP: f.BalanceCP, BalanceDepth: f.BalanceDepth,
+		RandomRate: f.RandomRate, RandomPlies: f.RandomWindow, Restart: restart}}
+	if err := r.play.Check(); err != nil {
+		return nil, usagef("%v", err)
 	}
-	r := &selfPlayRun{b: f.B}
 	if r.b == "" {
 		r.b = f.A
 	}
@@ -95,22 +87,18 @@ func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, pro
 	if err != nil {
 		return nil, err
 	}
-	r.play = selfplay.Options{
-		Match: cfg, A: f.A, B: f.B, Games: f.Games,
-		OpeningPlies: f.RandomPlies, BalanceCP: f.BalanceCP, BalanceDepth: f.BalanceDepth,
-		RandomRate: f.RandomRate, RandomPlies: f.RandomWindow, Restart: restart,
-		OnStart: func(games, resumed int) {
-			s.Infof("%s %s vs %s: %d games, %s\n", verb, f.A, r.b, games, match.LimitText(cfg))
-			if resumed > 0 {
-				s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
-			}
-			r.bar = s.Progress(progress, int64(games-resumed), "games")
-		},
-		OnGame: func(match.GameResult, *match.Report) {
-			if r.bar != nil {
-				r.bar.Add(1)
-			}
-		},
+	r.play.Match = cfg
+	r.play.OnStart = func(games, resumed int) {
+		s.Infof("%s %s vs %s: %d games, %s\n", verb, f.A, r.b, games, match.LimitText(cfg))
+		if resumed > 0 {
+			s.Infof("continuing an interrupted run: %d of the games are in its journal\n", resumed)
+		}
+		r.bar = s.Progress(progress, int64(games-resumed), "games")
+	}
+	r.play.OnGame = func(match.GameResult, *match.Report) {
+		if r.bar != nil {
+			r.bar.Add(1)
+		}
 	}
 	return r, nil
 }
@@ -118,7 +106,7 @@ func (f *selfPlayFlags) plan(s *IOStreams, shard string, restart bool, verb, pro
 // finish closes the progress bar, done or stopped by err.
 func (r *selfPlayRun) finish(err error) {
 	if r.bar != nil {
-		endProgress(r.bar, err)
+		progress.End(r.bar, err)
 		r.bar = nil
 	}
 }
@@ -198,33 +186,20 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	if err != nil {
 		return err
 	}
-	if opts.Shard == "" {
-		if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
-			return err
-		}
-	}
-	spec, b, play := r.shard, r.b, r.play
+	play := r.play
 	play.Output = opts.Out
-	var res *selfplay.Result
-	output := opts.Out
-	if opts.Shard != "" {
-		var task selfplay.ShardResult
-		task, err = selfplay.RunShard(ctx, selfplay.ShardOptions{Play: play,
-			Run: opts.Settings.ShardRun(opts.A, b, opts.Games, ""), Shard: spec, Command: opts.Command,
-			Base: opts.Out, OnStart: play.OnStart})
-		res, output = task.Played, filepath.Join(task.Dir, selfplay.ShardPGN)
-		if err == nil && task.Skipped {
-			fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", spec, task.Dir)
-			return nil
-		}
-	} else {
-		res, err = selfplay.Run(ctx, play)
+	run, err := selfplay.RunToFile(ctx, selfplay.FileOptions{Play: play, Sharded: opts.Shard != "", Shard: r.shard,
+		Run: opts.Settings.ShardRun(opts.A, r.b, opts.Games, ""), Command: opts.Command})
+	if err == nil && run.Skipped {
+		fmt.Fprintf(s.Out, "task %s was already played into %s with these settings; nothing to do\n", r.shard, run.Dir)
+		return nil
 	}
 	r.finish(err)
+	res := run.Played
 	if err != nil {
 		if errors.Is(err, context.Canceled) && res != nil {
 			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Games, selfplay.Journal(output), output)
+				res.Games, selfplay.Journal(run.Output), run.Output)
 		}
 		return err
 	}
@@ -238,18 +213,6 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 			GamesPerSecond float64 `json:"games_per_second"`
 		}{res, res.GamesPerSecond()})
 	}
-	var terms []string
-	for k, v := range res.Terminated {
-		terms = append(terms, fmt.Sprintf("%s %d", k, v))
-	}
-	sort.Strings(terms)
-	resumed := ""
-	if res.Resumed > 0 {
-		resumed = fmt.Sprintf(" and took %d from an interrupted run's journal", res.Resumed)
-	}
-	// The counts are of every game in the file.
-	fmt.Fprintf(s.Out, "played %d games in %.1fs (%.2f games/s)%s: 1-0 %d, 0-1 %d, draws %d; %.0f plies a game\n",
-		res.Games-res.Resumed, res.Seconds, res.GamesPerSecond(), resumed, res.WhiteWins, res.BlackWins, res.Draws, float64(res.Plies)/float64(max(res.Games, 1)))
-	fmt.Fprintf(s.Out, "terminations: %s\nwrote %s\n", strings.Join(terms, ", "), res.Output)
+	fmt.Fprint(s.Out, res.Text())
 	return nil
 }

@@ -45,55 +45,17 @@ func (s *IOStreams) ShowProgress() bool { return s.ErrIsTerminal && !s.Quiet }
 // line every progress.DefaultInterval in a log, nothing with --quiet.
 // total is -1 when unknown; unit names what is counted ("games", "bytes").
 func (s *IOStreams) Progress(name string, total int64, unit string) progress.Reporter {
-	return progress.New(s.ErrOut, progress.Options{Name: name, Total: total, Unit: unit, Terminal: s.ErrIsTerminal, Quiet: s.Quiet, Interval: s.ProgressInterval})
+	return progress.New(s.ErrOut, s.progressOptions(name, total, unit))
 }
 
-// lazyProgress is a progress reporter made at the first report, which is
-// when library calls that count their own work learn the total.
-type lazyProgress struct {
-	s          *IOStreams
-	name, unit string
-	bar        progress.Reporter
+// lazyProgress is Progress made at the first report, when library calls
+// that count their own work give the total.
+func (s *IOStreams) lazyProgress(name, unit string) *progress.Lazy {
+	return progress.NewLazy(s.ErrOut, s.progressOptions(name, 0, unit))
 }
 
-func (s *IOStreams) lazyProgress(name, unit string) *lazyProgress {
-	return &lazyProgress{s: s, name: name, unit: unit}
-}
-
-// Set reports done of total.
-func (l *lazyProgress) Set(done, total int64) {
-	if l.bar == nil {
-		l.bar = l.s.Progress(l.name, total, l.unit)
-	}
-	l.bar.Set(done)
-}
-
-// Finish ends the reporter, if a report made one.
-func (l *lazyProgress) Finish() {
-	if l.bar != nil {
-		l.bar.Finish()
-	}
-}
-
-// Clear takes a drawn bar off the terminal before other output.
-func (l *lazyProgress) Clear() {
-	if l.bar != nil {
-		l.bar.Clear()
-	}
-}
-
-// Write clears the bar and writes p to ErrOut, so that log lines of the
-// job it counts land on lines of their own.
-func (l *lazyProgress) Write(p []byte) (int, error) {
-	l.Clear()
-	return l.s.ErrOut.Write(p)
-}
-
-// end closes the reporter, if a report made one: done, or stopped by err.
-func (l *lazyProgress) end(err error) {
-	if l.bar != nil {
-		endProgress(l.bar, err)
-	}
+func (s *IOStreams) progressOptions(name string, total int64, unit string) progress.Options {
+	return progress.Options{Name: name, Total: total, Unit: unit, Terminal: s.ErrIsTerminal, Quiet: s.Quiet, Interval: s.ProgressInterval}
 }
 
 // Infof writes an informational line to ErrOut unless Quiet is set.

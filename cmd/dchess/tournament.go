@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 	"github.com/dchess/dchess/search/tournament"
@@ -106,8 +104,7 @@ func runTournamentMerge(opts *tournamentMergeOptions, s *IOStreams) error {
 		return usagef("--anchor %v", err)
 	}
 	merged, err := tournament.MergeFiles(opts.Files, anchors)
-	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
-	if errors.As(err, &unknown) || errors.As(err, &duplicate) {
+	if tournament.IsAnchorError(err) {
 		return usagef("--anchor: %v", err)
 	}
 	if err != nil {
@@ -162,31 +159,15 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	}
 	cfg.OnProgress = func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }
 	t, err := tournament.New(ctx, cfg)
-	unknown, duplicate := (*tournament.UnknownAnchorError)(nil), (*tournament.DuplicateAnchorError)(nil)
-	if errors.As(err, &unknown) || errors.As(err, &duplicate) {
+	if tournament.IsAnchorError(err) {
 		return usagef("--anchor: %v", err)
 	}
 	if err != nil {
 		return err
 	}
-	if opts.PGN != "" {
-		// Before any game; after New, so a bad --anchor is named first.
-		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
-			return err
-		}
-	}
-	var st *tournament.Standings
-	var runErr error
-	if opts.PGN == "" {
-		st, runErr = t.Play(ctx, nil)
-	} else {
-		st, runErr = t.PlayToFile(ctx, opts.PGN)
-	}
-	bar.end(runErr)
-	if errors.Is(runErr, tournament.ErrInterrupted) && cfg.Journal != "" {
-		runErr = fmt.Errorf("%w; the finished games are kept in %s and %s was not written: run the same command again to continue",
-			runErr, cfg.Journal, opts.PGN)
-	}
+	// The --pgn file is checked after New, so a bad --anchor is named first.
+	st, runErr := t.PlayTo(ctx, opts.PGN, opts.Force)
+	bar.End(runErr)
 	if st == nil {
 		return runErr
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/plot"
 	"github.com/dchess/dchess/pipeline/train"
@@ -114,7 +113,10 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 			return fmt.Errorf("cannot resume: %w", err)
 		}
 	} else {
-		cfg, err := loadTrainConfig(opts)
+		cfg, err := train.LoadConfig(opts.Config, opts.Model)
+		if err != nil && opts.Config != "" {
+			return usagef("%v", err)
+		}
 		if err != nil {
 			return err
 		}
@@ -148,20 +150,4 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		fmt.Fprintln(s.Out, line)
 	}
 	return nil
-}
-
-// loadTrainConfig reads --config or the built-in config of the model.
-func loadTrainConfig(opts *trainOptions) (*family.Config, error) {
-	if opts.Config != "" {
-		cfg, err := family.LoadConfig(opts.Config, opts.Model)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		return cfg, nil
-	}
-	data, err := configs.Read(opts.Model)
-	if err != nil {
-		return nil, err
-	}
-	return family.ParseConfig(data, opts.Model)
 }

@@ -127,6 +127,13 @@ func CurveMetricNames() []string {
 	return names
 }
 
+// UnknownMetricError is a metric Curves cannot draw.
+type UnknownMetricError struct{ Metric string }
+
+func (e *UnknownMetricError) Error() string {
+	return fmt.Sprintf("unknown metric %q (one of %s)", e.Metric, strings.Join(CurveMetricNames(), ", "))
+}
+
 // Curve is one run's figure against the optimizer step.
 type Curve struct {
 	Name   string    `json:"name"`
@@ -139,7 +146,7 @@ type Curve struct {
 func CurveOf(name string, metrics []train.Metric, metric string) (Curve, error) {
 	cm, ok := curveMetrics[metric]
 	if !ok {
-		return Curve{}, fmt.Errorf("unknown metric %q (one of %s)", metric, strings.Join(CurveMetricNames(), ", "))
+		return Curve{}, &UnknownMetricError{Metric: metric}
 	}
 	c := Curve{Name: name}
 	for _, m := range metrics {

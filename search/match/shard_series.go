@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dchess/dchess/internal/jobarray"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/elo"
 )
 
@@ -127,4 +128,21 @@ func seriesDifferences(a, b *ShardManifest) []string {
 		return in
 	}
 	return strip(a.Shard).Differences(strip(b.Shard))
+}
+
+// WriteSeriesPGN writes the games of the merged matches of a series,
+// match after match, each in game order, to the file path, which appears
+// whole or not at all (dchess match merge --pgn).
+func WriteSeriesPGN(path string, parts []*MergedMatch) error {
+	f, err := safefile.Create(path)
+	if err != nil {
+		return fmt.Errorf("--pgn: %w", err)
+	}
+	defer f.Discard()
+	for _, mm := range parts {
+		if err := mm.WritePGN(f); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
+	return f.Commit()
 }

@@ -318,6 +318,14 @@ func TestMergeSeriesCountsMatchesAsOne(t *testing.T) {
 	if st := test.Status(series.Wins, series.Losses, series.Draws); series.SPRT == nil || series.SPRT.LLR != st.LLR {
 		t.Fatalf("series SPRT %+v, want LLR %v over all games", series.SPRT, st.LLR)
 	}
+	// The series' PGN holds the games of both matches.
+	pgn := filepath.Join(dir, "series.pgn")
+	if err := match.WriteSeriesPGN(pgn, parts); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(pgn); err != nil || strings.Count(string(data), "[Result ") != 22 {
+		t.Fatalf("series PGN: %v, %d games", err, strings.Count(string(data), "[Result "))
+	}
 
 	runShard(t, shardedConfig(t), other, jobarray.Spec{Index: 0, Count: 1}, shardedSettings(2))
 	if _, _, err := match.MergeSeries([]string{first, other}, nil); err == nil || !strings.Contains(err.Error(), "depth") {
