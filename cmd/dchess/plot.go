@@ -3,13 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline/plot"
-	"github.com/dchess/dchess/pipeline/train"
 
 	"github.com/spf13/cobra"
 )
@@ -17,6 +16,7 @@ import (
 type plotOptions struct {
 	RunDirs []string
 	Metric  string
+	X       string
 	Output  string
 	Force   bool
 	JSON    bool
@@ -28,12 +28,20 @@ func newPlotCmd(s *IOStreams) *cobra.Command {
 		Use:   "plot RUNDIR...",
 		Short: "Draw one metric of several training runs in one picture",
 		Long: `plot reads each run's metrics.jsonl and draws one of its figures against the optimizer
-step, one line a run named by its folder, into a PNG: runs trained side by side compared in one
-picture (each run's own loss.png shows its losses alone). It prints each run's last point.
+step, the examples trained on or the estimated training FLOPs (--x), one line a run named by
+its folder, into a PNG: runs trained side by side compared in one picture (each run's own
+loss.png shows its losses alone), at equal steps, data or compute. It prints each run's last
+point and where two curves cross (ringed in the picture).
 
 Metrics: ` + strings.Join(plot.CurveMetricNames(), ", ") + `. The validation figures are
-measured once an epoch; loss and grad_norm are the step lines' (docs/training.md).`,
+measured once an epoch; loss and grad_norm are the step lines' (docs/training.md). Any other
+metric is a field of the run's ` + plot.ScoresFile + `, where a study writes the scores of the
+run's weights at several steps (one JSON object a line with its "step"), named by its path:
+test.action_accuracy is the field action_accuracy of the line's object test. Its steps are
+placed on --x samples or flops by the metrics line at the same step.`,
 		Example: `  dchess plot runs/policy runs/diffusion runs/flow --metric val_action_accuracy -o curves.png
+  dchess plot runs/policy runs/diffusion --metric val_action_accuracy --x flops -o compute.png
+  dchess plot runs/policy runs/diffusion --metric test.action_accuracy --x samples -o test.png
   dchess plot runs/cnn runs/cnn-wide --metric val_loss -o cnn.png --force   # replace cnn.png`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -42,9 +50,10 @@ measured once an epoch; loss and grad_norm are the step lines' (docs/training.md
 		},
 	}
 	cmd.Flags().StringVar(&opts.Metric, "metric", "val_loss", "the figure to draw")
+	cmd.Flags().StringVar(&opts.X, "x", string(plot.AxisStep), "what to draw it against: "+strings.Join(plot.AxisNames(), ", "))
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "curves.png", "the PNG to write")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "also print every run's points as JSON")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "also print every run's points and the crossings as JSON")
 	inputArgs(cmd, inputRun)
 	return cmd
 }
@@ -53,37 +62,37 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if len(opts.RunDirs) == 0 {
 		return usagef("at least one run folder is required")
 	}
+	axis, err := plot.ParseAxis(opts.X)
+	if err != nil {
+		return usagef("--x: %v", err)
+	}
 	if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 		return err
 	}
-	var curves []plot.Curve
-	for _, dir := range opts.RunDirs {
-		metrics, err := train.ReadMetrics(filepath.Join(dir, train.MetricsFile))
-		if err != nil {
-			return fmt.Errorf("%s: no training metrics: %w", dir, err)
-		}
-		c, err := plot.CurveOf(filepath.Base(filepath.Clean(dir)), metrics, opts.Metric)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if len(c.Steps) == 0 {
-			return fmt.Errorf("%s: its metrics.jsonl has no %s (a run of another family, or no epoch ended yet)", dir, opts.Metric)
-		}
-		curves = append(curves, c)
+	cmp, err := plot.Compare(opts.RunDirs, opts.Metric, axis, opts.Output)
+	if errors.Is(err, plot.ErrUnknownMetric) {
+		return usagef("%v", err)
 	}
-	if err := plot.Curves(curves, opts.Metric, opts.Output); err != nil {
+	if err != nil {
 		return err
 	}
 	if opts.JSON {
-		return json.NewEncoder(s.Out).Encode(map[string]any{"metric": opts.Metric, "plot": opts.Output, "runs": curves})
+		return json.NewEncoder(s.Out).Encode(cmp)
 	}
-	for _, c := range curves {
+	for _, c := range cmp.Runs {
 		last := len(c.Steps) - 1
 		points := "points"
 		if len(c.Steps) == 1 {
 			points = "point"
 		}
-		fmt.Fprintf(s.Out, "%s: %s %.4g at step %d (%d %s)\n", c.Name, opts.Metric, c.Values[last], c.Steps[last], len(c.Steps), points)
+		at := ""
+		if axis != plot.AxisStep {
+			at = fmt.Sprintf(", %.4g %s", c.X[last], axis)
+		}
+		fmt.Fprintf(s.Out, "%s: %s %.4g at step %d%s (%d %s)\n", c.Name, opts.Metric, c.Values[last], c.Steps[last], at, len(c.Steps), points)
+	}
+	for _, c := range cmp.Crossings {
+		fmt.Fprintf(s.Out, "%s and %s cross at %s %.4g (%s %.4g)\n", c.A, c.B, axis, c.X, opts.Metric, c.Value)
 	}
 	fmt.Fprintf(s.Out, "wrote %s\n", opts.Output)
 	return nil
