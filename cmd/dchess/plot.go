@@ -17,6 +17,7 @@ type plotOptions struct {
 	RunDirs []string
 	Metric  string
 	X       string
+	LogX    bool
 	Output  string
 	Force   bool
 	JSON    bool
@@ -41,7 +42,7 @@ test.action_accuracy is the field action_accuracy of the line's object test. Its
 placed on --x samples or flops by the metrics line at the same step.`,
 		Example: `  dchess plot runs/policy runs/diffusion runs/flow --metric val_action_accuracy -o curves.png
   dchess plot runs/policy runs/diffusion --metric val_action_accuracy --x flops -o compute.png
-  dchess plot runs/policy runs/diffusion --metric test.action_accuracy --x samples -o test.png
+  dchess plot runs/policy runs/diffusion --metric test.action_accuracy --x samples --log-x -o test.png
   dchess plot runs/cnn runs/cnn-wide --metric val_loss -o cnn.png --force   # replace cnn.png`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,6 +52,7 @@ placed on --x samples or flops by the metrics line at the same step.`,
 	}
 	cmd.Flags().StringVar(&opts.Metric, "metric", "val_loss", "the figure to draw")
 	cmd.Flags().StringVar(&opts.X, "x", string(plot.AxisStep), "what to draw it against: "+strings.Join(plot.AxisNames(), ", "))
+	cmd.Flags().BoolVar(&opts.LogX, "log-x", false, "draw the x axis on a logarithmic scale (steps that double evenly spaced)")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "curves.png", "the PNG to write")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "also print every run's points and the crossings as JSON")
@@ -69,7 +71,7 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if err := safefile.CheckOutputFile(opts.Output, opts.Force); err != nil {
 		return err
 	}
-	cmp, err := plot.Compare(opts.RunDirs, opts.Metric, axis, opts.Output)
+	cmp, err := plot.Compare(opts.RunDirs, plot.Figure{Metric: opts.Metric, Axis: axis, LogX: opts.LogX, Path: opts.Output})
 	if errors.Is(err, plot.ErrUnknownMetric) {
 		return usagef("%v", err)
 	}

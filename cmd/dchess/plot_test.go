@@ -72,13 +72,14 @@ func TestPlotDrawsScoresAgainstComputeAndSaysWhereTheyCross(t *testing.T) {
 	policy := run("policy", `{"step":100,"test":{"action_accuracy":0.15}}`, `{"step":200,"test":{"action_accuracy":0.17}}`)
 	diffusion := run("diffusion", `{"step":100,"test":{"action_accuracy":0.1}}`, `{"step":200,"test":{"action_accuracy":0.2}}`)
 	s, stdout, _ := testDatasetStreams()
-	opts := &plotOptions{RunDirs: []string{policy, diffusion}, Metric: "test.action_accuracy", X: "samples", Output: filepath.Join(root, "test.png")}
+	opts := &plotOptions{RunDirs: []string{policy, diffusion}, Metric: "test.action_accuracy", X: "samples", LogX: true, Output: filepath.Join(root, "test.png")}
 	if err := runPlot(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		"policy: test.action_accuracy 0.17 at step 200, 2000 samples (2 points)",
-		"policy and diffusion cross at samples 1625 (test.action_accuracy 0.1625)", // 0.15 + 0.02x = 0.1 + 0.1x at x = 5/8
+		// 0.15 + 0.02t = 0.1 + 0.1t at t = 5/8 of the way in log samples: 1000·2^(5/8)
+		"policy and diffusion cross at samples 1542 (test.action_accuracy 0.1625)",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Fatalf("output lacks %q:\n%s", want, stdout)

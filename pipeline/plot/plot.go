@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -358,8 +359,9 @@ func readScores(path, metric string) ([]score, error) {
 }
 
 // Crossing is where two runs' curves cross: between two points the sign
-// of their difference changes. The curves are straight between points,
-// and X and Value are where the two segments meet.
+// of their difference changes. The curves are straight between points as
+// drawn (in the logarithm of x on a logarithmic axis), and X and Value are
+// where the two segments meet.
 type Crossing struct {
 	A     string  `json:"a"`
 	B     string  `json:"b"`
@@ -368,13 +370,30 @@ type Crossing struct {
 }
 
 // Crossings finds where each pair of curves crosses over the range of
-// the axis both cover, in the order of the curves and then of X. Curves
-// that only touch do not cross.
-func Crossings(curves []Curve) []Crossing {
+// the axis both cover, in the order of the curves and then of X, on a
+// linear axis or (logX) a logarithmic one. Curves that only touch do not
+// cross.
+func Crossings(curves []Curve, logX bool) []Crossing {
+	if logX {
+		logged := make([]Curve, len(curves))
+		for i, c := range curves {
+			logged[i] = c
+			logged[i].X = make([]float64, len(c.X))
+			for j, x := range c.X {
+				logged[i].X[j] = math.Log(x)
+			}
+		}
+		curves = logged
+	}
 	var out []Crossing
 	for i := range curves {
 		for j := i + 1; j < len(curves); j++ {
 			out = append(out, crossings(curves[i], curves[j])...)
+		}
+	}
+	if logX {
+		for i := range out {
+			out[i].X = math.Exp(out[i].X)
 		}
 	}
 	return out
@@ -437,6 +456,15 @@ var curveColors = []color.RGBA{
 	{R: 0, G: 0, B: 0, A: 255}, {R: 240, G: 228, B: 66, A: 255},
 }
 
+// Figure is what Compare draws: one metric of several runs against an
+// axis, linear or logarithmic (LogX), into a PNG at Path.
+type Figure struct {
+	Metric string
+	Axis   Axis
+	LogX   bool
+	Path   string
+}
+
 // Comparison is several runs' curves of one metric against one axis, and
 // where they cross.
 type Comparison struct {
@@ -447,39 +475,48 @@ type Comparison struct {
 	Crossings []Crossing `json:"crossings"`
 }
 
-// Compare reads metric of each run folder in dirs against axis, draws the
-// curves into a PNG at path (Curves) and finds where they cross.
-func Compare(dirs []string, metric string, axis Axis, path string) (*Comparison, error) {
-	cmp := &Comparison{Metric: metric, Axis: axis, Plot: path}
+// Compare reads fig's metric of each run folder in dirs against its axis,
+// draws the curves (Curves) and finds where they cross.
+func Compare(dirs []string, fig Figure) (*Comparison, error) {
+	cmp := &Comparison{Metric: fig.Metric, Axis: fig.Axis, Plot: fig.Path}
 	for _, dir := range dirs {
-		c, err := ReadCurve(dir, metric, axis)
+		c, err := ReadCurve(dir, fig.Metric, fig.Axis)
 		if err != nil {
 			return nil, err
 		}
 		cmp.Runs = append(cmp.Runs, c)
 	}
-	cmp.Crossings = Crossings(cmp.Runs)
+	cmp.Crossings = Crossings(cmp.Runs, fig.LogX)
 	if cmp.Crossings == nil {
 		cmp.Crossings = []Crossing{}
 	}
-	if err := Curves(cmp.Runs, cmp.Crossings, metric, axis, path); err != nil {
+	if err := Curves(cmp.Runs, cmp.Crossings, fig); err != nil {
 		return nil, err
 	}
 	return cmp, nil
 }
 
-// Curves draws several runs' curves of one metric against axis into a PNG
-// at path (written to a temporary file and renamed), so runs trained side
-// by side can be compared in one picture, with a ring where two cross.
-func Curves(curves []Curve, crossed []Crossing, metric string, axis Axis, path string) error {
+// Curves draws several runs' curves of fig's metric against its axis into
+// a PNG at fig.Path (written to a temporary file and renamed), so runs
+// trained side by side can be compared in one picture, with a ring where
+// two cross. On a logarithmic axis, steps that double are evenly spaced.
+func Curves(curves []Curve, crossed []Crossing, fig Figure) error {
+	metric := fig.Metric
 	p := gplot.New()
 	p.Title.Text = metric
-	p.X.Label.Text = axis.Label()
+	p.X.Label.Text = fig.Axis.Label()
 	p.Y.Label.Text = metric
+	if fig.LogX {
+		p.X.Scale, p.X.Tick.Marker = gplot.LogScale{}, logTicks{}
+		p.X.Label.Text += " (log scale)"
+	}
 	p.Add(plotter.NewGrid())
 	for i, c := range curves {
 		if len(c.X) == 0 {
 			continue
+		}
+		if fig.LogX && slices.Min(c.X) <= 0 {
+			return fmt.Errorf("plot %s: a point at %s %g has no logarithm", c.Name, fig.Axis, slices.Min(c.X))
 		}
 		xys := make(plotter.XYs, len(c.X))
 		for j := range c.X {
@@ -514,7 +551,30 @@ func Curves(curves []Curve, crossed []Crossing, metric string, axis Axis, path s
 		p.Add(rings)
 		p.Legend.Add("crossing", rings)
 	}
-	return save(p, path)
+	return save(p, fig.Path)
+}
+
+// logTicks labels 1, 2 and 5 times each power of ten on a logarithmic
+// axis and marks the other whole multiples: gonum's LogTicks labels the
+// powers alone, one or two over the range of a study's curves.
+type logTicks struct{}
+
+func (logTicks) Ticks(min, max float64) []gplot.Tick {
+	var ticks []gplot.Tick
+	for power := math.Pow(10, math.Floor(math.Log10(min))); power <= max; power *= 10 {
+		for m := 1.0; m <= 9; m++ {
+			v := m * power
+			if v < min || v > max {
+				continue
+			}
+			t := gplot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }
 
 // save writes p to a temporary file renamed to path, so a viewer never

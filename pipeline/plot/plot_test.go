@@ -175,7 +175,7 @@ func TestCrossingsAreWhereTheSegmentsMeet(t *testing.T) {
 	b := curve("b", []float64{5, 15, 30}, []float64{6, 6, 20}) // another grid, compared where both are drawn: 5 to 20
 	flat := curve("flat", []float64{0, 20}, []float64{10, 10}) // a meets it at 10 and stays: no crossing
 	touch := curve("touch", []float64{0, 10, 20}, []float64{5, 10, 5})
-	got := Crossings([]Curve{a, b, flat, touch})
+	got := Crossings([]Curve{a, b, flat, touch}, false)
 	want := []Crossing{
 		{A: "a", B: "b", X: 6, Value: 6},                          // a - b: -1 at 5, 4 at 10
 		{A: "a", B: "b", X: 15 + 15*4/14.0, Value: 10},            // b rises from 6 at 15 through a's 10
@@ -192,8 +192,17 @@ func TestCrossingsAreWhereTheSegmentsMeet(t *testing.T) {
 			t.Errorf("crossing %d: %+v, want %+v", i, g, w)
 		}
 	}
-	if got := Crossings([]Curve{a, curve("later", []float64{25, 30}, []float64{0, 20})}); len(got) != 0 {
+	if got := Crossings([]Curve{a, curve("later", []float64{25, 30}, []float64{0, 20})}, false); len(got) != 0 {
 		t.Errorf("curves over different ranges cross at %+v", got)
+	}
+	// On a logarithmic axis the segments are straight in log x: from 1 to
+	// 100, a rising 0 to 2 meets a flat 1 at 10, not at the middle, 50.5.
+	rising, level := curve("rising", []float64{1, 100}, []float64{0, 2}), curve("level", []float64{1, 100}, []float64{1, 1})
+	for logX, x := range map[bool]float64{false: 50.5, true: 10} {
+		got := Crossings([]Curve{rising, level}, logX)
+		if len(got) != 1 || math.Abs(got[0].X-x) > 1e-9 || math.Abs(got[0].Value-1) > 1e-9 {
+			t.Errorf("log x %v: crossings %+v, want one at %g", logX, got, x)
+		}
 	}
 }
 
@@ -203,7 +212,7 @@ func TestPlotCurvesWritesOnePNG(t *testing.T) {
 	b, _ := CurveOf("b", curveRun()[:3], "val_loss", AxisFLOPs) // a single point still draws
 	crossed := []Crossing{{A: "a", B: "b", X: 1.2e6, Value: 2.7}}
 	path := filepath.Join(dir, "curves.png")
-	if err := Curves([]Curve{a, b}, crossed, "val_loss", AxisFLOPs, path); err != nil {
+	if err := Curves([]Curve{a, b}, crossed, Figure{Metric: "val_loss", Axis: AxisFLOPs, LogX: true, Path: path}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -212,5 +221,26 @@ func TestPlotCurvesWritesOnePNG(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Fatalf("left %d files, want the PNG alone", len(entries))
+	}
+	zero := curve("zero", []float64{0, 10}, []float64{1, 2})
+	if err := Curves([]Curve{zero}, nil, Figure{Metric: "val_loss", Axis: AxisStep, LogX: true, Path: path}); err == nil || !strings.Contains(err.Error(), "no logarithm") {
+		t.Fatalf("a point at 0 on a logarithmic axis: %v", err)
+	}
+}
+
+func TestLogTicksLabelOneTwoAndFive(t *testing.T) {
+	var labels []string
+	marks := 0
+	for _, tick := range (logTicks{}).Ticks(3000, 80000) {
+		if tick.Label != "" {
+			labels = append(labels, tick.Label)
+		} else {
+			marks++
+		}
+	}
+	// 3000-9000, 10000-80000: labels at 5000, 10000, 20000, 50000, unlabelled
+	// marks at the other 11 multiples.
+	if strings.Join(labels, " ") != "5000 10000 20000 50000" || marks != 11 {
+		t.Errorf("labels %v and %d marks", labels, marks)
 	}
 }
