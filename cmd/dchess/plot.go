@@ -32,7 +32,8 @@ func newPlotCmd(s *IOStreams) *cobra.Command {
 step, the examples trained on or the estimated training FLOPs (--x), one line a run named by
 its folder, into a PNG: runs trained side by side compared in one picture (each run's own
 loss.png shows its losses alone), at equal steps, data or compute. It prints each run's last
-point and where two curves cross (ringed in the picture).
+point and where two curves cross (ringed in the picture; not for loss and grad_norm, whose
+batch-to-batch noise crosses all the time).
 
 Metrics: ` + strings.Join(plot.CurveMetricNames(), ", ") + `. The validation figures are
 measured once an epoch; loss and grad_norm are the step lines' (docs/training.md). Any other

@@ -476,9 +476,11 @@ type Comparison struct {
 }
 
 // Compare reads fig's metric of each run folder in dirs against its axis,
-// draws the curves (Curves) and finds where they cross.
+// draws the curves (Curves) and finds where they cross: not for the step
+// lines' figures (loss, grad_norm), a batch's each, whose noise crosses
+// at every other line.
 func Compare(dirs []string, fig Figure) (*Comparison, error) {
-	cmp := &Comparison{Metric: fig.Metric, Axis: fig.Axis, Plot: fig.Path}
+	cmp := &Comparison{Metric: fig.Metric, Axis: fig.Axis, Plot: fig.Path, Crossings: []Crossing{}}
 	for _, dir := range dirs {
 		c, err := ReadCurve(dir, fig.Metric, fig.Axis)
 		if err != nil {
@@ -486,9 +488,8 @@ func Compare(dirs []string, fig Figure) (*Comparison, error) {
 		}
 		cmp.Runs = append(cmp.Runs, c)
 	}
-	cmp.Crossings = Crossings(cmp.Runs, fig.LogX)
-	if cmp.Crossings == nil {
-		cmp.Crossings = []Crossing{}
+	if !curveMetrics[fig.Metric].perStep {
+		cmp.Crossings = append(cmp.Crossings, Crossings(cmp.Runs, fig.LogX)...)
 	}
 	if err := Curves(cmp.Runs, cmp.Crossings, fig); err != nil {
 		return nil, err

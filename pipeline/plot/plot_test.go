@@ -244,3 +244,34 @@ func TestLogTicksLabelOneTwoAndFive(t *testing.T) {
 		t.Errorf("labels %v and %d marks", labels, marks)
 	}
 }
+
+// Compare says where epoch figures and scores cross, not where the noisy
+// step losses do.
+func TestCompareFindsCrossingsOfEpochFiguresAndScores(t *testing.T) {
+	dir := t.TempDir()
+	a := writeRun(t, filepath.Join(dir, "a"), `{"step":100,"test":{"action_accuracy":0.1}}`, `{"step":160,"test":{"action_accuracy":0.3}}`)
+	b := writeRun(t, filepath.Join(dir, "b"), `{"step":100,"test":{"action_accuracy":0.2}}`, `{"step":160,"test":{"action_accuracy":0.2}}`)
+	// b's losses: a's, above at step 50 and below at 150, so they cross.
+	metrics := filepath.Join(b, train.MetricsFile)
+	raw, err := os.ReadFile(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw = bytes.Replace(raw, []byte(`"loss":3,`), []byte(`"loss":3.5,`), 1)
+	raw = bytes.Replace(raw, []byte(`"loss":2.2,`), []byte(`"loss":2,`), 1)
+	if err := os.WriteFile(metrics, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for metric, crossings := range map[string]int{"test.action_accuracy": 1, "loss": 0} {
+		cmp, err := Compare([]string{a, b}, Figure{Metric: metric, Axis: AxisSamples, Path: filepath.Join(dir, metric+".png")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cmp.Runs) != 2 || len(cmp.Crossings) != crossings {
+			t.Errorf("%s: %d runs, crossings %+v, want 2 and %d", metric, len(cmp.Runs), cmp.Crossings, crossings)
+		}
+	}
+	if loss, err := ReadCurve(b, "loss", AxisStep); err != nil || loss.Values[0] != 3.5 || loss.Values[2] != 2 {
+		t.Fatalf("the test's losses did not change: %v %v", loss, err)
+	}
+}
