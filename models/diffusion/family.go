@@ -46,6 +46,9 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 		Size: func(c *family.Config) family.ModelSize {
 			return sequence.Size(c.Model.Settings.(*Config).Transformer())
 		},
+		TrainingFLOPs: func(c *family.Config) float64 {
+			return c.Model.Settings.(*Config).Transformer().TrainingFLOPs()
+		},
 		Objective: newDiffusionObjective,
 		Examples: func(c *family.Config) (string, bool) {
 			return sequence.Examples(c.Model.Settings.(*Config).Target)

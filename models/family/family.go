@@ -45,6 +45,12 @@ type Family struct {
 	// machine of 24 GiB could train is refused before anything is
 	// allocated.
 	Size func(c *Config) ModelSize
+	// TrainingFLOPs estimates the floating-point operations one training
+	// example costs, forward and backward, from a valid config's shapes:
+	// the loop writes the run's running total into metrics.jsonl, so runs
+	// of different families can be compared at equal compute (`dchess plot
+	// --x flops`). Optional: nil for a family that gives no estimate.
+	TrainingFLOPs func(c *Config) float64
 	// Examples says which records a config of the family trains on and
 	// the command that makes them, for the error that refuses a dataset
 	// without one; labelled says they carry Stockfish's label, so a

@@ -47,6 +47,9 @@ func Register() {
 		Size: func(c *family.Config) family.ModelSize {
 			return sequence.Size(c.Model.Settings.(*Config).Transformer())
 		},
+		TrainingFLOPs: func(c *family.Config) float64 {
+			return c.Model.Settings.(*Config).Transformer().TrainingFLOPs()
+		},
 		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},

@@ -96,6 +96,31 @@ func (c Arch) ParamCount() int {
 	return n
 }
 
+// TrainingFLOPs estimates the floating-point operations one training
+// sequence costs, forward and backward: three times the forward pass, the
+// backward pass taking two matrix products (the gradients of the input and
+// of the weights) for each product of the forward one. The forward pass
+// counts 2 operations (a multiply and an add) for each weight of a matrix
+// product, for each token the product is applied to, and attention's two
+// products (scores, then their weighted sum) at 2·L·dim each a token, over
+// the L = SeqLen tokens:
+//
+//	each block, each token: 2·(3·dim² + dim² + 2·dim·mlp) + 4·L·dim
+//	heads: 2·dim·StateVocab a state token, 2·dim·ActionVocab an action token
+//
+// This is the usual 6·N a token (Kaplan et al. 2020, N the weights) with
+// attention's term added, the embedding tables left out of N (a lookup
+// multiplies nothing) and each head counted on the tokens it reads. Layer
+// norms, softmaxes, the loss and the per-batch product of the
+// action_squares table are left out: they are O(dim) a token against
+// O(dim²), or shared by the batch.
+func (c Arch) TrainingFLOPs() float64 {
+	d, mlp, L := float64(c.Dim), float64(c.MLP), float64(c.SeqLen())
+	block := L * (2*(4*d*d+2*d*mlp) + 4*L*d)
+	heads := 2 * d * (float64(c.StateSlots())*encode.StateVocab + float64(c.Horizon)*encode.ActionVocab)
+	return 3 * (float64(c.Layers)*block + heads)
+}
+
 type paramShape struct {
 	name  string
 	shape []int

@@ -205,3 +205,61 @@ func TestResumedRunKeepsLegalMaskAsRun(t *testing.T) {
 		t.Errorf("resumed run at step %d: config\n%s\narchitecture %s", ck.meta.State.Step, ck.meta.Config, ck.meta.Arch)
 	}
 }
+
+// Every metrics line says how many sequences the run has trained on and
+// what they cost by the family's estimate, a resumed run counting on from
+// its checkpoint; a family without an estimate writes the count alone.
+func TestMetricsCountSamplesAndFLOPs(t *testing.T) {
+	data := lineDataset(t, 100)
+	cfg := testConfig(t, diffusion.Family)
+	cfg.LogEvery, cfg.MaxSteps = 1, 7
+	perSample := cfg.Family().TrainingFLOPs(cfg)
+	if perSample <= 0 {
+		t.Fatalf("diffusion estimates %g FLOPs a sequence", perSample)
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := Run(context.Background(), Options{Config: cfg, Data: data, RunDir: run}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), Options{Data: data, RunDir: run, Resume: true, MaxSteps: 12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, err := ReadMetrics(filepath.Join(run, MetricsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var samples int64 // the last step line's
+	kinds := map[string]int{}
+	for _, m := range metrics {
+		kinds[m.Kind]++
+		if m.Kind == "step" {
+			if grew := m.Samples - samples; grew < 1 || grew > int64(cfg.BatchSize) || (m.Step == 1 && grew != int64(cfg.BatchSize)) {
+				t.Fatalf("step %d: %d samples after %d, want one batch more", m.Step, m.Samples, samples)
+			}
+			samples = m.Samples
+		} else if m.Samples != samples {
+			t.Fatalf("%s line at step %d: %d samples, the step line %d", m.Kind, m.Step, m.Samples, samples)
+		}
+		if m.FLOPs != float64(m.Samples)*perSample {
+			t.Fatalf("%s line at step %d: %g FLOPs for %d samples, want %g each", m.Kind, m.Step, m.FLOPs, m.Samples, perSample)
+		}
+	}
+	if samples != res.Samples || kinds["step"] != 12 || kinds["partial"] == 0 || kinds["epoch"] == 0 {
+		t.Fatalf("lines %v, last count %d: want 12 step lines, an epoch and a partial one, ending at the run's %d samples", kinds, samples, res.Samples)
+	}
+
+	ann := testConfig(t, "ann")
+	ann.MaxSteps = 3
+	run = filepath.Join(t.TempDir(), "ann")
+	if _, err := Run(context.Background(), Options{Config: ann, Data: materialDataset(t, 200), RunDir: run}); err != nil {
+		t.Fatal(err)
+	}
+	if metrics, err = ReadMetrics(filepath.Join(run, MetricsFile)); err != nil {
+		t.Fatal(err)
+	}
+	last := metrics[len(metrics)-1]
+	if last.Samples != 3*int64(ann.BatchSize) || last.FLOPs != 0 {
+		t.Fatalf("ann's last line %+v: want %d samples and no FLOPs (no estimate)", last, 3*ann.BatchSize)
+	}
+}

@@ -29,11 +29,18 @@ type Metric struct {
 	Loss  float64 `json:"loss,omitempty"` // step: batch loss
 	LR    float64 `json:"lr"`
 	// GradNorm is the step's global gradient norm before clipping.
-	GradNorm      float64  `json:"grad_norm,omitempty"`
-	SamplesPerSec float64  `json:"samples_per_sec,omitempty"`
-	TrainLoss     float64  `json:"train_loss,omitempty"`
-	ValLoss       *float64 `json:"val_loss,omitempty"`
-	ValRecords    int64    `json:"val_records,omitempty"`
+	GradNorm      float64 `json:"grad_norm,omitempty"`
+	SamplesPerSec float64 `json:"samples_per_sec,omitempty"`
+	// Samples counts the examples the run has trained on up to Step (in
+	// every stage, a resumed run's included); FLOPs is their estimated
+	// cost, Samples × the family's TrainingFLOPs, left out for a family
+	// without the estimate. Both are on every kind of line, so curves can
+	// be drawn against training compute (`dchess plot --x`).
+	Samples    int64    `json:"samples,omitempty"`
+	FLOPs      float64  `json:"flops,omitempty"`
+	TrainLoss  float64  `json:"train_loss,omitempty"`
+	ValLoss    *float64 `json:"val_loss,omitempty"`
+	ValRecords int64    `json:"val_records,omitempty"`
 	// Evaluators: sign agreement with Stockfish's win probability and the
 	// share within 0.1 of it.
 	TrainSign   float64  `json:"train_sign_agreement,omitempty"`

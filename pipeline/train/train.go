@@ -152,6 +152,9 @@ type trainer struct {
 	startSamples int64
 	lastLoss     float64
 	badRecords   int64
+	// flopsPerSample is the family's estimate of one example's training
+	// cost (0 when it gives none).
+	flopsPerSample float64
 	// lastSave is when the newest checkpoint was written (or this process began).
 	lastSave time.Time
 	// unlock releases the run folder's lock, held from before the first
@@ -275,6 +278,9 @@ func newTrainer(ctx context.Context, opts Options) (_ *trainer, err error) {
 	// before the weights are allocated.
 	if err := t.cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if estimate := t.cfg.Family().TrainingFLOPs; estimate != nil {
+		t.flopsPerSample = estimate(t.cfg)
 	}
 	if t.cfgYAML, err = t.cfg.Marshal(); err != nil {
 		return nil, err
@@ -570,7 +576,7 @@ func (t *trainer) step(rows int) error {
 	t.lastLoss = loss
 	if t.state.Step%int64(t.cfg.LogEvery) == 0 {
 		if err := t.metrics.write(Metric{Kind: "step", Epoch: t.state.Epoch + 1, Step: t.state.Step, Loss: loss,
-			LR: lr, GradNorm: norm, SamplesPerSec: t.samplesPerSec()}); err != nil {
+			LR: lr, GradNorm: norm, SamplesPerSec: t.samplesPerSec(), Samples: t.state.Samples, FLOPs: t.flops()}); err != nil {
 			return err
 		}
 	}
@@ -581,6 +587,9 @@ func (t *trainer) step(rows int) error {
 	return nil
 }
 
+// flops is the run's estimated training cost so far.
+func (t *trainer) flops() float64 { return float64(t.state.Samples) * t.flopsPerSample }
+
 func (t *trainer) samplesPerSec() float64 {
 	return ratio(float64(t.state.Samples-t.startSamples), t.trainTime.Seconds())
 }
@@ -590,7 +599,8 @@ func (t *trainer) samplesPerSec() float64 {
 // validation pass, whose accuracy it also returns.
 func (t *trainer) measure(ctx context.Context, kind string, valSplit dataset.Split) (Metric, family.Tally, error) {
 	m := Metric{Kind: kind, Epoch: t.state.Epoch + 1, Step: t.state.Step, LR: t.lr(),
-		TrainLoss: t.state.TrainAcc.Loss(), TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec()}
+		TrainLoss: t.state.TrainAcc.Loss(), TrainRecords: t.state.TrainAcc.N, SamplesPerSec: t.samplesPerSec(),
+		Samples: t.state.Samples, FLOPs: t.flops()}
 	if t.obj.Stages() > 1 {
 		m.Stage = t.state.Stage + 1
 	}

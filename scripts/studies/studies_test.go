@@ -7,9 +7,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +226,134 @@ func TestNNUEProbe(t *testing.T) {
 	}
 	if scored[0] == 0 || scored[0] != scored[1] {
 		t.Errorf("scored %d positions for nnue and %d for heuristic, want the same, more than 0", scored[0], scored[1])
+	}
+}
+
+// TestSequenceCurveScoresEachPointAndExtends runs the sequence curve on a
+// dataset of three of Kasparov's games and two self-play games with the
+// tiny test configs: each family trained to 100 and 200 steps, its last
+// weights at each point kept and scored on the test split and twenty
+// puzzles, the scores journalled in its scores.jsonl and drawn against
+// the samples and the FLOPs. A rerun redoes nothing; a larger MAX_STEPS
+// trains and scores the new point alone.
+func TestSequenceCurveScoresEachPointAndExtends(t *testing.T) {
+	root := testenv.RepoRoot()
+	tmp := t.TempDir()
+	games, err := os.ReadFile(testenv.SharedData(t, "pgn/Kasparov.pgn"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.SplitAfterN(string(games), "[Event ", 5)
+	kasparov := filepath.Join(tmp, "kasparov3.pgn")
+	if err := os.WriteFile(kasparov, []byte(strings.TrimSuffix(strings.Join(parts[:4], ""), "[Event ")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"DCHESS=" + testenv.Dchess(t),
+		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
+		"PUZZLES=" + testenv.SharedData(t, "puzzles/lichess_puzzles_kagi1000.csv"),
+		"KASPAROV_PGN=" + kasparov,
+		"GAMES=2", "MIN_POSITIONS=100",
+		"CONFIG=" + filepath.Join(root, "configs", "test", "%s.yaml"),
+		"FIRST=100", "LIMIT=50", "PUZZLE_LIMIT=20", "PARALLEL=2",
+	}
+	data, runs := filepath.Join(tmp, "data"), filepath.Join(tmp, "runs")
+	log, code := script(t, env, "sequence-curve.sh", data, runs, "200")
+	if code != 0 {
+		t.Fatalf("sequence-curve.sh exited %d:\n%s", code, log)
+	}
+	families := []string{"policy", "diffusion", "flow-board"}
+	type scoreLine struct {
+		Step int64 `json:"step"`
+		Test struct {
+			Positions      int     `json:"positions"`
+			ActionAccuracy float64 `json:"action_accuracy"`
+		} `json:"test"`
+		Puzzles struct {
+			Puzzles int `json:"puzzles"`
+		} `json:"puzzles"`
+	}
+	scored := func(f string) []int64 {
+		raw, err := os.ReadFile(filepath.Join(runs, f, "scores.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var steps []int64
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var s scoreLine
+			if err := json.Unmarshal([]byte(line), &s); err != nil {
+				t.Fatalf("%s scores.jsonl: %v\n%s", f, err, line)
+			}
+			if s.Test.Positions == 0 || s.Puzzles.Puzzles != 20 {
+				t.Errorf("%s at step %d: %d test positions and %d puzzles scored, want some and 20", f, s.Step, s.Test.Positions, s.Puzzles.Puzzles)
+			}
+			steps = append(steps, s.Step)
+		}
+		return steps
+	}
+	for _, f := range families {
+		if got := fmt.Sprint(scored(f)); got != "[100 200]" {
+			t.Errorf("%s scored at steps %s, want [100 200]", f, got)
+		}
+		w100, err100 := os.ReadFile(filepath.Join(runs, f, "weights", "step-100.dcw"))
+		w200, err200 := os.ReadFile(filepath.Join(runs, f, "weights", "step-200.dcw"))
+		if err100 != nil || err200 != nil || bytes.Equal(w100, w200) {
+			t.Errorf("%s: the weights at 100 and 200 steps (%v, %v) should both be kept, and differ", f, err100, err200)
+		}
+		cfg, err := os.ReadFile(filepath.Join(runs, f, "config.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"min_lr_ratio: 1\n", "\npatience: 0\n", "\nepochs: 1000\n"}
+		if f == "flow-board" {
+			want = append(want, "source: board")
+		}
+		for _, w := range want {
+			if !strings.Contains(string(cfg), w) {
+				t.Errorf("%s trained without %q:\n%s", f, w, cfg)
+			}
+		}
+	}
+	for _, png := range []string{"test-action_accuracy-samples.png", "test-action_accuracy-flops.png", "puzzles-solved_rate-flops.png"} {
+		if st, err := os.Stat(filepath.Join(runs, png)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", png, err)
+		}
+	}
+	if !strings.Contains(log, "flow-board: test.action_accuracy") || !strings.Contains(log, "flops (2 points)") {
+		t.Errorf("the plots' summary is missing:\n%s", log)
+	}
+
+	weights := filepath.Join(runs, "policy", "weights", "step-200.dcw")
+	before, err := os.Stat(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, code := script(t, env, "sequence-curve.sh", data, runs, "200")
+	if code != 0 {
+		t.Fatalf("the rerun exited %d:\n%s", code, again)
+	}
+	if regexp.MustCompile(`== (train|score|puzzles) [a-z-]+ (to|at) step`).MatchString(again) {
+		t.Errorf("the rerun trained or scored again:\n%s", again)
+	}
+	if after, err := os.Stat(weights); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the rerun rewrote %s (%v)", weights, err)
+	}
+
+	longer, code := script(t, env, "sequence-curve.sh", data, runs, "400")
+	if code != 0 {
+		t.Fatalf("the run to 400 steps exited %d:\n%s", code, longer)
+	}
+	for _, f := range families {
+		if !strings.Contains(longer, "== train "+f+" to step 400") || strings.Contains(longer, "== train "+f+" to step 200") {
+			t.Errorf("%s: the run to 400 steps should train the new point alone:\n%s", f, longer)
+		}
+		if got := fmt.Sprint(scored(f)); got != "[100 200 400]" {
+			t.Errorf("%s scored at steps %s, want [100 200 400]", f, got)
+		}
+	}
+
+	short, code := script(t, append(env, "MIN_POSITIONS=100000"), "sequence-curve.sh", data, runs, "400")
+	if code == 0 || !strings.Contains(short, "fewer than MIN_POSITIONS=100000") {
+		t.Errorf("a dataset below MIN_POSITIONS: exit %d:\n%s", code, short)
 	}
 }
