@@ -138,6 +138,14 @@ func (p *Searcher) Threads() int {
 	return 1
 }
 
+// ReportsLines says whether the player reports Limits.MultiPV lines: an
+// alpha-beta or minimax search over an evaluator does, a comparison
+// search, which ranks positions without scoring each root move, does not.
+func (p *Searcher) ReportsLines() bool {
+	_, ok := p.engine.(*search.Engine)
+	return ok
+}
+
 func (p *Searcher) NewGame(context.Context) error {
 	p.engine.NewGame()
 	return nil
@@ -171,12 +179,13 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if lim.OnInfo != nil {
 		onInfo = func(in search.Info) {
 			lim.OnInfo(Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
-				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull})
+				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull, MultiPV: in.MultiPV})
 		}
 	}
 	slim := p.limits(lim)
 	slim.SearchMoves = allowedMoves(b, lim.SearchMoves)
 	slim.MoveOverhead = lim.MoveOverhead
+	slim.MultiPV = lim.MultiPV
 	res := p.engine.Search(ctx, b, slim, onInfo)
 	if res.Best == board.NullMove {
 		return MoveInfo{}, errors.New("no legal move")
