@@ -223,9 +223,9 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	}
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
 		bar.Add(1)
-		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
+		if lines := rep.InterimLines(opts.ReportEvery); len(lines) > 0 && !s.Quiet {
 			bar.Clear()
-			for _, line := range rep.InterimLines() {
+			for _, line := range lines {
 				fmt.Fprintln(s.ErrOut, line)
 			}
 		}
