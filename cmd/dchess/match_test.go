@@ -121,6 +121,18 @@ func TestMatchBadInput(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("printed before failing: %q", errOut)
 	}
+	// So are the mistakes only the family finds, when it makes the player:
+	// match and selfplay print nothing before them, and exit 2.
+	for _, spec := range []string{"heuristic:foo=1", "random:depth=2", "heuristic:depth=x"} {
+		out := filepath.Join(t.TempDir(), "games.pgn")
+		for _, args := range [][]string{{"match", "--a", spec, "--b", "random", "--games", "2", "--depth", "1"},
+			{"selfplay", "--a", spec, "--games", "2", "--depth", "1", "-o", out}} {
+			code, output := runTour(args...)
+			if code != exitUsage || !strings.HasPrefix(output, "dchess: ") {
+				t.Errorf("%s: exit %d, want %d with nothing printed before the error:\n%s", strings.Join(args, " "), code, exitUsage, output)
+			}
+		}
+	}
 }
 
 func TestMatchHelpHasExample(t *testing.T) {

@@ -194,14 +194,15 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	case opts.PGN != "":
 		return usagef("selfplay writes its games to -o FILE, not --pgn")
 	}
-	r, err := opts.selfPlayFlags.plan(s, opts.Shard, opts.Force, "Self-play", "selfplay")
-	if err != nil {
-		return err
-	}
 	if opts.Shard == "" {
+		// Before any engine starts: the file may hold someone's games.
 		if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
 			return err
 		}
+	}
+	r, err := opts.selfPlayFlags.plan(s, opts.Shard, opts.Force, "Self-play", "selfplay")
+	if err != nil {
+		return err
 	}
 	spec, b, play := r.shard, r.b, r.play
 	play.Output = opts.Out
