@@ -94,6 +94,9 @@ type Info struct {
 	// HashFull is the per-mille of the transposition table this search
 	// filled (UCI "hashfull").
 	HashFull int
+	// MultiPV is the line's rank from 1 when the search reports several
+	// lines an iteration (Limits.MultiPV above 1), 0 when it reports one.
+	MultiPV int
 }
 
 // MateIn converts a score into signed moves to mate, 0 when it is not a mate score.
@@ -163,6 +166,10 @@ type Engine struct {
 	// read the main thread's. rankedKey is the position it ranks.
 	rootRank  map[board.Move]int32
 	rankedKey uint64
+	// lines are the root moves of the last finished iteration with their
+	// lines, best first, when the search reports several
+	// (Limits.MultiPV); nil when it reports one.
+	lines []rootLine
 
 	// State of the running search.
 	nodes       int64
@@ -260,13 +267,22 @@ func (e *Engine) Search(ctx context.Context, b *board.Board, lim Limits, onInfo 
 	if e.observer != nil {
 		e.observer.Root(b)
 	}
+	e.lines = nil
 	if e.algo == Minimax {
 		e.searchMinimax(b, lim, &res, onInfo)
 	} else {
 		finish := e.startHelpers(b)
-		e.deepen(lim, soft, timed, &res, onInfo, func(depth int) int {
+		search := func(depth int) int {
 			return e.aspirate(b, depth, res.Score)
-		})
+		}
+		if lim.MultiPV > 1 {
+			roots := e.atRoot(b.LegalMoves(), 0)
+			k := min(lim.MultiPV, len(roots))
+			search = func(depth int) int {
+				return e.searchLines(b, depth, roots, k)
+			}
+		}
+		e.deepen(lim, soft, timed, &res, onInfo, search)
 		finish()
 	}
 	res.Nodes = e.nodes + e.otherNodes
@@ -395,8 +411,16 @@ func (e *Engine) finishIteration(res *Result, depth, score int, onInfo func(Info
 	if elapsed > 0 {
 		nps = int64(float64(nodes) / elapsed.Seconds())
 	}
-	onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: nodes,
-		NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...), HashFull: e.tt.hashfull()})
+	if e.lines == nil {
+		onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: score, Mate: res.Mate, Nodes: nodes,
+			NPS: nps, Time: elapsed, PV: append([]board.Move(nil), pv...), HashFull: e.tt.hashfull()})
+		return
+	}
+	// UCI wants the k lines of an iteration together, each numbered.
+	for i, line := range e.lines {
+		onInfo(Info{Depth: depth, SelDepth: e.selDepth, Score: line.score, Mate: MateIn(line.score), Nodes: nodes,
+			NPS: nps, Time: elapsed, PV: slices.Clone(line.pv), HashFull: e.tt.hashfull(), MultiPV: i + 1})
+	}
 }
 
 // checkStop is called at every node. Node limits are exact on one thread

@@ -25,6 +25,10 @@ type Limits struct {
 	// for the time a move takes to reach the clock; 0 means
 	// DefaultMoveOverhead (UCI "Move Overhead").
 	MoveOverhead time.Duration
+	// MultiPV is how many best root moves every iteration reports, each
+	// with its own line and score, best first (UCI MultiPV); 0 and 1 mean
+	// one, above the number of root moves it means all of them.
+	MultiPV int
 }
 
 // defaultMovesToGo is the number of moves a sudden-death clock is spread

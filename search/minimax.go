@@ -1,6 +1,11 @@
 package search
 
-import "github.com/dchess/dchess/internal/chess/board"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/dchess/dchess/internal/chess/board"
+)
 
 // searchMinimax is the seeds' fixed-depth minimax in negamax form: every
 // move is searched to the full depth and the leaves are scored by the
@@ -16,12 +21,18 @@ func (e *Engine) searchMinimax(b *board.Board, lim Limits, res *Result, onInfo f
 	e.nodes++ // the root, counted as alpha-beta counts it
 	moves := e.atRoot(b.LegalMoves(), 0)
 	best := -infinity
+	// Every root move is searched in full, so several lines
+	// (Limits.MultiPV) cost nothing but keeping each one.
+	var lines []rootLine
 	for _, m := range moves {
 		e.make(b, m)
 		s := -e.minimax(b, depth-1, 1)
 		e.unmake(b)
 		if e.stopped {
 			break
+		}
+		if lim.MultiPV > 1 {
+			lines = append(lines, rootLine{score: s, pv: append([]board.Move{m}, e.pv[1][1:e.pvLen[1]]...)})
 		}
 		if s > best {
 			best = s
@@ -35,6 +46,11 @@ func (e *Engine) searchMinimax(b *board.Board, lim Limits, res *Result, onInfo f
 	}
 	res.Depth = depth
 	e.selDepth = depth
+	if lines != nil {
+		// Stable, so the first line is the move the loop kept.
+		slices.SortStableFunc(lines, func(a, b rootLine) int { return cmp.Compare(b.score, a.score) })
+		e.lines = lines[:min(lim.MultiPV, len(lines))]
+	}
 	e.finishIteration(res, depth, best, onInfo)
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
@@ -23,15 +25,28 @@ const runsDir = "runs"
 // resolveModel resolves a bare model name to the newest exported weights
 // of that family under runs/ (checkpoints are never picked: the family is
 // read from each run's model.dcw), else to the weights shipped with dchess,
-// saying so on s.
+// saying on s which file, once: players show the name as typed.
 func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
+	var mu sync.Mutex
+	said := map[string]bool{}
 	return func(_ context.Context, fam string) (string, error) {
 		path, isShipped, err := family.ResolveWeights(runsDir, fam)
-		if err == nil && isShipped && s != nil {
-			s.Infof("%s: no weights under %s/, playing the weights shipped with dchess (how they were made: models/shipped/%s.md)\n",
-				fam, runsDir, fam)
+		if err != nil || s == nil {
+			return path, err
 		}
-		return path, err
+		mu.Lock()
+		defer mu.Unlock()
+		if said[fam+"\x00"+path] {
+			return path, nil
+		}
+		said[fam+"\x00"+path] = true
+		if isShipped {
+			s.Infof("%s: weights %s, the ones shipped with dchess: none under %s/ (how they were made: models/shipped/%s.md)\n",
+				fam, path, runsDir, fam)
+		} else {
+			s.Infof("%s: weights %s, the newest under %s/\n", fam, path, runsDir)
+		}
+		return path, nil
 	}
 }
 
@@ -72,8 +87,12 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if err != nil {
 		return match.Entrant{}, err
 	}
-	// Missing weights too: a bare model name is resolved now.
+	// Missing weights too: a bare model name is resolved now, and the
+	// player made once, so nothing is printed before a spec fails.
 	if s, err = player.ResolveWeights(context.Background(), s); err != nil {
+		return match.Entrant{}, err
+	}
+	if err := player.Try(context.Background(), s); err != nil {
 		return match.Entrant{}, err
 	}
 	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
@@ -166,6 +185,12 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if opts.PGN != "" && opts.Shard == "" && opts.Output == "" {
+		// Before any engine starts, as selfplay -o: the file may hold someone's games.
+		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
+			return err
+		}
+	}
 	a, err := entrantFromFlag("a", opts.A)
 	if err != nil {
 		return err
@@ -207,9 +232,9 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	}
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
 		bar.Add(1)
-		if opts.ReportEvery > 0 && rep.Games%opts.ReportEvery == 0 && !s.Quiet {
+		if lines := rep.InterimLines(opts.ReportEvery); len(lines) > 0 && !s.Quiet {
 			bar.Clear()
-			for _, line := range rep.InterimLines() {
+			for _, line := range lines {
 				fmt.Fprintln(s.ErrOut, line)
 			}
 		}

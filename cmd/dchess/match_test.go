@@ -44,8 +44,9 @@ func TestMatchJSONAndPGN(t *testing.T) {
 	if rep["games"] != 4.0 || rep["a"] != "heuristic:depth=1" {
 		t.Errorf("JSON %s", out)
 	}
-	if n := strings.Count(errOut.String(), "Score of heuristic:depth=1 vs random"); n != 2 {
-		t.Errorf("%d interim reports on stderr, want 2:\n%s", n, errOut)
+	// After game 2 of 4; after game 4 the report follows.
+	if n := strings.Count(errOut.String(), "Score of heuristic:depth=1 vs random"); n != 1 {
+		t.Errorf("%d interim reports on stderr, want 1:\n%s", n, errOut)
 	}
 	data, err := os.ReadFile(pgn)
 	if err != nil {
@@ -119,6 +120,18 @@ func TestMatchBadInput(t *testing.T) {
 	}
 	if errOut.Len() != 0 {
 		t.Errorf("printed before failing: %q", errOut)
+	}
+	// So are the mistakes only the family finds, when it makes the player:
+	// match and selfplay print nothing before them, and exit 2.
+	for _, spec := range []string{"heuristic:foo=1", "random:depth=2", "heuristic:depth=x"} {
+		out := filepath.Join(t.TempDir(), "games.pgn")
+		for _, args := range [][]string{{"match", "--a", spec, "--b", "random", "--games", "2", "--depth", "1"},
+			{"selfplay", "--a", spec, "--games", "2", "--depth", "1", "-o", out}} {
+			code, output := runTour(args...)
+			if code != exitUsage || !strings.HasPrefix(output, "dchess: ") {
+				t.Errorf("%s: exit %d, want %d with nothing printed before the error:\n%s", strings.Join(args, " "), code, exitUsage, output)
+			}
+		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
+	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline/selfplay"
 	"github.com/dchess/dchess/search/match"
 )
@@ -181,6 +182,12 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		return usagef("selfplay needs an output file: -o GAMES.pgn")
 	case opts.PGN != "":
 		return usagef("selfplay writes its games to -o FILE, not --pgn")
+	}
+	if opts.Shard == "" {
+		// Before any engine starts: the file may hold someone's games.
+		if err := safefile.CheckOutputFile(opts.Out, opts.Force); err != nil {
+			return err
+		}
 	}
 	r, err := opts.selfPlayFlags.plan(s, opts.Shard, opts.Force, "Self-play", "selfplay")
 	if err != nil {

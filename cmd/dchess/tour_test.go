@@ -71,9 +71,14 @@ func TestTourShippedWeights(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // where the shipped weights are written out
-	code, output := runTour("match", "--a", "heuristic", "--b", "diffusion", "--games", "2", "--depth", "1")
-	if code != 0 || !strings.Contains(output, "playing the weights shipped with dchess") || !strings.Contains(output, "Score of heuristic vs diffusion") {
-		t.Fatalf("exit %d, want 0 with the shipped weights said:\n%s", code, output)
+	// The weights are said once, on a line of their own; the player is
+	// named as typed; the final score is printed once, the interim lines
+	// being due after the last game too.
+	code, output := runTour("match", "--a", "heuristic", "--b", "diffusion", "--games", "2", "--depth", "1", "--report-every", "2")
+	weights := regexp.MustCompile(`(?m)^diffusion: weights .*shipped.*diffusion-[0-9a-f]+\.dcw, the ones shipped with dchess: none under runs/`)
+	if code != 0 || len(weights.FindAllString(output, -1)) != 1 || strings.Count(output, "Score of heuristic vs diffusion: ") != 1 ||
+		strings.Count(output, ".dcw") != 1 || !strings.Contains(output, "Match heuristic vs diffusion: 2 games") {
+		t.Fatalf("exit %d, want 0 with the shipped weights said once and the players named as typed:\n%s", code, output)
 	}
 	code, output = runTour("match", "--a", "heuristic", "--b", "ann", "--games", "2")
 	if code != 1 || !strings.Contains(output, "dchess train --model ann") || strings.Contains(output, "Match heuristic vs ann") {

@@ -189,10 +189,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, errors.New("selfplay: no games to play")
 	}
 	var err error
-	if cfg.A, err = variedEntrant(opts.A, opts.RandomRate, opts.RandomPlies, cfg.Seed); err != nil {
+	if cfg.A, err = variedEntrant(ctx, opts.A, opts.RandomRate, opts.RandomPlies, cfg.Seed); err != nil {
 		return nil, err
 	}
-	if cfg.B, err = variedEntrant(opts.B, opts.RandomRate, opts.RandomPlies, cfg.Seed^0x5eed); err != nil {
+	if cfg.B, err = variedEntrant(ctx, opts.B, opts.RandomRate, opts.RandomPlies, cfg.Seed^0x5eed); err != nil {
 		return nil, err
 	}
 	if cfg.Openings == nil {
@@ -373,10 +373,14 @@ func learns(spec string) bool {
 }
 
 // variedEntrant makes a match entrant of spec, wrapped with a random-move
-// rate when rate > 0.
-func variedEntrant(spec string, rate float64, plies int, seed uint64) (match.Entrant, error) {
+// rate when rate > 0. A bare model name is resolved once, so every game
+// plays the same weights.
+func variedEntrant(ctx context.Context, spec string, rate float64, plies int, seed uint64) (match.Entrant, error) {
 	s, err := player.ParseSpec(spec)
 	if err != nil {
+		return match.Entrant{}, err
+	}
+	if s, err = player.ResolveWeights(ctx, s); err != nil {
 		return match.Entrant{}, err
 	}
 	if _, err := player.WithRandomMoves(nil, rate, plies, seed); err != nil {

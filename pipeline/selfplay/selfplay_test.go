@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
@@ -16,6 +17,7 @@ import (
 	"github.com/dchess/dchess/search"
 	"github.com/dchess/dchess/search/heuristic"
 	"github.com/dchess/dchess/search/match"
+	"github.com/dchess/dchess/search/player"
 )
 
 func TestBalancedOpening(t *testing.T) {
@@ -284,5 +286,41 @@ func TestSelfPlayJournalOfOtherSettingsIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(journal); !os.IsNotExist(err) {
 		t.Errorf("journal left after the restarted run finished: %v", err)
+	}
+}
+
+// A bare model name is resolved once: every game plays the same weights,
+// even when newer ones appear meanwhile, under the name it was typed with.
+func TestSelfPlayResolvesABareModelNameOnce(t *testing.T) {
+	dir := t.TempDir()
+	var resolved int
+	player.SetModelResolver(func(context.Context, string) (string, error) {
+		resolved++ // newer weights at every call
+		path := filepath.Join(dir, "model-"+strconv.Itoa(resolved)+".dcw")
+		return path, os.WriteFile(path, nil, 0o644)
+	})
+	defer player.SetModelResolver(nil)
+	played := map[string]bool{}
+	var mu sync.Mutex
+	player.RegisterModel("selfplaymodel", func(_ context.Context, s player.Spec) (player.Player, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		played[s.Path] = true
+		return player.NewRandom(s.DisplayName(), 1), nil
+	})
+	out := filepath.Join(t.TempDir(), "games.pgn")
+	if _, err := Run(context.Background(), Options{Match: match.Config{Depth: 1, Concurrency: 2, MaxMoves: 10, Seed: 1},
+		A: "selfplaymodel", B: "random", Games: 4, OpeningPlies: 2, BalanceCP: 10000, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	if len(played) != 1 {
+		t.Errorf("the games played %d weights files: %v", len(played), played)
+	}
+	pgn, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pgn), `[White "selfplaymodel"]`); n != 2 {
+		t.Errorf("%d games with White \"selfplaymodel\", want 2:\n%s", n, pgn)
 	}
 }

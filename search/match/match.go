@@ -196,6 +196,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		// The journalled games decided the test: nothing is left to play.
 		rep.StoppedEarly, numbers = "sprt", nil
 	}
+	rep.toCount = rep.Games + len(numbers)
 
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -336,15 +337,42 @@ func TestAdjudication(t *testing.T) {
 	}
 }
 
+// Interim lines come every N games but not after the last, whose score
+// the final report prints.
+func TestInterimLinesLeaveTheLastGameToTheReport(t *testing.T) {
+	var printed []int
+	first := func(_ context.Context, b *board.Board) (player.MoveInfo, error) { return firstMove(b), nil }
+	_, err := match.Run(context.Background(), match.Config{A: fakeEntrant("a", first), B: fakeEntrant("b", first),
+		Games: 6, Depth: 1, MaxMoves: 2, OnGame: func(_ match.GameResult, rep *match.Report) {
+			if lines := rep.InterimLines(3); len(lines) > 0 {
+				if !strings.HasPrefix(lines[0], "Score of a vs b: ") {
+					t.Errorf("interim lines %q", lines)
+				}
+				printed = append(printed, rep.Games)
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(printed, []int{3}) {
+		t.Errorf("interim lines after games %v of 6 every 3, want after game 3 only", printed)
+	}
+}
+
 func TestSPRTStopsLopsidedMatch(t *testing.T) {
 	test, err := elo.ParseSPRT("elo0=0,elo1=200,alpha=0.05,beta=0.05")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var interim int
+	var interim, silent int
 	rep, err := match.Run(context.Background(), match.Config{A: specEntrant(t, "heuristic:depth=1"),
 		B: specEntrant(t, "random"), Games: 200, Depth: 1, SPRT: &test, Concurrency: 2, MaxMoves: 100,
-		OnGame: func(match.GameResult, *match.Report) { interim++ }})
+		OnGame: func(_ match.GameResult, rep *match.Report) {
+			interim++
+			if len(rep.InterimLines(1)) == 0 {
+				silent++
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +381,10 @@ func TestSPRTStopsLopsidedMatch(t *testing.T) {
 	}
 	if interim != rep.Games {
 		t.Errorf("OnGame ran %d times for %d games", interim, rep.Games)
+	}
+	// The game that decided has no interim lines: the final report follows.
+	if silent != 1 {
+		t.Errorf("%d of %d games had no interim lines, want the deciding one only", silent, rep.Games)
 	}
 	if !strings.Contains(rep.Text(), "H1 was accepted") {
 		t.Errorf("text:\n%s", rep.Text())

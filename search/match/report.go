@@ -64,6 +64,9 @@ type Report struct {
 
 	sprt        *elo.SPRT
 	firstOfPair map[int]elo.Outcome
+	// toCount is how many games the run counts when none fails, the
+	// journal's included; 0 when the report is not a run's.
+	toCount int
 }
 
 func newReport(a, b string, sprt *elo.SPRT) *Report {
@@ -185,8 +188,15 @@ func (r *Report) sprtStatus() elo.Status {
 	return elo.Status{LLR: r.SPRT.LLR, Lower: r.SPRT.Lower, Upper: r.SPRT.Upper, Result: r.SPRT.Result}
 }
 
-// InterimLines are the short lines printed while a match runs.
-func (r *Report) InterimLines() []string {
+// InterimLines are the short lines printed while a match runs, after
+// every `every` counted games: none between, and none after the game that
+// ends the match (the last to play, or the one that decided the SPRT),
+// since the final report (Text) follows it with the same score.
+func (r *Report) InterimLines(every int) []string {
+	if every <= 0 || r.Games%every != 0 || r.toCount > 0 && r.Games >= r.toCount ||
+		r.SPRT != nil && r.SPRT.Result != elo.Continue {
+		return nil
+	}
 	lines := []string{
 		elo.ScoreLine(r.A, r.B, r.Wins, r.Losses, r.Draws),
 		elo.EloLine(r.estimate()),

@@ -25,7 +25,7 @@ func TestReportTextOfAWhitewashPrintsBoundsNotInfinity(t *testing.T) {
 	if strings.Contains(text, "inf") {
 		t.Errorf("report prints an infinity:\n%s", text)
 	}
-	for _, line := range r.InterimLines() {
+	for _, line := range r.InterimLines(20) {
 		if strings.Contains(line, "inf") {
 			t.Errorf("interim line %q prints an infinity", line)
 		}

@@ -51,8 +51,13 @@ type Limits struct {
 	// the time a move takes to reach the clock (UCI "Move Overhead");
 	// searching players honour it, 0 leaves their default.
 	MoveOverhead time.Duration
+	// MultiPV asks for the best k moves' lines in every progress report
+	// (UCI MultiPV); 0 and 1 mean one. Only players that say so
+	// (LinesReporter) report more; it never changes the move played.
+	MultiPV int
 	// OnInfo, if not nil, receives progress reports (one per finished
-	// iteration for a searching player), for UCI "info" lines.
+	// iteration for a searching player, one per line with MultiPV), for
+	// UCI "info" lines.
 	OnInfo func(Info)
 }
 
@@ -65,6 +70,15 @@ type Info struct {
 	PV              []string
 	// HashFull is the per-mille of the hash table used, 0 when unknown.
 	HashFull int
+	// MultiPV is the line's rank from 1 in a report of several lines
+	// (Limits.MultiPV above 1), 0 in a report of one.
+	MultiPV int
+}
+
+// LinesReporter is a Player that can report several lines an iteration
+// (Limits.MultiPV). Other players report one line whatever it says.
+type LinesReporter interface {
+	ReportsLines() bool
 }
 
 // MoveInfo is a player's move and what it thinks of the position.

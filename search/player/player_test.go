@@ -332,6 +332,34 @@ func TestModelFamilyResolution(t *testing.T) {
 	if _, err := New(ctx, "testmodel"); err != nil || gotPath != "runs/testmodel/model.dcw" {
 		t.Errorf("bare name resolved to %q, %v", gotPath, err)
 	}
+	// A bare name keeps the name it was typed with, settings and all,
+	// made from the spec or from the spec ResolveWeights filled in; name=
+	// still wins.
+	weights := filepath.Join(t.TempDir(), "model.dcw")
+	if err := os.WriteFile(weights, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	SetModelResolver(func(context.Context, string) (string, error) { return weights, nil })
+	for typed, want := range map[string]string{"testmodel": "testmodel", "testmodel:depth=2": "testmodel:depth=2",
+		"testmodel:depth=2,name=mine": "mine"} {
+		s, err := ParseSpec(typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resolved, err := ResolveWeights(ctx, s)
+		if err != nil || resolved.Path != weights || resolved.Raw != typed {
+			t.Errorf("%s resolved to %+v, %v", typed, resolved, err)
+		}
+		for _, spec := range []Spec{s, resolved} {
+			p, err := NewFromSpec(ctx, spec)
+			if err != nil {
+				t.Fatalf("%s (path %q): %v", typed, spec.Path, err)
+			}
+			if p.Name() != want {
+				t.Errorf("%s (path %q) plays as %q, want %q", typed, spec.Path, p.Name(), want)
+			}
+		}
+	}
 	mine := filepath.Join(t.TempDir(), "mine.dcw")
 	if err := os.WriteFile(mine, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -346,6 +374,26 @@ func TestModelFamilyResolution(t *testing.T) {
 	_, err := New(ctx, "testmodel:"+missing)
 	if spec := (*SpecError)(nil); !errors.As(err, &spec) || err.Error() != "player testmodel: weights "+missing+": no such file" || gotPath != "" {
 		t.Errorf("missing weights: %v (factory saw %q)", err, gotPath)
+	}
+}
+
+// Try finds what only making the player finds (a family's own settings),
+// and closes what it made.
+func TestTry(t *testing.T) {
+	ctx := context.Background()
+	for spec, want := range map[string]string{"heuristic:depth=2": "", "heuristic:foo=1": `unknown setting "foo"`,
+		"random:depth=2": `unknown setting "depth"`, "heuristic:depth=x": `depth="x"`} {
+		s, err := ParseSpec(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Check(s) != nil {
+			t.Fatalf("%s: Check found it already", spec)
+		}
+		err = Try(ctx, s)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("Try(%s) = %v, want %q", spec, err, want)
+		}
 	}
 }
 

@@ -196,7 +196,10 @@ func NeedsWeights(family string) bool {
 
 // ResolveWeights fills in the weights path of a bare model name ("cnn")
 // with the resolver's answer, so a command can report missing weights
-// before it starts; any other spec comes back as it is.
+// before it starts and every game of a run plays the same file; any other
+// spec comes back as it is. The player keeps the name it was typed with
+// (Spec.Name): the resolver says once which file that is, and reports and
+// PGN tags do not repeat its path.
 func ResolveWeights(ctx context.Context, s Spec) (Spec, error) {
 	registryMu.RLock()
 	fam := registry[s.Family]
@@ -216,8 +219,23 @@ func resolveWeights(ctx context.Context, s Spec, fam family, resolve func(contex
 	if err != nil {
 		return s, err
 	}
+	if s.Name == "" {
+		s.Name = s.DisplayName()
+	}
 	s.Path = path
 	return s, nil
+}
+
+// Try makes the player s describes and closes it: the one check that finds
+// all a spec can get wrong (a family's own settings and their values,
+// weights that do not load, an engine that does not start), so a command
+// can refuse it before it says anything or plays a game.
+func Try(ctx context.Context, s Spec) error {
+	p, err := NewFromSpec(ctx, s)
+	if err != nil {
+		return err
+	}
+	return p.Close()
 }
 
 // renamed gives a player the display name from name=.

@@ -164,6 +164,14 @@ func (p *Searcher) Threads() int {
 	return 1
 }
 
+// ReportsLines says whether the player reports Limits.MultiPV lines: an
+// alpha-beta or minimax search over an evaluator does, a comparison
+// search, which ranks positions without scoring each root move, does not.
+func (p *Searcher) ReportsLines() bool {
+	_, ok := p.engine.(*search.Engine)
+	return ok
+}
+
 func (p *Searcher) NewGame(context.Context) error {
 	p.engine.NewGame()
 	return nil
@@ -197,7 +205,7 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if lim.OnInfo != nil {
 		onInfo = func(in search.Info) {
 			lim.OnInfo(Info{Depth: in.Depth, SelDepth: in.SelDepth, Score: in.Score, Mate: in.Mate,
-				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull})
+				Nodes: in.Nodes, Time: in.Time, PV: uciMoves(in.PV), HashFull: in.HashFull, MultiPV: in.MultiPV})
 		}
 	}
 	slim := p.limits(lim)
@@ -206,6 +214,7 @@ func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo
 	if p.proposer != nil {
 		p.proposer.err = nil
 	}
+	slim.MultiPV = lim.MultiPV
 	res := p.engine.Search(ctx, b, slim, onInfo)
 	if p.proposer != nil && p.proposer.err != nil {
 		return MoveInfo{}, fmt.Errorf("%s: proposer: %w", p.name, p.proposer.err)

@@ -25,7 +25,8 @@ type Spec struct {
 	Family   string
 	Path     string
 	Settings map[string]string
-	// Name is the display name from name=, "" when not given.
+	// Name is the display name from name=, "" when not given; for a bare
+	// model name whose weights ResolveWeights filled in, the spec as typed.
 	Name string
 }
 

@@ -15,6 +15,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -286,6 +287,17 @@ func New(ctx context.Context, cfg Config) (*Tournament, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
 	}
+	// A bare model name is resolved once, so every game plays the same
+	// weights, and keeps the name it was typed with.
+	specs = slices.Clone(specs)
+	for i := range specs {
+		resolved, err := player.ResolveWeights(ctx, specs[i])
+		if err != nil {
+			return nil, err
+		}
+		specs[i] = resolved
+	}
+	cfg.Players = specs
 	names, err := uniqueNames(ctx, specs)
 	if err != nil {
 		return nil, err

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -365,5 +367,36 @@ func TestRateTwoAnchors(t *testing.T) {
 	}
 	if _, err := tour.Rate([]tournament.PairScore{{A: "nnue", B: "SF9999", Wins: 1}}, nil); err == nil || !strings.Contains(err.Error(), "not in the tournament") {
 		t.Errorf("unknown player in a pairing: %v", err)
+	}
+}
+
+// A bare model name is resolved once, so every game of the tournament
+// plays the same weights even if the newest weights change meanwhile, and
+// the player is shown by the name it was typed with.
+func TestBareModelNameResolvedOnce(t *testing.T) {
+	dir := t.TempDir()
+	var resolved int
+	player.SetModelResolver(func(context.Context, string) (string, error) {
+		resolved++ // newer weights at every call
+		path := filepath.Join(dir, fmt.Sprintf("model-%d.dcw", resolved))
+		return path, os.WriteFile(path, nil, 0o644)
+	})
+	defer player.SetModelResolver(nil)
+	played := map[string]bool{}
+	player.RegisterModel("tourmodel", func(_ context.Context, s player.Spec) (player.Player, error) {
+		played[s.Path] = true
+		return player.NewRandom(s.DisplayName(), 1), nil
+	})
+	st, err := run(context.Background(), tournament.Config{Players: specs(t, "tourmodel:seed=3", "random"), GamesPerPair: 4,
+		Match: match.Config{Depth: 1, MaxMoves: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(played) != 1 {
+		t.Errorf("the games played %d weights files: %v", len(played), played)
+	}
+	names := []string{st.Players[0].Name, st.Players[1].Name}
+	if !slices.Contains(names, "tourmodel:seed=3") || !slices.Contains(names, "random") {
+		t.Errorf("players %v, want tourmodel:seed=3 as typed", names)
 	}
 }

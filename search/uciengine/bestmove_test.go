@@ -1,6 +1,7 @@
 package uciengine
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,17 +172,83 @@ func TestMoveOverheadAndHashfull(t *testing.T) {
 	<-s.done
 }
 
-// MultiPV above 1 is refused in so many words, not faked with one line.
-func TestMultiPVIsRefused(t *testing.T) {
+// MultiPV is announced as UCI says (spin, default 1), and with MultiPV k
+// every iteration sends k lines together, numbered 1 to k, best first,
+// each with its own first move; bestmove is the first move of the last
+// line 1. Here Ra8# and Qb8# mate: they are lines 1 and 2.
+func TestMultiPV(t *testing.T) {
 	s := startConversation(t, "heuristic")
-	s.send("setoption name MultiPV value 3")
-	if got := s.until("info string"); len(got) != 1 || !strings.Contains(got[0], "MultiPV \"3\" is not supported") {
-		t.Errorf("MultiPV 3 answered %q", got)
+	s.send("uci")
+	if hello := strings.Join(s.until("uciok"), "\n"); !strings.Contains(hello, "option name MultiPV type spin default 1 min 1 max 500") {
+		t.Errorf("no MultiPV option in %q", hello)
 	}
+	s.send("setoption name MultiPV value 3")
+	s.send("position fen 6k1/5ppp/8/8/8/8/1Q6/R5K1 w - - 0 1")
+	s.send("go depth 3")
+	lines := s.until("bestmove")
+	type line struct {
+		depth, multipv int
+		score, pv      string
+	}
+	var infos []line
+	for _, l := range lines[:len(lines)-1] {
+		f := strings.Fields(l)
+		var in line
+		for i := 0; i+1 < len(f); i++ {
+			switch f[i] {
+			case "depth":
+				in.depth, _ = strconv.Atoi(f[i+1])
+			case "multipv":
+				in.multipv, _ = strconv.Atoi(f[i+1])
+			case "score":
+				in.score = f[i+1] + " " + f[i+2]
+			case "pv":
+				in.pv = f[i+1]
+			}
+		}
+		infos = append(infos, in)
+	}
+	if len(infos) == 0 || len(infos)%3 != 0 {
+		t.Fatalf("want 3 info lines an iteration, got %q", lines)
+	}
+	for i := 0; i < len(infos); i += 3 {
+		seen := map[string]bool{}
+		for j, in := range infos[i : i+3] {
+			if in.multipv != j+1 || in.depth != infos[i].depth || in.pv == "" || seen[in.pv] {
+				t.Errorf("line %d of depth %d: %+v in %q", j+1, infos[i].depth, in, lines)
+			}
+			seen[in.pv] = true
+		}
+	}
+	last := infos[len(infos)-3:]
+	if got := lines[len(lines)-1]; !strings.HasPrefix(got, "bestmove "+last[0].pv) {
+		t.Errorf("%q after line 1 %+v", got, last[0])
+	}
+	if last[0].score != "mate 1" || last[1].score != "mate 1" || strings.HasPrefix(last[2].score, "mate") ||
+		!slices.Contains([]string{"a1a8", "b2b8"}, last[0].pv) || !slices.Contains([]string{"a1a8", "b2b8"}, last[1].pv) {
+		t.Errorf("last iteration's lines %+v, want the two mates in 1 then no mate", last)
+	}
+
+	s.send("setoption name MultiPV value 0")
+	if got := s.until("info string"); len(got) != 1 || !strings.Contains(got[0], "MultiPV wants 1..500") {
+		t.Errorf("MultiPV 0 answered %q", got)
+	}
+	// Back to one line: no numbers.
 	s.send("setoption name MultiPV value 1")
-	s.send("isready")
-	if got := s.until("readyok"); len(got) != 1 {
-		t.Errorf("MultiPV 1 answered %q", got)
+	s.send("go depth 2")
+	if got := strings.Join(s.until("bestmove"), "\n"); strings.Contains(got, "multipv") {
+		t.Errorf("MultiPV 1 numbered its lines: %q", got)
+	}
+	s.send("quit")
+	<-s.done
+
+	// A player without a search says it reports one line.
+	s = startConversation(t, "random")
+	s.send("setoption name MultiPV value 2")
+	s.send("position startpos")
+	s.send("go depth 1")
+	if got := s.until("bestmove"); !strings.Contains(got[0], "info string random reports one line") {
+		t.Errorf("random with MultiPV 2 answered %q", got)
 	}
 	s.send("quit")
 	<-s.done

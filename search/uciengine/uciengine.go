@@ -31,6 +31,9 @@ const (
 	// Move Overhead, in milliseconds: kept back from the clock for the
 	// time a move takes to reach it (search.DefaultMoveOverhead unless set).
 	maxMoveOverheadMS = 5000
+	// MultiPV: lines reported an iteration; more than any position has
+	// moves (218) means every move.
+	maxMultiPV = 500
 )
 
 // Config is what Run says about the engine besides its player.
@@ -62,6 +65,11 @@ type Engine struct {
 	moveOverhead time.Duration
 	// showWDL is UCI_ShowWDL: info lines with a score also carry "wdl".
 	showWDL bool
+	// multiPV is MultiPV, 0 until set.
+	multiPV int
+	// oneLineSaid is set once the GUI was told that its player reports
+	// one line whatever MultiPV says.
+	oneLineSaid bool
 
 	p     player.Player
 	dirty bool // options changed since p was made
@@ -158,6 +166,7 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 		e.send("option name Threads type spin default 1 min 1 max %d", search.MaxThreads)
 		e.send("option name Move Overhead type spin default %d min 1 max %d", search.DefaultMoveOverhead.Milliseconds(), maxMoveOverheadMS)
 		e.send("option name UCI_ShowWDL type check default false")
+		e.send("option name MultiPV type spin default 1 min 1 max %d", maxMultiPV)
 		e.send("uciok")
 	case "isready":
 		e.sendNotes()
@@ -219,6 +228,11 @@ func (e *Engine) handle(ctx context.Context, line string) (quit bool) {
 			e.sayInfo("%v", err)
 			e.send("bestmove 0000")
 			return false
+		}
+		lim.MultiPV = e.multiPV
+		if lim.MultiPV > 1 && !e.oneLineSaid && !reportsLines(e.p) {
+			e.oneLineSaid = true
+			e.sayInfo("%s reports one line: MultiPV applies to players that search with an evaluator", e.p.Name())
 		}
 		e.startSearch(ctx, lim, waitForStop)
 	case "stop":
@@ -315,12 +329,12 @@ func (e *Engine) setOption(args []string) {
 		}
 		e.threads, e.dirty = n, true
 	case "multipv":
-		// Not announced: the search keeps one line at the root, and a
-		// second line would need a search of its own per line. Rather
-		// than show one line as several, more than one is refused.
-		if strings.TrimSpace(v) != "1" {
-			e.sayInfo("MultiPV %q is not supported: dchess searches one line (MultiPV 1)", v)
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxMultiPV {
+			e.sayInfo("MultiPV wants 1..%d, got %q", maxMultiPV, v)
+			return
 		}
+		e.multiPV = n
 	case "move overhead":
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxMoveOverheadMS {
@@ -397,11 +411,13 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	// The search goroutine reads its own copy: a setoption during the
 	// search then changes the next search, not this one's lines.
 	wdl := e.showWDL
-	// last is the last info line sent with a pv; only the search
-	// goroutine reads and writes it (OnInfo runs inside Move).
+	numbered := lim.MultiPV > 1 && reportsLines(e.p)
+	// last is the last info line sent with a pv, of line 1 when the
+	// player reports several; only the search goroutine reads and writes
+	// it (OnInfo runs inside Move).
 	var last player.Info
 	lim.OnInfo = func(in player.Info) {
-		if len(in.PV) > 0 {
+		if len(in.PV) > 0 && in.MultiPV <= 1 {
 			last = in
 		}
 		e.sendInfo(in, true, wdl, start)
@@ -423,7 +439,7 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 		if len(lim.SearchMoves) > 0 && !slices.Contains(lim.SearchMoves, mi.Move) {
 			e.sayInfo("%s cannot keep to searchmoves; it played its own choice", p.Name())
 		}
-		e.sendFinalInfo(mi, last, wdl, start)
+		e.sendFinalInfo(mi, last, wdl, numbered, start)
 		if len(mi.PV) >= 2 && mi.PV[0] == mi.Move {
 			e.send("bestmove %s ponder %s", mi.Move, mi.PV[1])
 			return
@@ -432,14 +448,15 @@ func (e *Engine) startSearch(ctx context.Context, lim player.Limits, waitForStop
 	}()
 }
 
-// sendFinalInfo makes the move played the first of the last pv sent, with
-// its score: a search that is stopped (by "stop", the clock or a node
-// limit) may play a root move of its cut-off iteration that beat the last
-// finished one, and a player may report no progress at all. GUIs and
-// match runners take the last pv's score as the played move's (for
-// adjudication too), so when the last info line does not show the move
-// played, with the score it was played for, one more line does.
-func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, wdl bool, start time.Time) {
+// sendFinalInfo makes the move played the first of the last pv sent (of
+// line 1 when the lines are numbered, as with MultiPV), with its score: a
+// search that is stopped (by "stop", the clock or a node limit) may play a
+// root move of its cut-off iteration that beat the last finished one, and
+// a player may report no progress at all. GUIs and match runners take the
+// last pv's score as the played move's (for adjudication too), so when the
+// last info line does not show the move played, with the score it was
+// played for, one more line does.
+func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, wdl, numbered bool, start time.Time) {
 	pv := mi.PV
 	if len(pv) == 0 || pv[0] != mi.Move {
 		pv = []string{mi.Move}
@@ -447,7 +464,17 @@ func (e *Engine) sendFinalInfo(mi player.MoveInfo, last player.Info, wdl bool, s
 	if len(last.PV) > 0 && last.PV[0] == mi.Move && (!mi.HasScore || last.Score == mi.Score && last.Mate == mi.Mate) {
 		return
 	}
-	e.sendInfo(player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}, mi.HasScore, wdl, start)
+	final := player.Info{Depth: mi.Depth, Score: mi.Score, Mate: mi.Mate, Nodes: mi.Nodes, PV: pv}
+	if numbered {
+		final.MultiPV = 1 // among numbered lines, the move played is line 1
+	}
+	e.sendInfo(final, mi.HasScore, wdl, start)
+}
+
+// reportsLines says whether p reports several lines when MultiPV asks.
+func reportsLines(p player.Player) bool {
+	r, ok := player.Unwrap(p).(player.LinesReporter)
+	return ok && r.ReportsLines()
 }
 
 // legalSearchMoves returns the moves of "go searchmoves" that are legal in
@@ -506,6 +533,9 @@ func (e *Engine) sendInfo(in player.Info, hasScore, wdl bool, start time.Time) {
 	}
 	if in.SelDepth > 0 {
 		line += fmt.Sprintf(" seldepth %d", in.SelDepth)
+	}
+	if in.MultiPV > 0 {
+		line += fmt.Sprintf(" multipv %d", in.MultiPV)
 	}
 	if hasScore {
 		if in.Mate != 0 {
