@@ -60,6 +60,10 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 	if spec, err = uciWeights(spec, &cfg); err != nil {
 		return err
 	}
+	// A bare proposer= too: one file for the engine's whole life.
+	if spec, err = player.ResolveWeights(ctx, spec); err != nil {
+		return err
+	}
 	// Make the player once now, so a bad spec fails at start with a clear
 	// error rather than as an "info string" a GUI may hide.
 	p, err := player.NewFromSpec(ctx, spec)

@@ -200,12 +200,20 @@ func NeedsWeights(family string) bool {
 // spec comes back as it is. The player keeps the name it was typed with
 // (Spec.Name): the resolver says once which file that is, and reports and
 // PGN tags do not repeat its path.
+//
+// A bare proposer= (proposer=policy) is pinned the same way, so a player
+// remade during a run (a UCI engine after a Hash change, each game of a
+// tournament) orders its moves with the same file.
 func ResolveWeights(ctx context.Context, s Spec) (Spec, error) {
 	registryMu.RLock()
 	fam := registry[s.Family]
 	resolve := modelResolver
 	registryMu.RUnlock()
-	return resolveWeights(ctx, s, fam, resolve)
+	s, err := resolveWeights(ctx, s, fam, resolve)
+	if err != nil {
+		return s, err
+	}
+	return resolveProposerWeights(ctx, s, resolve)
 }
 
 func resolveWeights(ctx context.Context, s Spec, fam family, resolve func(context.Context, string) (string, error)) (Spec, error) {

@@ -107,3 +107,21 @@ func (r *failureRecorder) Propose(b *board.Board) ([]board.Move, []float64, erro
 	r.err = err
 	return moves, scores, err
 }
+
+// resolveProposerWeights pins a bare proposer= to the file resolve finds,
+// keeping the name the spec was typed with.
+func resolveProposerWeights(ctx context.Context, spec Spec, resolve func(context.Context, string) (string, error)) (Spec, error) {
+	ps, fam, err := proposerSpec(spec)
+	if err != nil || fam.proposer == nil || ps.Path != "" || !fam.needsWeights {
+		return spec, err
+	}
+	pinned, err := resolveWeights(ctx, ps, fam, resolve)
+	if err != nil {
+		return spec, fmt.Errorf("player %s: proposer=%s: %w", spec.Family, ps.Raw, err)
+	}
+	if spec.Name == "" {
+		spec.Name = spec.DisplayName()
+	}
+	pinned.Name = ""
+	return spec.With(ProposerSetting, pinned.String()), nil
+}

@@ -134,3 +134,42 @@ func TestFailingProposerFailsTheMove(t *testing.T) {
 		t.Fatalf("got %v, want the proposer's failure", err)
 	}
 }
+
+// TestResolveWeightsPinsABareProposer: the file a bare proposer= stands
+// for is found once, by ResolveWeights, and a player made again from the
+// pinned spec (a UCI engine after a Hash change) asks for it no more; the
+// player keeps the name it was typed with.
+func TestResolveWeightsPinsABareProposer(t *testing.T) {
+	ctx := context.Background()
+	weights := testProposerWeights(t)
+	asked := 0
+	SetModelResolver(func(_ context.Context, family string) (string, error) {
+		asked++
+		return weights, nil
+	})
+	defer SetModelResolver(nil)
+	spec, err := ParseSpec("heuristic:proposer=testrank")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned, err := ResolveWeights(ctx, spec)
+	if err != nil || asked != 1 {
+		t.Fatalf("resolved %+v, %v, asked %d times", pinned, err, asked)
+	}
+	if got := pinned.Get(ProposerSetting, ""); got != "testrank:"+weights {
+		t.Errorf("proposer= pinned to %q", got)
+	}
+	for range 2 {
+		p, err := NewFromSpec(ctx, pinned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Name() != "heuristic:proposer=testrank" {
+			t.Errorf("name %q, want the spec as typed", p.Name())
+		}
+		p.Close()
+	}
+	if asked != 1 || proposerPath != weights {
+		t.Errorf("resolver asked %d times, proposer made from %q", asked, proposerPath)
+	}
+}
