@@ -12,6 +12,10 @@
 // do, so the first layer's zero chunks come near a trained network's
 // (docs/results/2026-12-04-nnue-quantised-hidden.md compares them with
 // the N = 512 network trained on 2026-11-27). Later layers are copied.
+//
+// -hidden H keeps the first H units of the first dense layer alone (and
+// their weights in the next layer): a network for timing a narrower
+// first layer, whose scores are no trained network's.
 package main
 
 import (
@@ -30,15 +34,16 @@ func main() {
 	k := flag.Int("k", 2, "how many times as wide")
 	noise := flag.Float64("noise", 0.5, "relative noise on each copied feature weight")
 	seed := flag.Uint64("seed", 1, "the noise's seed")
+	keep := flag.Int("hidden", 0, "keep this many units of the first dense layer (0: all)")
 	out := flag.String("o", "", "the wide network's .dcw")
 	flag.Parse()
-	if err := run(*in, *out, *k, *noise, *seed); err != nil {
+	if err := run(*in, *out, *k, *noise, *seed, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "nnuewiden:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in, out string, k int, noise float64, seed uint64) error {
+func run(in, out string, k int, noise float64, seed uint64, keep int) error {
 	if out == "" || k < 1 {
 		return fmt.Errorf("-o is needed and -k must be at least 1")
 	}
@@ -96,6 +101,26 @@ func run(in, out string, k int, noise float64, seed uint64) error {
 		}
 	}
 	cfg.Accumulator = wide
+	if keep == 0 {
+		keep = hidden
+	}
+	if keep < 1 || keep > hidden {
+		return fmt.Errorf("-hidden %d: the first dense layer has %d units", keep, hidden)
+	}
+	cfg.Hidden[0] = keep
+	// next is the layer after the first's width: 1 (the output) or the
+	// second hidden layer's.
+	next := 1
+	if len(cfg.Hidden) > 1 {
+		next = cfg.Hidden[1]
+	}
+	firstCols := func(data []float32, rows, cols int) []float32 {
+		out := make([]float32, 0, rows*keep)
+		for r := range rows {
+			out = append(out, data[r*cols:r*cols+keep]...)
+		}
+		return out
+	}
 	arch, err := json.Marshal(cfg)
 	if err != nil {
 		return err
@@ -108,7 +133,11 @@ func run(in, out string, k int, noise float64, seed uint64) error {
 		case "ft.b":
 			t = dcw.Tensor{Name: t.Name, Shape: []int{wide}, Data: wftb}
 		case "fc0.w":
-			t = dcw.Tensor{Name: t.Name, Shape: []int{wide, hidden}, Data: wfc0}
+			t = dcw.Tensor{Name: t.Name, Shape: []int{wide, keep}, Data: firstCols(wfc0, wide, hidden)}
+		case "fc0.b":
+			t = dcw.Tensor{Name: t.Name, Shape: []int{keep}, Data: t.Data[:keep]}
+		case "fc1.w":
+			t = dcw.Tensor{Name: t.Name, Shape: []int{keep, next}, Data: t.Data[:keep*next]}
 		}
 		w.Tensors = append(w.Tensors, t)
 	}
