@@ -123,6 +123,7 @@ func rootedLines(b *testing.B, n *Net) ([]*board.Board, [][]board.Move, []*Evalu
 func BenchmarkUpdateEvaluate(b *testing.B) {
 	boards, moves, evals := rootedLines(b, shippedNet(b))
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; {
 		for k, bd := range boards {
 			e := evals[k]
@@ -153,6 +154,7 @@ func BenchmarkEvaluatorNode(b *testing.B) {
 		}
 	}
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; {
 		for k, bd := range boards {
 			e := evals[k]
@@ -170,6 +172,7 @@ func BenchmarkEvaluatorNode(b *testing.B) {
 func BenchmarkUpdate(b *testing.B) {
 	boards, moves, evals := rootedLines(b, shippedNet(b))
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; {
 		for k, bd := range boards {
 			e := evals[k]
@@ -316,6 +319,7 @@ func BenchmarkFirstLayer(b *testing.B) {
 	}
 	s, l := newScratch(net.cfg), &net.first
 	b.ResetTimer()
+	defer cpuPerOp(b)()
 	for i := 0; i < b.N; {
 		for _, in := range inputs {
 			l.product(s.sums[:l.width], in, s.nnz)

@@ -50,8 +50,9 @@ const u8Top = 127
 // b[o] + k[o] · Σ u·w in float32, k[o] = 1 / (inScale · wScale[o]).
 type firstLayer struct {
 	in, out int
-	// width is out rounded up to the kernel's 32 outputs; the columns
-	// past out are 0.
+	// width is out rounded up to the kernels' 16 outputs; the columns
+	// past out are 0. The kernels take 32 outputs a pass and a last 16
+	// alone, so that a layer of 16 reads half the weight bytes of 32.
 	width int
 	mul   int32
 	// shift is pairBytes's, with Pairwise (mul is then its too).
@@ -68,7 +69,7 @@ type firstLayer struct {
 
 // newFirstLayer returns a layer of in × out zero weights.
 func newFirstLayer(in, out int) firstLayer {
-	l := firstLayer{in: in, out: out, width: (out + 31) / 32 * 32}
+	l := firstLayer{in: in, out: out, width: (out + 15) / 16 * 16}
 	l.w, l.byInput = make([]int8, in*l.width), make([]int8, in*l.width)
 	l.b, l.k = make([]float32, out), make([]float32, out)
 	return l

@@ -223,9 +223,10 @@ func clipBytes(dst []uint8, acc []int16, top, mul int32) {
 }
 
 // product adds the layer's integer products of the bytes in to sums
-// (width long): with AVX-512 VNNI 32 outputs a pass over the chunks of
-// four inputs that are not all 0 (listed in nnz, which has room for
-// l.in/4 + 16), with AVX2 32 outputs a pass over every input, in plain Go
+// (width long): with AVX-512 VNNI 32 outputs a pass (a last 16 alone)
+// over the chunks of four inputs that are not all 0 (listed in nnz, which
+// has room for l.in/4 + 16), with AVX2 32 outputs a pass (a last 16 alone)
+// over every input, in plain Go
 // input by input, skipping the zeros. All three are exact, so they agree
 // to the bit.
 func (l *firstLayer) product(sums []int32, in []uint8, nnz []int32) {
@@ -245,14 +246,22 @@ func (l *firstLayer) product(sums []int32, in []uint8, nnz []int32) {
 		if n == 0 {
 			return
 		}
-		for o := 0; o < l.width; o += 32 {
+		o := 0
+		for ; o+32 <= l.width; o += 32 {
 			affineU8x32SparseVNNI(&sums[o], &in[0], &nnz[0], n, &l.w[4*o], 4*l.width)
+		}
+		if o < l.width {
+			affineU8x16SparseVNNI(&sums[o], &in[0], &nnz[0], n, &l.w[4*o], 4*l.width)
 		}
 		return
 	}
 	if useAVX2 {
-		for o := 0; o < l.width; o += 32 {
+		o := 0
+		for ; o+32 <= l.width; o += 32 {
 			affineU8x32(&sums[o], &in[0], l.in/4, &l.w[4*o], 4*l.width)
+		}
+		if o < l.width {
+			affineU8x16(&sums[o], &in[0], l.in/4, &l.w[4*o], 4*l.width)
 		}
 		return
 	}

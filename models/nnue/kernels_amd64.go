@@ -114,3 +114,14 @@ func outputFromSums(sums *int32, k, b, w *float32, n int) float32
 //
 //go:noescape
 func clipDot(x, w *float32, n int) float32
+
+// affineU8x16 is affineU8x32 for a block of 16 outputs: a first layer of
+// 16 outputs (or 32k + 16) reads half the weight bytes of 32.
+//
+//go:noescape
+func affineU8x16(out *int32, in *uint8, chunks int, w *int8, stride int)
+
+// affineU8x16SparseVNNI is affineU8x32SparseVNNI for a block of 16 outputs.
+//
+//go:noescape
+func affineU8x16SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)

@@ -831,3 +831,138 @@ cdone:
 	VMOVSS       X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func affineU8x16(out *int32, in *uint8, chunks int, w *int8, stride int)
+//
+// affineU8x32 for a block of 16 outputs: each chunk's 64 weight bytes,
+// even and odd chunks into separate sums.
+TEXT ·affineU8x16(SB), NOSPLIT, $0-40
+	MOVQ         out+0(FP), DI
+	MOVQ         in+8(FP), SI
+	MOVQ         chunks+16(FP), CX
+	MOVQ         w+24(FP), DX
+	MOVQ         stride+32(FP), R8
+	MOVL         $0x00010001, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VMOVDQU      (DI), Y0
+	VMOVDQU      32(DI), Y1
+	VPXOR        Y8, Y8, Y8
+	VPXOR        Y9, Y9, Y9
+	MOVQ         CX, BX
+	SHRQ         $1, BX
+	JZ           htail
+
+hloop2:
+	VPBROADCASTD (SI), Y4
+	VPMADDUBSW   (DX), Y4, Y5
+	VPMADDUBSW   32(DX), Y4, Y6
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+	ADDQ         R8, DX
+	VPBROADCASTD 4(SI), Y12
+	VPMADDUBSW   (DX), Y12, Y5
+	VPMADDUBSW   32(DX), Y12, Y6
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPADDD       Y5, Y8, Y8
+	VPADDD       Y6, Y9, Y9
+	ADDQ         R8, DX
+	ADDQ         $8, SI
+	DECQ         BX
+	JNZ          hloop2
+
+htail:
+	ANDQ         $1, CX
+	JZ           hdone
+	VPBROADCASTD (SI), Y4
+	VPMADDUBSW   (DX), Y4, Y5
+	VPMADDUBSW   32(DX), Y4, Y6
+	VPMADDWD     Y15, Y5, Y5
+	VPMADDWD     Y15, Y6, Y6
+	VPADDD       Y5, Y0, Y0
+	VPADDD       Y6, Y1, Y1
+
+hdone:
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func affineU8x16SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int)
+//
+// affineU8x32SparseVNNI for a block of 16 outputs, four chunks a step
+// (each into its own pair of sums), then one.
+TEXT ·affineU8x16SparseVNNI(SB), NOSPLIT, $0-48
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    idx+16(FP), BX
+	MOVQ    n+24(FP), CX
+	MOVQ    w+32(FP), DX
+	MOVQ    stride+40(FP), R8
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VPXOR   Y10, Y10, Y10
+	VPXOR   Y11, Y11, Y11
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y13, Y13, Y13
+	MOVQ    CX, R9
+	SHRQ    $2, R9
+	JZ      shtail
+
+shloop4:
+	MOVLQSX      (BX), AX
+	VPBROADCASTD (SI)(AX*4), Y4
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y4, Y0
+	VPDPBUSD     32(DX)(AX*1), Y4, Y1
+	MOVLQSX      4(BX), AX
+	VPBROADCASTD (SI)(AX*4), Y5
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y5, Y8
+	VPDPBUSD     32(DX)(AX*1), Y5, Y9
+	MOVLQSX      8(BX), AX
+	VPBROADCASTD (SI)(AX*4), Y6
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y6, Y10
+	VPDPBUSD     32(DX)(AX*1), Y6, Y11
+	MOVLQSX      12(BX), AX
+	VPBROADCASTD (SI)(AX*4), Y7
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y7, Y12
+	VPDPBUSD     32(DX)(AX*1), Y7, Y13
+	ADDQ         $16, BX
+	DECQ         R9
+	JNZ          shloop4
+
+shtail:
+	ANDQ $3, CX
+	JZ   shdone
+
+shloop1:
+	MOVLQSX      (BX), AX
+	VPBROADCASTD (SI)(AX*4), Y4
+	IMULQ        R8, AX
+	VPDPBUSD     (DX)(AX*1), Y4, Y0
+	VPDPBUSD     32(DX)(AX*1), Y4, Y1
+	ADDQ         $4, BX
+	DECQ         CX
+	JNZ          shloop1
+
+shdone:
+	VPADDD  Y8, Y0, Y0
+	VPADDD  Y9, Y1, Y1
+	VPADDD  Y10, Y12, Y10
+	VPADDD  Y11, Y13, Y11
+	VPADDD  Y10, Y0, Y0
+	VPADDD  Y11, Y1, Y1
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VZEROUPPER
+	RET

@@ -41,3 +41,9 @@ func outputFromSums(sums *int32, k, b, w *float32, n int) float32 {
 	panic("nnue: outputFromSums needs amd64")
 }
 func clipDot(x, w *float32, n int) float32 { panic("nnue: clipDot needs amd64") }
+func affineU8x16(out *int32, in *uint8, chunks int, w *int8, stride int) {
+	panic("nnue: affineU8x16 needs amd64")
+}
+func affineU8x16SparseVNNI(out *int32, in *uint8, idx *int32, n int, w *int8, stride int) {
+	panic("nnue: affineU8x16SparseVNNI needs amd64")
+}

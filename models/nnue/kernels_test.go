@@ -115,7 +115,9 @@ func savedKernels() func() {
 // smallest, the shipped and the largest qa; the product on bytes 0 and
 // 127 with weights -128 and 127 (where VPMADDUBSW's pair sums are largest,
 // 32,512, yet below saturation), over odd and even chunk counts and one or
-// two blocks of 32 outputs; and the sums' conversion to the hidden layer.
+// two blocks of 32 outputs, a block of 16 alone and after 32 (a layer is
+// as wide as its outputs rounded up to 16); and the sums' conversion to
+// the hidden layer.
 func TestIntegerKernelsAgree(t *testing.T) {
 	paths := kernelPaths()
 	if len(paths) == 1 {
@@ -154,6 +156,12 @@ func TestIntegerKernelsAgree(t *testing.T) {
 		{"random", 512, 32, func(int) uint8 { return uint8(rng.IntN(128)) }, func(int) int8 { return int8(rng.IntN(256) - 128) }},
 		{"sparse odd chunks", 36, 64, func(int) uint8 { return [...]uint8{0, 0, 127, uint8(rng.IntN(128))}[rng.IntN(4)] },
 			func(int) int8 { return [...]int8{-128, 127, int8(rng.IntN(256) - 128)}[rng.IntN(3)] }},
+		// A layer of 16 outputs, and of 48 (32 and a last 16), over 11
+		// chunks: the sparse product's four a step and three alone.
+		{"16 outputs", 512, 16, func(int) uint8 { return uint8(rng.IntN(128)) }, func(int) int8 { return int8(rng.IntN(256) - 128) }},
+		{"48 outputs, sparse", 44, 48, func(int) uint8 { return [...]uint8{0, 0, 127, uint8(rng.IntN(128))}[rng.IntN(4)] },
+			func(int) int8 { return [...]int8{-128, 127, int8(rng.IntN(256) - 128)}[rng.IntN(3)] }},
+		{"16 outputs, largest", 512, 16, func(int) uint8 { return 127 }, func(int) int8 { return 127 }},
 		{"largest", 512, 32, func(int) uint8 { return 127 }, func(int) int8 { return 127 }},
 		{"most negative", 4, 32, func(int) uint8 { return 127 }, func(int) int8 { return -128 }},
 		{"checkerboard", 512, 64, func(int) uint8 { return 127 }, func(i int) int8 { return [...]int8{-128, 127}[(i/64+i)%2] }},
@@ -167,6 +175,9 @@ func TestIntegerKernelsAgree(t *testing.T) {
 		}, func(int) int8 { return int8(rng.IntN(256) - 128) }},
 	} {
 		l := newFirstLayer(c.in, c.width)
+		if l.width != c.width {
+			t.Fatalf("%s: a layer of %d outputs is %d wide", c.name, c.width, l.width)
+		}
 		in := make([]uint8, c.in)
 		for i := range in {
 			in[i] = c.input(i)
