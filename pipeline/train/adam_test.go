@@ -2,6 +2,9 @@ package train
 
 import (
 	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/dchess/dchess/models/family"
@@ -57,4 +60,50 @@ func TestLearningRateSchedules(t *testing.T) {
 			t.Errorf("cosine rate at step %d: %g, want %g", c.step, got, c.want)
 		}
 	}
+}
+
+// TestSumGradientsInWorkerOrder: the workers' gradients summed spread over
+// the cores are each value's sum in worker order, and the other workers'
+// are zeroed.
+func TestSumGradientsInWorkerOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rng := rand.New(rand.NewPCG(5, 6))
+	sizes := []int{2*spanValues + 3, 1, spanValues}
+	if spanGoroutines(spans(sizes), 3) < 2 {
+		t.Fatal("the case is too small to be spread over the cores")
+	}
+	grads := make([][][]float32, 3)
+	for k := range grads {
+		for _, n := range sizes {
+			grads[k] = append(grads[k], randomValues(rng, n))
+		}
+	}
+	want := make([][]float32, len(sizes))
+	for i := range sizes {
+		want[i] = slices.Clone(grads[0][i])
+		for _, worker := range grads[1:] {
+			for j, x := range worker[i] {
+				want[i][j] += x
+			}
+		}
+	}
+	sumGradients(grads)
+	for i := range sizes {
+		if !slices.Equal(grads[0][i], want[i]) {
+			t.Errorf("learnable %d: not the sum in worker order", i)
+		}
+		for k, worker := range grads[1:] {
+			if slices.ContainsFunc(worker[i], func(x float32) bool { return x != 0 }) {
+				t.Errorf("worker %d, learnable %d: gradient not zeroed", k+1, i)
+			}
+		}
+	}
+}
+
+func randomValues(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64()) * 0.1
+	}
+	return v
 }
