@@ -225,7 +225,7 @@ type span struct{ learnable, lo, hi int }
 const spanValues = 1 << 14
 
 // parallelValues is how many values a pass over every learnable needs
-// before it is spread over the cores: below it (the thesis ANN's 8,577
+// before it is spread over the cores: below it (the thesis ANN's 8,385
 // weights) the goroutines would cost more than they save.
 const parallelValues = 1 << 15
 
