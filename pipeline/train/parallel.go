@@ -135,17 +135,23 @@ func (p *parallelGraph) setRows(n int) {
 }
 
 // run runs f on every worker at once, worker 0 on the calling goroutine,
-// each other worker first copying worker 0's weights (which nothing writes
-// until the optimizer's step, so the copies run side by side), and returns
-// the first worker's error in worker order.
+// each other worker first copying worker 0's weights, and returns the
+// first worker's error in worker order. Nothing writes the weights until
+// the optimizer's step, so the copies run beside worker 0; they read the
+// weights' buffers taken beforehand, because worker 0's machine rebinds
+// its nodes' values while it runs.
 func (p *parallelGraph) run(f func(k int, w *trainGraph) error) error {
 	w0 := p.workers[0]
+	weights := make([][]float32, len(w0.learnables))
+	for i := range weights {
+		weights[i] = w0.weights(i)
+	}
 	errs := make([]error, len(p.workers))
 	var wg sync.WaitGroup
 	for k, w := range p.workers[1:] {
 		wg.Go(func() {
 			for i := range w.learnables {
-				copy(w.weights(i), w0.weights(i))
+				copy(w.weights(i), weights[i])
 			}
 			errs[k+1] = f(k+1, w)
 		})
