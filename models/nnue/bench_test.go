@@ -242,17 +242,17 @@ func TestBenchNetScoresMaterial(t *testing.T) {
 	}
 }
 
-// trainBatch is the batch BenchmarkTrainStep and scripts/bench/
-// train_torch.py time: configs/nnue.yaml's 1024.
+// trainBatch is the batch BenchmarkTrainStep times: configs/nnue.yaml's
+// 1024.
 const trainBatch = 1024
 
 // BenchmarkTrainStep is one training step of the default size without the
 // pairwise product (512 → 32 → 1) in the Gorgonia graph the loop runs,
 // forward and backward, without the optimizer (the loop's Adam is in
 // pipeline): trainBatch positions of 26 pieces per view, random win
-// probabilities. scripts/bench/train.sh sets the cores (-test.cpu) and
-// compares it with the same network in PyTorch (train_torch.py's nnue,
-// an EmbeddingBag first layer).
+// probabilities. The whole step with Adam, on the same batches, is
+// pipeline/train's BenchmarkTrainStepWorkers/nnue, which scripts/bench/
+// train.sh compares with PyTorch (train_torch.py's nnue).
 func BenchmarkTrainStep(b *testing.B) {
 	c := DefaultConfig()
 	c.Pairwise = false
@@ -260,7 +260,7 @@ func BenchmarkTrainStep(b *testing.B) {
 }
 
 // BenchmarkTrainStepPairwise is BenchmarkTrainStep for the default network,
-// with the pairwise product (train_torch.py's nnue-pairwise).
+// with the pairwise product.
 func BenchmarkTrainStepPairwise(b *testing.B) { benchTrainStep(b, DefaultConfig()) }
 
 func benchTrainStep(b *testing.B, c Config) {

@@ -2,6 +2,9 @@ package train
 
 import (
 	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/dchess/dchess/models/family"
@@ -57,4 +60,110 @@ func TestLearningRateSchedules(t *testing.T) {
 			t.Errorf("cosine rate at step %d: %g, want %g", c.step, got, c.want)
 		}
 	}
+}
+
+// TestAdamStepSameOnAnyCores: a step over enough weights to be spread over
+// the cores gives the same bits on one core and on four, with clipping
+// (the norm summed first) and without (the norm summed beside the update),
+// and zeroes every gradient.
+func TestAdamStepSameOnAnyCores(t *testing.T) {
+	sizes := []int{3*spanValues + 7, 5, spanValues}
+	lengths := slices.Clone(sizes)
+	if spanGoroutines(spans(lengths), 4) < 2 {
+		t.Fatal("the case is too small to be spread over the cores")
+	}
+	for _, clip := range []float64{0, 0.5} {
+		cfg := family.OptimizerConfig{Name: family.OptimizerAdamW, LR: 0.01, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8,
+			LRDecay: 1, WeightDecay: 0.01, ClipNorm: clip, Schedule: family.ScheduleConstant}
+		type result struct {
+			weights, m, v [][]float32
+			norms         []float64
+		}
+		var results [2]result
+		for k, procs := range []int{1, 4} {
+			func() {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				rng := rand.New(rand.NewPCG(8, 9))
+				a := newAdam(cfg, sizes)
+				index := []int{2, 0, 1} // learnable i is parameter index[i]
+				weights := make([][]float32, len(index))
+				for i, p := range index {
+					weights[i] = randomValues(rng, sizes[p])
+				}
+				var r result
+				for range 3 {
+					grads := make([][]float32, len(index))
+					for i, p := range index {
+						grads[i] = randomValues(rng, sizes[p])
+					}
+					r.norms = append(r.norms, a.step(weights, grads, index, cfg.LR))
+					for i, g := range grads {
+						if slices.ContainsFunc(g, func(x float32) bool { return x != 0 }) {
+							t.Fatalf("%d cores: gradient %d not zeroed", procs, i)
+						}
+					}
+				}
+				r.weights, r.m, r.v = weights, a.m, a.v
+				results[k] = r
+			}()
+		}
+		one, four := results[0], results[1]
+		if !slices.Equal(one.norms, four.norms) {
+			t.Errorf("clip %g: norms %v on one core, %v on four", clip, one.norms, four.norms)
+		}
+		if clip > 0 && one.norms[0] <= clip {
+			t.Errorf("clip %g: norm %g, the case does not clip", clip, one.norms[0])
+		}
+		for i := range one.weights {
+			if !slices.Equal(one.weights[i], four.weights[i]) || !slices.Equal(one.m[i], four.m[i]) || !slices.Equal(one.v[i], four.v[i]) {
+				t.Errorf("clip %g: learnable %d differs between one core and four", clip, i)
+			}
+		}
+	}
+}
+
+// TestSumGradientsInWorkerOrder: the workers' gradients summed spread over
+// the cores are each value's sum in worker order, and the other workers'
+// are zeroed.
+func TestSumGradientsInWorkerOrder(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rng := rand.New(rand.NewPCG(5, 6))
+	sizes := []int{2*spanValues + 3, 1, spanValues}
+	if spanGoroutines(spans(sizes), 3) < 2 {
+		t.Fatal("the case is too small to be spread over the cores")
+	}
+	grads := make([][][]float32, 3)
+	for k := range grads {
+		for _, n := range sizes {
+			grads[k] = append(grads[k], randomValues(rng, n))
+		}
+	}
+	want := make([][]float32, len(sizes))
+	for i := range sizes {
+		want[i] = slices.Clone(grads[0][i])
+		for _, worker := range grads[1:] {
+			for j, x := range worker[i] {
+				want[i][j] += x
+			}
+		}
+	}
+	sumGradients(grads)
+	for i := range sizes {
+		if !slices.Equal(grads[0][i], want[i]) {
+			t.Errorf("learnable %d: not the sum in worker order", i)
+		}
+		for k, worker := range grads[1:] {
+			if slices.ContainsFunc(worker[i], func(x float32) bool { return x != 0 }) {
+				t.Errorf("worker %d, learnable %d: gradient not zeroed", k+1, i)
+			}
+		}
+	}
+}
+
+func randomValues(rng *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(rng.NormFloat64()) * 0.1
+	}
+	return v
 }

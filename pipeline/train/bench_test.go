@@ -14,6 +14,7 @@ import (
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
+	"github.com/dchess/dchess/models/nnue"
 	"github.com/dchess/dchess/models/transformer"
 	"github.com/dchess/dchess/models/transformer/sequence"
 )
@@ -31,8 +32,8 @@ func trainStepCases() []benchCase {
 }
 
 // BenchmarkTrainStep measures a training step (forward, backward, Adam) of
-// the default configs at batch 256 on in-memory batches, the same work
-// scripts/bench/train_torch.py times in PyTorch for ann and cnn. It reports
+// the default configs at their batch sizes on in-memory batches (nnue's 26
+// pieces on random squares in each view). It reports
 // samples/s (pairs/s for siamese; autoencoder is its first, widest layer);
 // the sequence families (at their configs' batch) also report tokens/s,
 // on batches of real corrupted sequences. cpu-ms/op is the process's CPU
@@ -45,6 +46,9 @@ func BenchmarkTrainStep(b *testing.B) {
 
 // BenchmarkTrainStepWorkers is BenchmarkTrainStep with the batch split
 // across 1, 2 and 4 workers (see parallelGraph), to compare at -cpu 1,2.
+// scripts/bench/train.sh runs it with workers = cores for ann, cnn, nnue,
+// policy-small and diffusion-small beside the same steps in PyTorch
+// (scripts/bench/train_torch.py).
 func BenchmarkTrainStepWorkers(b *testing.B) {
 	for _, bc := range trainStepCases() {
 		for _, w := range []int{1, 2, 4} {
@@ -126,9 +130,22 @@ func benchConfig(bc benchCase) (*family.Config, error) {
 	return family.ParseConfig(data, "")
 }
 
-// fillRandomBatch fills the evaluation families' inputs with random codes
-// or sparse bits and their targets with random probabilities.
+// fillRandomBatch fills the evaluation families' inputs with random codes,
+// sparse bits or, for nnue, 26 pieces on random squares in each view, and
+// their targets with random probabilities.
 func fillRandomBatch(tg *batchLayout, fam string, rng *rand.Rand) {
+	if fam == nnue.Family {
+		active := tg.bufs[nnue.InputActive]
+		for view := range len(active) / nnue.Slots {
+			for k, sq := range rng.Perm(64)[:26] {
+				active[view*nnue.Slots+k] = float32(1 + rng.IntN(12)*64 + sq)
+			}
+		}
+		for i := range tg.batch {
+			tg.bufs[nnue.InputWinProb][i], tg.bufs[nnue.InputResult][i] = rng.Float32(), 0.5
+		}
+		return
+	}
 	for _, buf := range tg.bufs {
 		for i := range buf {
 			if fam == ann.Family || fam == cnn.Family {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/family"
+	"github.com/dchess/dchess/models/nn/ops"
 )
 
 // batchLayout is a batch's input and target buffers, row-major, which the
@@ -63,13 +64,15 @@ type trainGraph struct {
 // weighted by w, where w is 1/n for the n real rows of a batch and 0 for
 // padding, so a short last batch trains exactly on its examples.
 func newTrainGraph(o family.Objective, stage int, params []dcw.Tensor, batch int) (*trainGraph, error) {
-	return newTrainGraphOn(o, stage, params, batch, nil, nil)
+	return newTrainGraphOn(o, stage, params, batch, nil, nil, 0)
 }
 
 // newTrainGraphOn is newTrainGraph with its input and target nodes reading
 // the given buffers (each batch rows long) instead of its own, when bufs is
-// not nil: a worker's share of a parallelGraph's batch.
-func newTrainGraphOn(o family.Objective, stage int, params []dcw.Tensor, batch int, bufs [][]float32, ys []float32) (*trainGraph, error) {
+// not nil, and its ops spreading their work over at most cores goroutines
+// (0: every core): a worker's share of a parallelGraph's batch and of the
+// cores.
+func newTrainGraphOn(o family.Objective, stage int, params []dcw.Tensor, batch int, bufs [][]float32, ys []float32, cores int) (*trainGraph, error) {
 	g := G.NewGraph()
 	t := &trainGraph{batchLayout: batchLayout{batch: batch}}
 	for i, shape := range o.InputShapes(batch) {
@@ -127,6 +130,9 @@ func newTrainGraphOn(o family.Objective, stage int, params []dcw.Tensor, batch i
 	}
 	if _, err := G.Grad(t.loss, t.learnables...); err != nil {
 		return nil, err
+	}
+	if cores > 0 {
+		ops.LimitCores(g, cores)
 	}
 	t.train = G.NewTapeMachine(g, G.BindDualValues(t.learnables...))
 	t.eval = G.NewTapeMachine(g.SubgraphRoots(t.output, t.perRow))

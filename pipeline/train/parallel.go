@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"gopkg.in/yaml.v3"
 
@@ -24,6 +25,12 @@ import (
 // float rounding. Rows never meet in a family's graph (the per-row loss is
 // the contract), and the corruption of the sequence families is drawn per
 // row while streaming, so the workers change no draw.
+//
+// Each worker's ops spread their work over its share of the cores
+// (GOMAXPROCS / workers, at least 1), not over every core: with as many
+// workers as cores each op runs on its worker's goroutine alone, and the
+// step hands work between goroutines only where the workers start and
+// meet.
 type parallelGraph struct {
 	batchLayout
 	workers []*trainGraph
@@ -86,6 +93,7 @@ func newStepGraph(o family.Objective, stage int, params []dcw.Tensor, batch, wor
 	if tw > 0 {
 		p.ys = make([]float32, batch*tw)
 	}
+	cores := max(1, runtime.GOMAXPROCS(0)/len(shares))
 	row := 0
 	for _, n := range shares {
 		bufs := make([][]float32, len(p.bufs))
@@ -96,7 +104,7 @@ func newStepGraph(o family.Objective, stage int, params []dcw.Tensor, batch, wor
 		if tw > 0 {
 			ys = p.ys[row*tw : (row+n)*tw]
 		}
-		w, err := newTrainGraphOn(o, stage, params, n, bufs, ys)
+		w, err := newTrainGraphOn(o, stage, params, n, bufs, ys, cores)
 		if err != nil {
 			p.close()
 			return nil, err
@@ -126,24 +134,29 @@ func (p *parallelGraph) setRows(n int) {
 	}
 }
 
-// run syncs the workers' weights to worker 0's and runs f on every worker
-// at once, returning the first worker's error in worker order.
+// run runs f on every worker at once, worker 0 on the calling goroutine,
+// each other worker first copying worker 0's weights, and returns the
+// first worker's error in worker order. Nothing writes the weights until
+// the optimizer's step, so the copies run beside worker 0; they read the
+// weights' buffers taken beforehand, because worker 0's machine rebinds
+// its nodes' values while it runs.
 func (p *parallelGraph) run(f func(k int, w *trainGraph) error) error {
 	w0 := p.workers[0]
-	for _, w := range p.workers[1:] {
-		for i := range w.learnables {
-			copy(w.weights(i), w0.weights(i))
-		}
+	weights := make([][]float32, len(w0.learnables))
+	for i := range weights {
+		weights[i] = w0.weights(i)
 	}
 	errs := make([]error, len(p.workers))
 	var wg sync.WaitGroup
-	for k, w := range p.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[k] = f(k, w)
-		}()
+	for k, w := range p.workers[1:] {
+		wg.Go(func() {
+			for i := range w.learnables {
+				copy(w.weights(i), weights[i])
+			}
+			errs[k+1] = f(k+1, w)
+		})
 	}
+	errs[0] = f(0, w0)
 	wg.Wait()
 	for k, err := range errs {
 		if err != nil {
@@ -178,25 +191,16 @@ func (p *parallelGraph) forwardBackward() (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	// Worker 0's gradients become the batch's: the others' added in
-	// worker order, then zeroed as the optimizer zeroes worker 0's.
-	w0 := p.workers[0]
-	for i := range w0.learnables {
-		g0, err := w0.grads(i)
-		if err != nil {
-			return 0, err
-		}
-		for _, w := range p.workers[1:] {
-			g, err := w.grads(i)
-			if err != nil {
+	grads := make([][][]float32, len(p.workers))
+	for k, w := range p.workers {
+		grads[k] = make([][]float32, len(w.learnables))
+		for i := range w.learnables {
+			if grads[k][i], err = w.grads(i); err != nil {
 				return 0, err
 			}
-			for j, x := range g[:len(g0)] {
-				g0[j] += x
-			}
-			clear(g)
 		}
 	}
+	sumGradients(grads)
 	var loss float64
 	for _, l := range losses {
 		loss += l
@@ -216,3 +220,91 @@ func (p *parallelGraph) RowLosses() []float32 { return p.rowLoss }
 func (p *parallelGraph) weights(i int) []float32 { return p.workers[0].weights(i) }
 
 func (p *parallelGraph) grads(i int) ([]float32, error) { return p.workers[0].grads(i) }
+
+// span is values lo to hi of one learnable's buffers: the unit of work
+// the optimizer's step and the workers' gradient sum spread over the
+// cores.
+type span struct{ learnable, lo, hi int }
+
+// spanValues is the most values of a span: enough to outweigh handing it
+// to a goroutine.
+const spanValues = 1 << 14
+
+// parallelValues is how many values a pass over every learnable needs
+// before it is spread over the cores: below it (the thesis ANN's 8,385
+// weights) the goroutines would cost more than they save.
+const parallelValues = 1 << 15
+
+// spans cuts buffers of the given lengths into spans.
+func spans(lengths []int) []span {
+	var out []span
+	for i, n := range lengths {
+		for lo := 0; lo < n; lo += spanValues {
+			out = append(out, span{i, lo, min(lo+spanValues, n)})
+		}
+	}
+	return out
+}
+
+// spanGoroutines is how many goroutines forSpans spreads all over, at
+// most limit: one when the spans hold fewer than parallelValues values.
+func spanGoroutines(all []span, limit int) int {
+	values := 0
+	for _, s := range all {
+		values += s.hi - s.lo
+	}
+	if values < parallelValues {
+		return 1
+	}
+	return max(1, min(limit, len(all)))
+}
+
+// forSpans runs f on every span, spread over goroutines goroutines
+// (spanGoroutines). f must write only its span's values, so the results
+// do not depend on how the spans were shared.
+func forSpans(all []span, goroutines int, f func(span)) {
+	if goroutines <= 1 {
+		for _, s := range all {
+			f(s)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(all); i = int(next.Add(1) - 1) {
+				f(all[i])
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// sumGradients makes worker 0's gradients (grads[0][i] for learnable i)
+// the batch's: the other workers' are added in worker order, then zeroed
+// as the optimizer zeroes worker 0's. Spans of the values are summed side
+// by side, as many goroutines as workers; each value is still one sum in
+// worker order, so the result does not depend on how they were shared.
+func sumGradients(grads [][][]float32) {
+	lengths := make([]int, len(grads[0]))
+	for i, g0 := range grads[0] {
+		lengths[i] = len(g0)
+	}
+	all := spans(lengths)
+	forSpans(all, spanGoroutines(all, len(grads)), func(s span) {
+		g0 := grads[0][s.learnable][s.lo:s.hi]
+		for _, worker := range grads[1:] {
+			g := worker[s.learnable]
+			if s.hi == len(grads[0][s.learnable]) {
+				g = g[s.lo:] // a longer buffer is zeroed to its end
+			} else {
+				g = g[s.lo:s.hi]
+			}
+			for j, x := range g[:len(g0)] {
+				g0[j] += x
+			}
+			clear(g)
+		}
+	})
+}

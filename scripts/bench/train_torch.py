@@ -1,18 +1,29 @@
 #!/usr/bin/python3
-"""Training speed of the thesis ANN and CNN in PyTorch on CPU, for comparison
-with dchess's Gorgonia loop (BenchmarkTrainStep in pipeline/train/). Same work: batch
-256, float32, in-memory batches of random signed piece codes scaled to [-1, 1],
-random win-probability targets, sigmoid + MSE, Adam(lr 0.001).
-And the NNUE of configs/nnue.yaml without its pairwise product (nnue,
-BenchmarkTrainStep in models/nnue/) and with it (nnue-pairwise,
-BenchmarkTrainStepPairwise): an EmbeddingBag sum over each view's active
-features (26 of 768 per view, as many as the Go side), clipped ReLU, 512 -> 32
--> 1 or each view's halves multiplied and 256 -> 32 -> 1, batch 1024, forward
-and backward only, as the Go benchmark (the loop's Adam lives in pipeline/train/).
-Usage: train_torch.py [--threads N] [--seconds S]; prints one line per model:
-<model> <samples/s> <CPU ms per step>. The CPU time (all threads) is steadier
-than samples/s on a loaded machine."""
+"""Training speed in PyTorch on CPU, for comparison with dchess's Gorgonia loop
+(BenchmarkTrainStepWorkers in pipeline/train/): one training step (forward,
+backward, optimizer) on in-memory batches, the models and optimizers of the
+configs named below.
+
+- ann, cnn: the thesis networks (configs/ann.yaml, cnn.yaml), batch 256 of random
+  signed piece codes scaled to [-1, 1], random win-probability targets, sigmoid +
+  MSE, Adam(lr 0.001).
+- nnue: configs/nnue.yaml's network, an EmbeddingBag sum over each view's active
+  features (26 of 768 per view, as the Go side), clipped ReLU, each view's halves
+  multiplied (pairwise), 256 -> 32 -> 1, batch 1024, Adam(lr 0.001).
+- policy-small, diffusion-small: the transformer of configs/policy-small.yaml and
+  diffusion-small.yaml as models/transformer builds it: width 64, 2 pre-norm blocks
+  of 2-head bidirectional attention (q, k, v without bias) and a 256-wide ReLU MLP,
+  a final layer norm, a 26-word state head over every state token and a 1,968-move
+  action head over every action token; sequences of horizon 1 (71 tokens) and 4
+  (284 tokens), the first action's logits masked to ~30 legal moves, per-slot
+  cross-entropy weighted per slot and summed per row; batch 128, AdamW(lr 3e-4,
+  weight decay 0.01) after clipping the gradients' norm to 1.
+
+Usage: train_torch.py [--threads N] [--seconds S] [--models LIST]; prints one line
+per model: <model> <samples/s> <CPU ms per step>. The CPU time (all threads) is
+steadier than samples/s on a loaded machine."""
 import argparse
+import math
 import time
 
 import torch
@@ -59,31 +70,29 @@ def timed(step, seconds, batch, warmup):
 
 
 class NNUE(nn.Module):
-    """768 -> n per view (one table for both, index 0 an empty slot), clipped ReLU, 2n -> 32 -> 1;
-    with pairwise each view's halves multiplied first, n -> 32 -> 1."""
+    """768 -> n per view (one table for both, index 0 an empty slot), clipped ReLU,
+    each view's halves multiplied, n -> 32 -> 1."""
 
-    def __init__(self, n=256, hidden=32, pairwise=False):
+    def __init__(self, n=256, hidden=32):
         super().__init__()
-        self.pairwise = pairwise
         self.ft = nn.EmbeddingBag(769, n, mode="sum", padding_idx=0)
         self.ft_bias = nn.Parameter(torch.zeros(n))
-        self.l1 = nn.Linear(n if pairwise else 2 * n, hidden)
+        self.l1 = nn.Linear(n, hidden)
         self.out = nn.Linear(hidden, 1)
 
     def view(self, idx):
         x = torch.clamp(self.ft(idx) + self.ft_bias, 0, 1)
-        if self.pairwise:
-            h = x.shape[1] // 2
-            x = x[:, :h] * x[:, h:]
-        return x
+        h = x.shape[1] // 2
+        return x[:, :h] * x[:, h:]
 
     def forward(self, us, them):
         return self.out(torch.clamp(self.l1(torch.cat([self.view(us), self.view(them)], 1)), 0, 1))
 
 
-def bench_nnue(seconds, pairwise=False, batch=1024, slots=32, pieces=26):
+def bench_nnue(seconds, batch=1024, slots=32, pieces=26):
     g = torch.Generator().manual_seed(1)
-    model = NNUE(pairwise=pairwise)
+    model = NNUE()
+    opt = torch.optim.Adam(model.parameters(), lr=0.001)
 
     def view():
         idx = torch.zeros(batch, slots, dtype=torch.long)
@@ -97,29 +106,116 @@ def bench_nnue(seconds, pairwise=False, batch=1024, slots=32, pieces=26):
     y = torch.rand(batch, 1, generator=g)
 
     def step():
-        model.zero_grad()
+        opt.zero_grad()
         loss = ((torch.sigmoid(model(us, them)) - y) ** 2).mean()
         loss.backward()
+        opt.step()
 
     return timed(step, seconds, batch, warmup=5)
+
+
+# dataset/encode's sequence layout: a state is 70 tokens (64 squares, side to
+# move, four castling rights, en passant) over 26 words; a move is one of 1,968.
+STATE_LEN, STATE_VOCAB, ACTION_VOCAB = 70, 26, 1968
+
+
+class Block(nn.Module):
+    """A pre-norm transformer block: x + attention(LN(x)), then x + MLP(LN(x))."""
+
+    def __init__(self, dim, heads, mlp):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.qkv = nn.Linear(dim, 3 * dim, bias=False)
+        self.attn = nn.Linear(dim, dim)
+        self.mlp_in, self.mlp_out = nn.Linear(dim, mlp), nn.Linear(mlp, dim)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).view(b, n, 3, self.heads, d // self.heads).permute(2, 0, 3, 1, 4)
+        p = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(d // self.heads), dim=-1)
+        x = x + self.attn((p @ v).transpose(1, 2).reshape(b, n, d))
+        return x + self.mlp_out(torch.relu(self.mlp_in(self.ln2(x))))
+
+
+class Transformer(nn.Module):
+    """models/transformer's network: joint state and action word table, learned
+    positions, blocks, final norm, state head on the state tokens, action head on
+    the action tokens."""
+
+    def __init__(self, horizon, dim=64, heads=2, layers=2, mlp=256):
+        super().__init__()
+        self.states, self.horizon = horizon * STATE_LEN, horizon
+        self.embed = nn.Embedding(STATE_VOCAB + 1 + ACTION_VOCAB + 1, dim)
+        self.pos = nn.Parameter(torch.randn(self.states + horizon, dim) * 0.02)
+        self.blocks = nn.ModuleList(Block(dim, heads, mlp) for _ in range(layers))
+        self.ln = nn.LayerNorm(dim)
+        self.head_state, self.head_action = nn.Linear(dim, STATE_VOCAB), nn.Linear(dim, ACTION_VOCAB)
+
+    def forward(self, words):
+        x = self.embed(words) + self.pos
+        for blk in self.blocks:
+            x = blk(x)
+        x = self.ln(x)
+        return self.head_state(x[:, :self.states]), self.head_action(x[:, self.states:])
+
+
+def bench_transformer(seconds, horizon, batch=128):
+    g = torch.Generator().manual_seed(1)
+    model = Transformer(horizon)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-4, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01)
+    ss, h = horizon * STATE_LEN, horizon
+    state_words = torch.randint(0, STATE_VOCAB + 1, (batch, ss), generator=g)
+    action_words = STATE_VOCAB + 1 + torch.randint(0, ACTION_VOCAB + 1, (batch, h), generator=g)
+    words = torch.cat([state_words, action_words], 1)
+    # About half the slots masked, each with a target; the rest without (-1).
+    def targets(vocab, shape):
+        t = torch.randint(0, vocab, shape, generator=g)
+        t[torch.rand(shape, generator=g) < 0.5] = -1
+        return t
+    state_targets, action_targets = targets(STATE_VOCAB, (batch, ss)), targets(ACTION_VOCAB, (batch, h))
+    action_targets[:, 0] = torch.randint(0, ACTION_VOCAB, (batch,), generator=g)
+    weights = torch.rand(batch, ss + h, generator=g) / batch
+    legal = torch.full((batch, ACTION_VOCAB), -1e9)
+    for r in range(batch):
+        moves = torch.randperm(ACTION_VOCAB, generator=g)[:30]
+        moves[0] = action_targets[r, 0]
+        legal[r, moves] = 0
+
+    def step():
+        opt.zero_grad()
+        ls, la = model(words)
+        la = torch.cat([la[:, :1] + legal[:, None], la[:, 1:]], 1)
+        ce_s = nn.functional.cross_entropy(ls.reshape(-1, STATE_VOCAB), state_targets.reshape(-1),
+                                           ignore_index=-1, reduction="none").view(batch, ss)
+        ce_a = nn.functional.cross_entropy(la.reshape(-1, ACTION_VOCAB), action_targets.reshape(-1),
+                                           ignore_index=-1, reduction="none").view(batch, h)
+        loss = (torch.cat([ce_s, ce_a], 1) * weights).sum()
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+
+    return timed(step, seconds, batch, warmup=3)
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seconds", type=float, default=5)
-    p.add_argument("--models", default="ann,cnn,nnue,nnue-pairwise", help="comma-separated: ann, cnn, nnue, nnue-pairwise")
+    p.add_argument("--models", default="ann,cnn,nnue,policy-small,diffusion-small",
+                   help="comma-separated: ann, cnn, nnue, policy-small, diffusion-small")
     a = p.parse_args()
     torch.set_num_threads(a.threads)
-    models = a.models.split(",")
-    for name, model, shape in (("ann", ann(), (64,)), ("cnn", cnn(), (1, 8, 8))):
-        if name in models:
-            rate, cpu_ms = bench(model, shape, a.seconds)
-            print(name, round(rate), round(cpu_ms, 3))
-    for name, pairwise in (("nnue", False), ("nnue-pairwise", True)):
-        if name in models:
-            rate, cpu_ms = bench_nnue(a.seconds, pairwise)
-            print(name, round(rate), round(cpu_ms, 3))
+    benches = {
+        "ann": lambda: bench(ann(), (64,), a.seconds),
+        "cnn": lambda: bench(cnn(), (1, 8, 8), a.seconds),
+        "nnue": lambda: bench_nnue(a.seconds),
+        "policy-small": lambda: bench_transformer(a.seconds, horizon=1),
+        "diffusion-small": lambda: bench_transformer(a.seconds, horizon=4),
+    }
+    for name in a.models.split(","):
+        rate, cpu_ms = benches[name]()
+        print(name, round(rate, 1), round(cpu_ms, 3))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ var attentionIDs atomic.Uint64
 // write the output and dq in place, without the copies to padded rows.
 type attention struct {
 	opTraits
+	coreShare
 	id                     uint64
 	batch, seq, heads      int
 	dim, dk, seqPad, dkPad int
@@ -81,7 +82,7 @@ func (a *attention) allocate() {
 }
 
 func (a *attention) scratch() {
-	for len(a.work) < taskWorkers(a.tasks) {
+	for len(a.work) < a.taskWorkers(a.tasks) {
 		a.work = append(a.work, attentionScratch{
 			byRow:  make([]float32, a.seq*a.dkPad),
 			result: make([]float32, a.seq*a.dkPad),
@@ -189,7 +190,7 @@ func (op *attentionOp) Do(inputs ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	out := op.out.Data().([]float32)
-	forTasks(op.tasks, func(w, t int) { op.forward(&op.work[w], qkv, out, t) })
+	op.forTasks(op.tasks, func(w, t int) { op.forward(&op.work[w], qkv, out, t) })
 	return reuse(op.out, op.outShape)
 }
 
@@ -231,6 +232,6 @@ func (op *attentionGradOp) Do(inputs ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	dqkv := op.dqkv.Data().([]float32)
-	forTasks(op.tasks, func(w, t int) { op.backward(&op.work[w], qkv, dout, dqkv, t) })
+	op.forTasks(op.tasks, func(w, t int) { op.backward(&op.work[w], qkv, dout, dqkv, t) })
 	return reuse(op.dqkv, op.qkvShape)
 }

@@ -86,6 +86,7 @@ const chunkSamples = 16
 // forward op fills cols, rows and argmax; the gradient op reads them.
 type convBlock struct {
 	opTraits
+	coreShare
 	id   uint64
 	spec ConvBlockSpec
 	geometry
@@ -207,7 +208,7 @@ func (blk *convBlock) allocate() {
 // buffers.
 func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 	chunks := blk.chunks()
-	for len(blk.work) < taskWorkers(chunks) {
+	for len(blk.work) < blk.taskWorkers(chunks) {
 		s := scratch{
 			rowMax: make([]float32, blk.convH*blk.poolW*blk.paddedFilters),
 			rowArg: make([]int32, blk.convH*blk.poolW*blk.paddedFilters),
@@ -219,7 +220,7 @@ func (blk *convBlock) forChunks(task func(s *scratch, chunk, b0, b1 int)) {
 		}
 		blk.work = append(blk.work, s)
 	}
-	forTasks(chunks, func(w, c int) {
+	blk.forTasks(chunks, func(w, c int) {
 		b0, b1 := blk.samples(c)
 		task(&blk.work[w], c, b0, b1)
 	})

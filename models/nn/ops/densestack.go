@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -87,6 +86,7 @@ var stackIDs atomic.Uint64
 // padding columns hold zeros (or, in hidden outputs, values never read).
 type denseStack struct {
 	opTraits
+	coreShare
 	id     uint64
 	act    string
 	batch  int
@@ -187,7 +187,7 @@ func (st *denseStack) forward(x []float32, w, b [][]float32) {
 			}
 		}
 		h := st.h[i]
-		parallelMulAdd(st.batch, po, k, in, lda, st.w[i], po, h, po, st.b[i])
+		st.parallelMulAdd(st.batch, po, k, in, lda, st.w[i], po, h, po, st.b[i])
 		if i+1 < st.layers() {
 			for r := 0; r < st.batch; r++ {
 				activate(st.act, h[r*po:][:out])
@@ -227,7 +227,7 @@ func (st *denseStack) backward(x, dout []float32) {
 		if i > 0 {
 			src, lda = st.h[i-1], st.padded(i)
 		}
-		parallelMulAddT(in, po, n, src, lda, dz, po, st.dwPad, po, st.zeros)
+		st.parallelMulAddT(in, po, n, src, lda, dz, po, st.dwPad, po, st.zeros)
 		dw := st.dw[i].Data().([]float32)
 		for r := 0; r < in; r++ {
 			copy(dw[r*out:][:out], st.dwPad[r*po:][:out])
@@ -242,7 +242,7 @@ func (st *denseStack) backward(x, dout []float32) {
 		pi := st.padded(i)
 		if i == 0 {
 			if st.inputGrad {
-				parallelMulAdd(n, pi, out, dz, po, st.wT[0], pi, st.dxPad, pi, st.zeros)
+				st.parallelMulAdd(n, pi, out, dz, po, st.wT[0], pi, st.dxPad, pi, st.zeros)
 				if !st.unpaddedIn {
 					copyRows(n, in, st.dxPad, pi, st.dx.Data().([]float32), in)
 				}
@@ -251,7 +251,7 @@ func (st *denseStack) backward(x, dout []float32) {
 		}
 		// The gradient at the previous layer's output, then through its activation.
 		prev := st.dz[i-1]
-		parallelMulAdd(n, pi, out, dz, po, st.wT[i], pi, prev, pi, st.zeros)
+		st.parallelMulAdd(n, pi, out, dz, po, st.wT[i], pi, prev, pi, st.zeros)
 		h := st.h[i-1]
 		for r := 0; r < n; r++ {
 			activationGrad(st.act, h[r*pi:][:in], prev[r*pi:][:in])
@@ -266,25 +266,26 @@ func (st *denseStack) backward(x, dout []float32) {
 const parallelWork = 1 << 22
 
 // parallelMulAdd is mulAdd with c's rows split into bands over the
-// available cores. Every value of c is still one sum in the same order,
+// stack's cores. Every value of c is still one sum in the same order,
 // so the result does not depend on the number of cores.
-func parallelMulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
-	inBands(m, n, k, func(r0, rows int) {
+func (st *denseStack) parallelMulAdd(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	st.inBands(m, n, k, func(r0, rows int) {
 		mulAdd(rows, n, k, a[r0*lda:], lda, b, ldb, c[r0*ldc:], ldc, init)
 	})
 }
 
 // parallelMulAddT is mulAddT split the same way: a is k × m.
-func parallelMulAddT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
-	inBands(m, n, k, func(r0, rows int) {
+func (st *denseStack) parallelMulAddT(m, n, k int, a []float32, lda int, b []float32, ldb int, c []float32, ldc int, init []float32) {
+	st.inBands(m, n, k, func(r0, rows int) {
 		mulAddT(rows, n, k, a[r0:], lda, b, ldb, c[r0*ldc:], ldc, init)
 	})
 }
 
 // inBands runs product(r0, rows) over bands of the m rows of an m × n × k
-// product, one per core, or once over all rows for a small product.
-func inBands(m, n, k int, product func(r0, rows int)) {
-	workers := min(runtime.GOMAXPROCS(0), m/16)
+// product, one per core of the stack's share, or once over all rows for a
+// small product.
+func (st *denseStack) inBands(m, n, k int, product func(r0, rows int)) {
+	workers := min(st.cores(), m/16)
 	if workers <= 1 || m*n*k < parallelWork {
 		product(0, m)
 		return

@@ -44,6 +44,7 @@ func FeatureTransformer(weights, bias, active *G.Node, perspectives int, clipped
 
 type featureTransformer struct {
 	opTraits
+	coreShare
 	id                               uint64
 	features, width, batch           int
 	perspectives, slots              int
@@ -71,7 +72,7 @@ const featureRows = 32
 // forward writes every row's accumulators into out.
 func (f *featureTransformer) forward(w, b, active, out []float32) {
 	n := f.width
-	forTasks((f.batch+featureRows-1)/featureRows, func(_, task int) {
+	f.forTasks((f.batch+featureRows-1)/featureRows, func(_, task int) {
 		for r := task * featureRows; r < min((task+1)*featureRows, f.batch); r++ {
 			for p := 0; p < f.perspectives; p++ {
 				acc := out[(r*f.perspectives+p)*n:][:n]
@@ -109,10 +110,10 @@ func (f *featureTransformer) backward(active, out, dout []float32) {
 	n := f.width
 	dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)
 	band := n
-	if bands := taskWorkers(n / 64); bands > 1 {
+	if bands := f.taskWorkers(n / 64); bands > 1 {
 		band = roundUp((n+bands-1)/bands, 8)
 	}
-	forTasks((n+band-1)/band, func(_, task int) {
+	f.forTasks((n+band-1)/band, func(_, task int) {
 		c0, c1 := task*band, min((task+1)*band, n)
 		for row := 0; row < f.features; row++ {
 			clear(dw[row*n+c0 : row*n+c1])

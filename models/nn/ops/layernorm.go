@@ -45,6 +45,7 @@ const layerNormRows = 256
 
 type layerNorm struct {
 	opTraits
+	coreShare
 	id      uint64
 	rows, d int
 	eps     float64
@@ -65,7 +66,7 @@ func (ln *layerNorm) allocate() {
 // forRows runs f over the rows in tasks of layerNormRows.
 func (ln *layerNorm) forRows(f func(r0, r1 int)) {
 	tasks := (ln.rows + layerNormRows - 1) / layerNormRows
-	forTasks(tasks, func(_, t int) {
+	ln.forTasks(tasks, func(_, t int) {
 		r0 := t * layerNormRows
 		f(r0, min(r0+layerNormRows, ln.rows))
 	})
