@@ -77,9 +77,6 @@ again. "dchess dataset merge NAME -o OUT" joins the tasks' datasets.`,
 }
 
 func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch {
 	case opts.A == "":
 		return usagef("--a is required (a player SPEC such as heuristic, nnue or uci:/usr/games/stockfish)")

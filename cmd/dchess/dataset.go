@@ -314,9 +314,6 @@ task order and deduplicated (the first one kept), the positions one unsharded ru
 }
 
 func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Output == "" {
 		return usagef("dataset merge needs an output dataset (-o)")
 	}

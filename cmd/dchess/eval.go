@@ -107,9 +107,6 @@ first ten are reported with their line numbers; --strict stops at the first one 
 }
 
 func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	given := 0
 	for _, v := range []string{opts.FEN, opts.EPD, opts.Data, opts.Puzzles} {
 		if v != "" {

@@ -64,9 +64,6 @@ a second (third...) time; a file whose content changed is a new input.`,
 }
 
 func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.DB == "" {
 		return usagef("experience build needs a database: --db FILE")
 	}
@@ -123,9 +120,6 @@ their games, results and score for the side that played them.`,
 }
 
 func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.DB == "" {
 		return usagef("experience stats needs --db FILE")
 	}

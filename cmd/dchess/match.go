@@ -182,9 +182,6 @@ a killed one continues.`,
 }
 
 func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.PGN != "" && opts.Shard == "" && opts.Output == "" {
 		// Before any engine starts, as selfplay -o: the file may hold someone's games.
 		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {

@@ -58,9 +58,6 @@ config, then $DCHESS_STOCKFISH, PATH and /usr/games/stockfish.`,
 }
 
 func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Config == "" {
 		return usagef("pipeline run needs a config file, e.g. configs/quickstart.yaml")
 	}

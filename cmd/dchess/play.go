@@ -62,9 +62,6 @@ When the game ends it is appended to --pgn. With an experience player that learn
 }
 
 func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Player == "" {
 		return usagef("--player is required (a SPEC such as heuristic:depth=3)")
 	}

@@ -170,9 +170,6 @@ them all with a glob.`,
 }
 
 func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch {
 	case opts.Shard != "" && opts.Out == "":
 		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfplay.ShardPGN)

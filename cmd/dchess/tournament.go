@@ -122,9 +122,6 @@ func runTournamentMerge(opts *tournamentMergeOptions, s *IOStreams) error {
 }
 
 func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var specs []player.Spec
 	for _, list := range opts.Players {
 		for _, raw := range player.SplitList(list) {

@@ -49,9 +49,6 @@ one arg= per argument; a whole command line in cmd= does not start.`,
 }
 
 func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
 		return err
