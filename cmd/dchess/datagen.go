@@ -119,12 +119,8 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 		}
 		return err
 	}
-	if opts.JSON && !res.Skipped {
-		return writeJSON(s.Out, struct {
-			*datagen.Result
-			RecordsPerSecond float64 `json:"records_per_second"`
-		}{res, res.RecordsPerSecond()})
-	}
-	fmt.Fprint(s.Out, res.Text(spec))
-	return nil
+	return s.printReport(opts.JSON && !res.Skipped, struct {
+		*datagen.Result
+		RecordsPerSecond float64 `json:"records_per_second"`
+	}{res, res.RecordsPerSecond()}, func() string { return res.Text(spec) })
 }

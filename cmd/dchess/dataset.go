@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -84,11 +83,7 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 			return err
 		}
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, info)
-	}
-	fmt.Fprint(s.Out, info.Text())
-	return nil
+	return s.printReport(opts.JSON, info, info.Text)
 }
 
 // ---- split ----
@@ -134,11 +129,7 @@ func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStream
 		return err
 	}
 	rep := m.Split.Report(opts.Dir)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 // ---- export ----
@@ -257,12 +248,8 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, r); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, r.Text())
+	if err := s.printReport(opts.JSON, r, r.Text); err != nil {
+		return err
 	}
 	return r.Err()
 }
@@ -324,9 +311,5 @@ func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStream
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text(opts.Base))
-	return nil
+	return s.printReport(opts.JSON, sum, func() string { return sum.Text(opts.Base) })
 }

@@ -168,11 +168,7 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, res)
-	}
-	fmt.Fprint(s.Out, res.Text())
-	return nil
+	return s.printReport(opts.JSON, res, res.Text)
 }
 
 func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
@@ -188,11 +184,7 @@ func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 		return err
 	}
 	printSkipped(s, rep.Skipped)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 // printSkipped reports an evaluation's bad lines on stderr, as ingest does.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/evaluate"
@@ -19,11 +18,7 @@ func evalData(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IO
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	_, err = fmt.Fprint(s.Out, rep.Text())
-	return err
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 func evalPairs(ctx context.Context, opts *evalOptions, do evaluate.DataOptions, s *IOStreams) error {
@@ -31,14 +26,10 @@ func evalPairs(ctx context.Context, opts *evalOptions, do evaluate.DataOptions, 
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	if rep.Unreadable > 0 {
+	if !opts.JSON && rep.Unreadable > 0 {
 		s.Infof("%d records skipped: their position or move does not parse\n", rep.Unreadable)
 	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
@@ -47,9 +38,5 @@ func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s 
 		return err
 	}
 	printSkipped(s, rep.Skipped)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	_, err = fmt.Fprint(s.Out, rep.Text())
-	return err
+	return s.printReport(opts.JSON, rep, rep.Text)
 }

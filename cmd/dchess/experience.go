@@ -86,11 +86,7 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		fmt.Fprintln(s.ErrOut, e)
 	}
 	rep := experience.NewBuildReport(opts.DB, total, perInput)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 type experienceStatsOptions struct {
@@ -130,9 +126,5 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, st)
-	}
-	fmt.Fprint(s.Out, st.Text())
-	return nil
+	return s.printReport(opts.JSON, st, st.Text)
 }

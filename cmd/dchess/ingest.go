@@ -172,11 +172,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		return runErr
 	}
 	rep := ingest.Report{Summary: sum, Dataset: opts.Out, Stored: st.Records}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text(opts.MaxGames))
-	return nil
+	return s.printReport(opts.JSON, rep, func() string { return rep.Text(opts.MaxGames) })
 }
 
 // ingestProgress shows input bytes read, with games/s and skips in the

@@ -141,9 +141,5 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text())
-	return nil
+	return s.printReport(opts.JSON, sum, sum.Text)
 }

@@ -244,12 +244,8 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if rep == nil {
 		return runErr
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, rep.Text())
+	if err := s.printReport(opts.JSON, rep, rep.Text); err != nil {
+		return err
 	}
 	return runErr
 }
@@ -284,9 +280,5 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text(opts.Output))
-	return nil
+	return s.printReport(opts.JSON, sum, func() string { return sum.Text(opts.Output) })
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -77,9 +76,5 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 		return err
 	}
 	sum := pipeline.Summarize(cfg, stages)
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text())
-	return nil
+	return s.printReport(opts.JSON, sum, sum.Text)
 }

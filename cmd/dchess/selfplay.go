@@ -211,12 +211,8 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 		// A task that owns no pairs (more tasks than pairs) plays nothing.
 		return nil
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, struct {
-			*selfplay.Result
-			GamesPerSecond float64 `json:"games_per_second"`
-		}{res, res.GamesPerSecond()})
-	}
-	fmt.Fprint(s.Out, res.Text())
-	return nil
+	return s.printReport(opts.JSON, struct {
+		*selfplay.Result
+		GamesPerSecond float64 `json:"games_per_second"`
+	}{res, res.GamesPerSecond()}, res.Text)
 }

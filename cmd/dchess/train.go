@@ -143,11 +143,5 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, res)
-	}
-	for _, line := range res.Summary() {
-		fmt.Fprintln(s.Out, line)
-	}
-	return nil
+	return s.printReport(opts.JSON, res, func() string { return strings.Join(res.Summary(), "\n") + "\n" })
 }
