@@ -18,24 +18,12 @@ import (
 const ingestMemoryLimit = 160 << 20
 
 type ingestOptions struct {
+	// Options bind the flags that choose what is read and kept.
+	ingest.Options
 	Inputs []string
 	Out    string
-	Format string
-	// ScoreView overrides a labelled format's score convention.
-	ScoreView        string
-	Horizon          int
-	MinPly, MaxPly   int
-	PositionsPerGame int
-	SkipCaptures     bool
-	MinElo, MaxElo   int
-	TimeControl      string
-	Termination      string
-	MaxGames         int
-	Seed             uint64
-	Strict           bool
-	Force            bool
-	Workers          int
-	JSON             bool
+	Force  bool
+	JSON   bool
 	// Command is stored in the dataset's manifest.
 	Command []string
 }
@@ -96,8 +84,8 @@ writes nothing; beside inputs that gave positions it is only reported (--strict:
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
-	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet")
-	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
+	f.StringVar((*string)(&opts.Format), "format", "pgn", "input format: pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet")
+	f.StringVar((*string)(&opts.ScoreView), "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
 	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
 	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
 	f.IntVar(&opts.MaxPly, "max-ply", 0, "skip positions after this ply (0: no limit)")
@@ -123,17 +111,13 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if opts.Out == "" {
 		return usagef("ingest needs an output dataset: -o DATASET")
 	}
-	format, err := ingest.ParseFormat(opts.Format)
+	iopts := opts.Options
+	iopts.Dedupe = true
+	format, err := ingest.ParseFormat(string(iopts.Format))
 	if err != nil {
 		return usagef("%v", err)
 	}
-	iopts := ingest.Options{
-		Format: format, ScoreView: ingest.ScoreView(opts.ScoreView), Horizon: opts.Horizon,
-		MinPly: opts.MinPly, MaxPly: opts.MaxPly, PositionsPerGame: opts.PositionsPerGame,
-		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxElo: opts.MaxElo, TimeControl: opts.TimeControl,
-		Termination: opts.Termination, MaxGames: opts.MaxGames, Seed: opts.Seed,
-		Strict: opts.Strict, Workers: opts.Workers, Dedupe: true,
-	}
+	iopts.Format = format
 	if err := iopts.Check(); err != nil {
 		return usagef("%v", err)
 	}
