@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,7 +11,6 @@ import (
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
-	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
@@ -21,34 +19,6 @@ import (
 // runsDir is where training writes its runs; a bare model name in a player
 // SPEC means the newest weights of that family found under it.
 const runsDir = "runs"
-
-// resolveModel resolves a bare model name to the newest exported weights
-// of that family under runs/ (checkpoints are never picked: the family is
-// read from each run's model.dcw), else to the weights shipped with dchess,
-// saying on s which file, once: players show the name as typed.
-func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
-	var mu sync.Mutex
-	said := map[string]bool{}
-	return func(_ context.Context, fam string) (string, error) {
-		path, isShipped, err := family.ResolveWeights(runsDir, fam)
-		if err != nil || s == nil {
-			return path, err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if said[fam+"\x00"+path] {
-			return path, nil
-		}
-		said[fam+"\x00"+path] = true
-		if isShipped {
-			s.Infof("%s: weights %s, the ones shipped with dchess: none under %s/ (how they were made: models/shipped/%s.md)\n",
-				fam, path, runsDir, fam)
-		} else {
-			s.Infof("%s: weights %s, the newest under %s/\n", fam, path, runsDir)
-		}
-		return path, nil
-	}
-}
 
 // gameFlags are the settings match, tournament and selfplay share: how
 // games are played (match.Settings), not who plays them, and where match
