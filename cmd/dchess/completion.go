@@ -89,7 +89,7 @@ func completeSpec(list bool) cobra.CompletionFunc {
 		if i := strings.LastIndex(toComplete, ","); list && i >= 0 {
 			before, word = toComplete[:i+1], toComplete[i+1:]
 		}
-		specs, paths := family.CompleteSpec(runsDir, word)
+		specs, paths := family.CompleteSpec(family.DefaultRunsDir, word)
 		var out []cobra.Completion
 		for _, spec := range specs {
 			out = append(out, before+spec)

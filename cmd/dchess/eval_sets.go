@@ -10,7 +10,7 @@ import (
 // evalData scores --data: pair accuracy for a comparator or with --pairs,
 // else action accuracy.
 func evalData(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
-	do := evaluate.DataOptions{Options: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: runsDir}
+	do := evaluate.DataOptions{Options: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: family.DefaultRunsDir}
 	if opts.Pairs || family.Supports(eo.Player.Family, family.EvalPairs) {
 		return evalPairs(ctx, opts, do, s)
 	}

@@ -14,6 +14,6 @@ import (
 // (newRootCmd sets the resolver the binary uses).
 func TestMain(m *testing.M) {
 	families.RegisterAll()
-	player.SetModelResolver(family.Resolver(runsDir, nil))
+	player.SetModelResolver(family.Resolver(family.DefaultRunsDir, nil))
 	os.Exit(m.Run())
 }

@@ -16,10 +16,6 @@ import (
 	"github.com/dchess/dchess/search/player"
 )
 
-// runsDir is where training writes its runs; a bare model name in a player
-// SPEC means the newest weights of that family found under it.
-const runsDir = "runs"
-
 // gameFlags are the settings match, tournament and selfplay share: how
 // games are played (match.Settings), not who plays them, and where match
 // and tournament write them.

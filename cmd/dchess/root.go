@@ -105,7 +105,7 @@ flag, bad argument; nothing was done).`,
 		Version:       buildinfo.Version(version),
 	}
 	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars, progress lines or informational messages")
-	player.SetModelResolver(family.Resolver(runsDir, s.Infof)) // a command run from main says which weights a bare name plays
+	player.SetModelResolver(family.Resolver(family.DefaultRunsDir, s.Infof)) // a command run from main says which weights a bare name plays
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)

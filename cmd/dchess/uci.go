@@ -51,7 +51,7 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	pin, err := family.PinWeights(runsDir, spec)
+	pin, err := family.PinWeights(family.DefaultRunsDir, spec)
 	if err != nil {
 		return err
 	}
