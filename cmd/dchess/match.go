@@ -13,7 +13,6 @@ import (
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
-	"github.com/dchess/dchess/search/player"
 )
 
 // gameFlags are the settings match, tournament and selfplay share: how
@@ -53,15 +52,7 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if err != nil {
 		return match.Entrant{}, err
 	}
-	// Missing weights too: a bare model name is resolved now, and the
-	// player made once, so nothing is printed before a spec fails.
-	if s, err = player.ResolveWeights(context.Background(), s); err != nil {
-		return match.Entrant{}, err
-	}
-	if err := player.Try(context.Background(), s); err != nil {
-		return match.Entrant{}, err
-	}
-	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
+	return match.CheckedEntrant(context.Background(), s)
 }
 
 type matchOptions struct {
