@@ -183,24 +183,6 @@ func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if err != nil {
 		return err
 	}
-	printSkipped(s, rep.Skipped)
+	fmt.Fprint(s.ErrOut, rep.Skipped.Text())
 	return s.printReport(opts.JSON, rep, rep.Text)
-}
-
-// printSkipped reports an evaluation's bad lines on stderr, as ingest does.
-func printSkipped(s *IOStreams, bad *evaluate.BadLines) {
-	if bad != nil {
-		printFirstErrors(s, bad.First, bad.Count)
-	}
-}
-
-// printFirstErrors prints the first problems a command skipped past and
-// how many more there were.
-func printFirstErrors(s *IOStreams, first []string, total int64) {
-	for _, e := range first {
-		fmt.Fprintln(s.ErrOut, e)
-	}
-	if more := total - int64(len(first)); more > 0 {
-		fmt.Fprintf(s.ErrOut, "... and %d more errors\n", more)
-	}
 }

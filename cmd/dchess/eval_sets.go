@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/evaluate"
@@ -37,6 +38,6 @@ func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s 
 	if err != nil {
 		return err
 	}
-	printSkipped(s, rep.Skipped)
+	fmt.Fprint(s.ErrOut, rep.Skipped.Text())
 	return s.printReport(opts.JSON, rep, rep.Text)
 }

@@ -150,7 +150,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 		bar.Finish()
 	}
 	if sum != nil {
-		printFirstErrors(s, sum.FirstErrors, sum.Errors)
+		fmt.Fprint(s.ErrOut, ingest.ErrorsText(sum.FirstErrors, sum.Errors))
 	}
 	if runErr != nil {
 		return runErr

@@ -32,9 +32,12 @@ func TestReadEPDSuiteReportsTheFirstTen(t *testing.T) {
 	if _, _, err := ReadEPDSuite(path, 0, true); err == nil || !strings.HasPrefix(err.Error(), "--epd: line 1: bm Kh2") {
 		t.Errorf("strict: %v", err)
 	}
+	if want := strings.Join(bad.First, "\n") + "\n... and 2 more errors\n"; bad.Text() != want {
+		t.Errorf("printed as %q, want %q", bad.Text(), want)
+	}
 	// A clean suite reports no bad lines at all (the JSON leaves them out).
 	os.WriteFile(path, []byte("k7/8/8/8/8/8/r7/7K w - - bm Kg1;\n"), 0o644)
-	if _, bad, err := ReadEPDSuite(path, 0, false); err != nil || bad != nil {
+	if _, bad, err := ReadEPDSuite(path, 0, false); err != nil || bad != nil || bad.Text() != "" {
 		t.Errorf("clean suite: %+v, %v", bad, err)
 	}
 }
