@@ -36,9 +36,6 @@ type evalOptions struct {
 	JSON   bool
 }
 
-// defaultEPDMoveTime is the usual think time of test suites such as WAC.
-const defaultEPDMoveTime = time.Second
-
 func newEvalCmd(s *IOStreams) *cobra.Command {
 	opts := &evalOptions{}
 	cmd := &cobra.Command{
@@ -172,9 +169,6 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 }
 
 func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
-	if eo.Limits.Depth == 0 && eo.Limits.Nodes == 0 && eo.Limits.MoveTime == 0 {
-		eo.Limits.MoveTime = defaultEPDMoveTime
-	}
 	rep, err := evaluate.EPD(ctx, opts.EPD, eo, func(pos *evaluate.EPDPosition) {
 		if !opts.JSON && !pos.Solved {
 			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, pos.Wanted())
