@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/evaluate"
 	"github.com/dchess/dchess/search/player"
 )
@@ -124,13 +122,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	case opts.Strict && opts.EPD == "" && opts.Puzzles == "":
 		return usagef("--strict works with --epd or --puzzles")
 	}
-	for i, steps := range opts.Steps {
-		if steps < 1 || steps > family.MaxDecodingSteps {
-			return usagef("--steps: %d must be in 1..%d", steps, family.MaxDecodingSteps)
-		}
-		if slices.Contains(opts.Steps[:i], steps) {
-			return usagef("--steps lists %d twice", steps)
-		}
+	if err := evaluate.CheckSteps(opts.Steps); err != nil {
+		return usagef("%v", err)
 	}
 	spec, err := playerFlag("player", opts.Player)
 	if err != nil {

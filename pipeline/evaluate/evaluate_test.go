@@ -60,3 +60,21 @@ func TestEvaluationsComeFromTheRegistry(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckSteps(t *testing.T) {
+	for _, c := range []struct {
+		steps []int
+		want  string
+	}{
+		{nil, ""},
+		{[]int{1, 2, 5, family.MaxDecodingSteps}, ""},
+		{[]int{1, 0}, "--steps: 0 must be in 1.."},
+		{[]int{family.MaxDecodingSteps + 1}, "must be in 1.."},
+		{[]int{2, 5, 2}, "--steps lists 2 twice"},
+	} {
+		err := CheckSteps(c.steps)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckSteps(%v) = %v, want %q", c.steps, err, c.want)
+		}
+	}
+}
