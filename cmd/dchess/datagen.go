@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/pipeline/datagen"
-	"github.com/dchess/dchess/pipeline/selfplay"
 )
 
 type datagenOptions struct {
@@ -113,10 +110,6 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 	res, err := datagen.Run(ctx, run)
 	r.finish(err)
 	if err != nil {
-		if errors.Is(err, context.Canceled) && res != nil && res.Play != nil {
-			return fmt.Errorf("datagen interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Play.Games, selfplay.Journal(res.Games), res.Output)
-		}
 		return err
 	}
 	return s.printReport(opts.JSON && !res.Skipped, struct {

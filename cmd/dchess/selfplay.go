@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -201,10 +200,6 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	r.finish(err)
 	res := run.Played
 	if err != nil {
-		if errors.Is(err, context.Canceled) && res != nil {
-			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Games, selfplay.Journal(run.Output), run.Output)
-		}
 		return err
 	}
 	if res == nil {
