@@ -9,9 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
-	"github.com/dchess/dchess/internal/progress"
 )
 
 // ingestMemoryLimit is the Go heap size ingest's collector aims to stay under.
@@ -129,14 +127,14 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	bar := ingestProgress(s, sources)
-	if bar != nil {
-		began := time.Now()
-		iopts.Progress = func(p ingest.Progress) {
-			rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
-			bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
-			bar.Set(p.Bytes)
-		}
+	// The bar counts input bytes read, with games/s and skips in its
+	// description.
+	bar := s.Progress("ingest", ingest.TotalBytes(sources), "bytes")
+	began := time.Now()
+	iopts.Progress = func(p ingest.Progress) {
+		rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
+		bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
+		bar.Set(p.Bytes)
 	}
 	// Ingest allocates many short-lived strings while its live heap stays
 	// small (bounded batches): collecting less often saves CPU, and the
@@ -146,9 +144,7 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
 	sum, st, runErr := ingest.ToDataset(ctx, inputs, s.In, iopts,
 		ingest.Destination{Out: opts.Out, Replace: opts.Force, Command: opts.Command, Sources: sources})
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if sum != nil {
 		fmt.Fprint(s.ErrOut, ingest.ErrorsText(sum.FirstErrors, sum.Errors))
 	}
@@ -157,13 +153,4 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	}
 	rep := ingest.Report{Summary: sum, Dataset: opts.Out, Stored: st.Records}
 	return s.printReport(opts.JSON, rep, func() string { return rep.Text(opts.MaxGames) })
-}
-
-// ingestProgress shows input bytes read, with games/s and skips in the
-// description; nil with --quiet.
-func ingestProgress(s *IOStreams, sources []dataset.Source) progress.Reporter {
-	if s.Quiet {
-		return nil
-	}
-	return s.Progress("ingest", ingest.TotalBytes(sources), "bytes")
 }

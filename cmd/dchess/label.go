@@ -95,9 +95,6 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 
 	var bar progress.Reporter
 	onProgress := func(p label.Progress) {
-		if s.Quiet {
-			return
-		}
 		if bar == nil {
 			bar = s.Progress("label", p.Total-p.Resumed, "pos")
 			if p.Resumed > 0 {
