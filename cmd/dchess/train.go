@@ -28,7 +28,6 @@ type trainOptions struct {
 	CheckpointEvery time.Duration
 	JSON            bool
 	seedSet         bool
-	now             func() time.Time
 }
 
 func newTrainCmd(s *IOStreams) *cobra.Command {
@@ -128,11 +127,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		}
 		topts.Config = cfg
 		if topts.RunDir == "" {
-			now := time.Now
-			if opts.now != nil {
-				now = opts.now
-			}
-			topts.RunDir = family.DefaultRunDir(family.DefaultRunsDir, opts.Model, now())
+			topts.RunDir = family.DefaultRunDir(family.DefaultRunsDir, opts.Model, time.Now())
 		}
 	}
 	if !s.Quiet {
