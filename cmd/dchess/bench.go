@@ -109,10 +109,9 @@ func runBench(ctx context.Context, opts *benchOptions, s *IOStreams) error {
 	if out.Threads < threads {
 		fmt.Fprintf(s.ErrOut, "note: %d threads asked, %d searched: the evaluator cannot be cloned for more\n", threads, out.Threads)
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, out)
+	if err := s.printReport(opts.JSON, out, out.Text); err != nil || opts.JSON {
+		return err
 	}
-	fmt.Fprint(s.Out, out.Text())
 	if out.Signature != "" && out.Signature != "ok" {
 		fmt.Fprintf(s.ErrOut, "note: node count %s: the search or evaluation changed\n", out.Signature)
 	}

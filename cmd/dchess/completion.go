@@ -49,10 +49,10 @@ func registerCompletions(root *cobra.Command) {
 			}
 		}
 		for _, flag := range specFlags {
-			register(flag, completeSpec(false))
+			register(flag, completeSpec(family.CompleteSpec))
 		}
 		for _, flag := range specListFlags {
-			register(flag, completeSpec(true))
+			register(flag, completeSpec(family.CompleteSpecList))
 		}
 		for flag, values := range valueFlags {
 			register(flag, completeValues(values))
@@ -80,24 +80,15 @@ func completeValues(values func() []string) cobra.CompletionFunc {
 	}
 }
 
-// completeSpec completes a player SPEC (family.CompleteSpec, with the
-// weights under runs/). With list, the SPEC is the last of a
-// comma-separated list, and the ones before it are kept.
-func completeSpec(list bool) cobra.CompletionFunc {
+// completeSpec completes a player SPEC, or a list of them, with the
+// weights under runs/ (family.CompleteSpec, family.CompleteSpecList).
+func completeSpec(complete func(runsDir, word string) ([]string, bool)) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		before, word := "", toComplete
-		if i := strings.LastIndex(toComplete, ","); list && i >= 0 {
-			before, word = toComplete[:i+1], toComplete[i+1:]
-		}
-		specs, paths := family.CompleteSpec(runsDir, word)
-		var out []cobra.Completion
-		for _, spec := range specs {
-			out = append(out, before+spec)
-		}
+		specs, paths := complete(family.DefaultRunsDir, toComplete)
 		directive := cobra.ShellCompDirectiveNoFileComp
 		if paths {
 			directive |= cobra.ShellCompDirectiveNoSpace
 		}
-		return out, directive
+		return specs, directive
 	}
 }

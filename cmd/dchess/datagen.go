@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dchess/dchess/pipeline/datagen"
-	"github.com/dchess/dchess/pipeline/selfplay"
 )
 
 type datagenOptions struct {
@@ -77,9 +74,6 @@ again. "dchess dataset merge NAME -o OUT" joins the tasks' datasets.`,
 }
 
 func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch {
 	case opts.A == "":
 		return usagef("--a is required (a player SPEC such as heuristic, nnue or uci:/usr/games/stockfish)")
@@ -116,18 +110,10 @@ func runDatagen(ctx context.Context, opts *datagenOptions, s *IOStreams) error {
 	res, err := datagen.Run(ctx, run)
 	r.finish(err)
 	if err != nil {
-		if errors.Is(err, context.Canceled) && res != nil && res.Play != nil {
-			return fmt.Errorf("datagen interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Play.Games, selfplay.Journal(res.Games), res.Output)
-		}
 		return err
 	}
-	if opts.JSON && !res.Skipped {
-		return writeJSON(s.Out, struct {
-			*datagen.Result
-			RecordsPerSecond float64 `json:"records_per_second"`
-		}{res, res.RecordsPerSecond()})
-	}
-	fmt.Fprint(s.Out, res.Text(spec))
-	return nil
+	return s.printReport(opts.JSON && !res.Skipped, struct {
+		*datagen.Result
+		RecordsPerSecond float64 `json:"records_per_second"`
+	}{res, res.RecordsPerSecond()}, func() string { return res.Text(spec) })
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -84,11 +83,7 @@ func runDatasetInfo(ctx context.Context, opts *datasetInfoOptions, s *IOStreams)
 			return err
 		}
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, info)
-	}
-	fmt.Fprint(s.Out, info.Text())
-	return nil
+	return s.printReport(opts.JSON, info, info.Text)
 }
 
 // ---- split ----
@@ -134,23 +129,17 @@ func runDatasetSplit(ctx context.Context, opts *datasetSplitOptions, s *IOStream
 		return err
 	}
 	rep := m.Split.Report(opts.Dir)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 // ---- export ----
 
 type datasetExportOptions struct {
-	Dir               string
-	Format            string
-	Output            string
-	Split             string
-	Force             bool
-	QuietOnly         bool
-	SkipUnknownResult bool
+	// ExportOptions bind the flags dataset.Export takes as they are.
+	dataset.ExportOptions
+	Dir string
+	// SplitName is --split as given: train, val, test or all.
+	SplitName string
 }
 
 func newDatasetExportCmd(s *IOStreams) *cobra.Command {
@@ -186,7 +175,7 @@ when complete.`,
 	cmd.Flags().BoolVar(&opts.QuietOnly, "quiet-only", false, "write only quiet labelled positions (not in check, best move not a capture)")
 	cmd.Flags().BoolVar(&opts.SkipUnknownResult, "skip-unknown-result", false, "plain, binpack, bullet: leave out records with no game result instead of writing them as draws")
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "-", "output file (- for standard output)")
-	cmd.Flags().StringVar(&opts.Split, "split", "all", "records of one split only: train, val, test or all")
+	cmd.Flags().StringVar(&opts.SplitName, "split", "all", "records of one split only: train, val, test or all")
 	cmd.Flags().BoolVar(&opts.Force, "force", false, "replace the -o file if it exists")
 	inputArgs(cmd, inputDataset)
 	return cmd
@@ -196,8 +185,9 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	if !slices.Contains(dataset.ExportFormats, opts.Format) {
 		return usagef("--format %q: want %s", opts.Format, strings.Join(dataset.ExportFormats, ", "))
 	}
-	split, err := dataset.ParseSplit(opts.Split)
-	if err != nil {
+	eopts := opts.ExportOptions
+	var err error
+	if eopts.Split, err = dataset.ParseSplit(opts.SplitName); err != nil {
 		return usagef("--split: %v", err)
 	}
 	d, err := dataset.Open(opts.Dir)
@@ -206,8 +196,7 @@ func runDatasetExport(ctx context.Context, opts *datasetExportOptions, s *IOStre
 	}
 	bar := s.lazyProgress("export", "records")
 	var st dataset.ExportStats
-	eopts := dataset.ExportOptions{Format: opts.Format, Split: split, Output: opts.Output, Force: opts.Force, Stdout: s.Out,
-		QuietOnly: opts.QuietOnly, SkipUnknownResult: opts.SkipUnknownResult, Stats: &st, Progress: bar.Set}
+	eopts.Stdout, eopts.Stats, eopts.Progress = s.Out, &st, bar.Set
 	count, err := dataset.Export(ctx, d, eopts)
 	bar.Finish()
 	if err != nil {
@@ -257,12 +246,8 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, r); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, r.Text())
+	if err := s.printReport(opts.JSON, r, r.Text); err != nil {
+		return err
 	}
 	return r.Err()
 }
@@ -270,12 +255,9 @@ func runDatasetVerify(ctx context.Context, opts *datasetVerifyOptions, s *IOStre
 // ---- merge ----
 
 type datasetMergeOptions struct {
-	Base    string
-	Output  string
-	Input   string
-	Force   bool
-	JSON    bool
-	Command []string
+	// MergeOptions bind the flags dataset.MergeShards takes as they are.
+	dataset.MergeOptions
+	JSON bool
 }
 
 func newDatasetMergeCmd(s *IOStreams) *cobra.Command {
@@ -314,22 +296,16 @@ task order and deduplicated (the first one kept), the positions one unsharded ru
 }
 
 func runDatasetMerge(ctx context.Context, opts *datasetMergeOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Output == "" {
 		return usagef("dataset merge needs an output dataset (-o)")
 	}
 	bar := s.lazyProgress("merge", "records")
-	sum, err := dataset.MergeShards(ctx, dataset.MergeOptions{Base: opts.Base, Output: opts.Output, Input: opts.Input, Command: opts.Command, Force: opts.Force,
-		Progress: bar.Set})
+	mopts := opts.MergeOptions
+	mopts.Progress = bar.Set
+	sum, err := dataset.MergeShards(ctx, mopts)
 	bar.Finish()
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text(opts.Base))
-	return nil
+	return s.printReport(opts.JSON, sum, func() string { return sum.Text(opts.Base) })
 }

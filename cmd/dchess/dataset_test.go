@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/internal/chess/pgn"
 
 	"github.com/dchess/dchess/dataset"
@@ -144,7 +145,7 @@ func TestDatasetInfoCountQuiet(t *testing.T) {
 func TestDatasetInfoCountsTheDuplicatesIngestReported(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	s, out, _ := ingestStreams(ingestTestGames)
-	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4, JSON: true}, s); err != nil {
+	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, JSON: true, Options: ingest.Options{Format: "pgn", Horizon: 4}}, s); err != nil {
 		t.Fatal(err)
 	}
 	var ingested struct {
@@ -239,7 +240,7 @@ func TestDatasetSplitThenInfo(t *testing.T) {
 func TestDatasetExportJSONL(t *testing.T) {
 	dir, recs := makeTestDataset(t)
 	s, out, _ := testDatasetStreams()
-	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "jsonl", Output: "-", Split: "all"}, s); err != nil {
+	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, SplitName: "all", ExportOptions: dataset.ExportOptions{Format: "jsonl", Output: "-"}}, s); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -288,13 +289,13 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 	}
 	outFile := filepath.Join(t.TempDir(), "test.csv")
 	s, out, _ := testDatasetStreams()
-	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "csv", Output: outFile, Split: "test"}, s); err != nil {
+	if err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, SplitName: "test", ExportOptions: dataset.ExportOptions{Format: "csv", Output: outFile}}, s); err != nil {
 		t.Fatal(err)
 	}
 	if out.Len() != 0 {
 		t.Errorf("export -o also wrote to stdout: %q", out)
 	}
-	again := &datasetExportOptions{Dir: dir, Format: "csv", Output: outFile, Split: "test"}
+	again := &datasetExportOptions{Dir: dir, SplitName: "test", ExportOptions: dataset.ExportOptions{Format: "csv", Output: outFile}}
 	if err := runDatasetExport(context.Background(), again, s); err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Errorf("export over an existing file without --force: %v", err)
 	}
@@ -350,14 +351,14 @@ func TestDatasetExportCSVToFileBySplit(t *testing.T) {
 func TestDatasetExportBadFlags(t *testing.T) {
 	dir, _ := makeTestDataset(t)
 	s, _, _ := testDatasetStreams()
-	for _, opts := range []datasetExportOptions{{Format: "parquet", Split: "all"}, {Format: "csv", Split: "holdout"}} {
+	for _, opts := range []datasetExportOptions{{SplitName: "all", ExportOptions: dataset.ExportOptions{Format: "parquet"}}, {SplitName: "holdout", ExportOptions: dataset.ExportOptions{Format: "csv"}}} {
 		opts.Dir = dir
 		var usage *usageError
 		if err := runDatasetExport(context.Background(), &opts, s); !errors.As(err, &usage) {
 			t.Errorf("export %+v: %v, want a usage error", opts, err)
 		}
 	}
-	err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, Format: "csv", Split: "val", Output: "-"}, s)
+	err := runDatasetExport(context.Background(), &datasetExportOptions{Dir: dir, SplitName: "val", ExportOptions: dataset.ExportOptions{Format: "csv", Output: "-"}}, s)
 	if err == nil || !strings.Contains(err.Error(), "not split") {
 		t.Errorf("export of val from an unsplit dataset: %v", err)
 	}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/pipeline/evaluate"
 	"github.com/dchess/dchess/search/player"
 )
@@ -35,9 +33,6 @@ type evalOptions struct {
 	Strict bool
 	JSON   bool
 }
-
-// defaultEPDMoveTime is the usual think time of test suites such as WAC.
-const defaultEPDMoveTime = time.Second
 
 func newEvalCmd(s *IOStreams) *cobra.Command {
 	opts := &evalOptions{}
@@ -107,9 +102,6 @@ first ten are reported with their line numbers; --strict stops at the first one 
 }
 
 func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	given := 0
 	for _, v := range []string{opts.FEN, opts.EPD, opts.Data, opts.Puzzles} {
 		if v != "" {
@@ -130,13 +122,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	case opts.Strict && opts.EPD == "" && opts.Puzzles == "":
 		return usagef("--strict works with --epd or --puzzles")
 	}
-	for i, steps := range opts.Steps {
-		if steps < 1 || steps > family.MaxDecodingSteps {
-			return usagef("--steps: %d must be in 1..%d", steps, family.MaxDecodingSteps)
-		}
-		if slices.Contains(opts.Steps[:i], steps) {
-			return usagef("--steps lists %d twice", steps)
-		}
+	if err := evaluate.CheckSteps(opts.Steps); err != nil {
+		return usagef("%v", err)
 	}
 	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
@@ -171,17 +158,10 @@ func evalFEN(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, res)
-	}
-	fmt.Fprint(s.Out, res.Text())
-	return nil
+	return s.printReport(opts.JSON, res, res.Text)
 }
 
 func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
-	if eo.Limits.Depth == 0 && eo.Limits.Nodes == 0 && eo.Limits.MoveTime == 0 {
-		eo.Limits.MoveTime = defaultEPDMoveTime
-	}
 	rep, err := evaluate.EPD(ctx, opts.EPD, eo, func(pos *evaluate.EPDPosition) {
 		if !opts.JSON && !pos.Solved {
 			s.Infof("%s: played %s, %s\n", pos.ID, pos.Played, pos.Wanted())
@@ -190,28 +170,6 @@ func evalEPD(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOS
 	if err != nil {
 		return err
 	}
-	printSkipped(s, rep.Skipped)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
-}
-
-// printSkipped reports an evaluation's bad lines on stderr, as ingest does.
-func printSkipped(s *IOStreams, bad *evaluate.BadLines) {
-	if bad != nil {
-		printFirstErrors(s, bad.First, bad.Count)
-	}
-}
-
-// printFirstErrors prints the first problems a command skipped past and
-// how many more there were.
-func printFirstErrors(s *IOStreams, first []string, total int64) {
-	for _, e := range first {
-		fmt.Fprintln(s.ErrOut, e)
-	}
-	if more := total - int64(len(first)); more > 0 {
-		fmt.Fprintf(s.ErrOut, "... and %d more errors\n", more)
-	}
+	fmt.Fprint(s.ErrOut, rep.Skipped.Text())
+	return s.printReport(opts.JSON, rep, rep.Text)
 }

@@ -11,7 +11,7 @@ import (
 // evalData scores --data: pair accuracy for a comparator or with --pairs,
 // else action accuracy.
 func evalData(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
-	do := evaluate.DataOptions{Options: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: runsDir}
+	do := evaluate.DataOptions{Options: eo, Dataset: opts.Data, Steps: opts.Steps, RunsDir: family.DefaultRunsDir}
 	if opts.Pairs || family.Supports(eo.Player.Family, family.EvalPairs) {
 		return evalPairs(ctx, opts, do, s)
 	}
@@ -19,11 +19,7 @@ func evalData(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IO
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	_, err = fmt.Fprint(s.Out, rep.Text())
-	return err
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 func evalPairs(ctx context.Context, opts *evalOptions, do evaluate.DataOptions, s *IOStreams) error {
@@ -31,14 +27,10 @@ func evalPairs(ctx context.Context, opts *evalOptions, do evaluate.DataOptions, 
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	if rep.Unreadable > 0 {
+	if !opts.JSON && rep.Unreadable > 0 {
 		s.Infof("%d records skipped: their position or move does not parse\n", rep.Unreadable)
 	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s *IOStreams) error {
@@ -46,10 +38,6 @@ func evalPuzzles(ctx context.Context, opts *evalOptions, eo evaluate.Options, s 
 	if err != nil {
 		return err
 	}
-	printSkipped(s, rep.Skipped)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	_, err = fmt.Fprint(s.Out, rep.Text())
-	return err
+	fmt.Fprint(s.ErrOut, rep.Skipped.Text())
+	return s.printReport(opts.JSON, rep, rep.Text)
 }

@@ -64,9 +64,6 @@ a second (third...) time; a file whose content changed is a new input.`,
 }
 
 func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.DB == "" {
 		return usagef("experience build needs a database: --db FILE")
 	}
@@ -89,11 +86,7 @@ func runExperienceBuild(ctx context.Context, opts *experienceBuildOptions, s *IO
 		fmt.Fprintln(s.ErrOut, e)
 	}
 	rep := experience.NewBuildReport(opts.DB, total, perInput)
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text())
-	return nil
+	return s.printReport(opts.JSON, rep, rep.Text)
 }
 
 type experienceStatsOptions struct {
@@ -123,9 +116,6 @@ their games, results and score for the side that played them.`,
 }
 
 func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.DB == "" {
 		return usagef("experience stats needs --db FILE")
 	}
@@ -136,9 +126,5 @@ func runExperienceStats(ctx context.Context, opts *experienceStatsOptions, s *IO
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, st)
-	}
-	fmt.Fprint(s.Out, st.Text())
-	return nil
+	return s.printReport(opts.JSON, st, st.Text)
 }

@@ -3,14 +3,9 @@ package main
 //go:generate go run . docs --out ../../docs/reference/commands
 
 import (
-	"bytes"
-	"fmt"
-	"strings"
-
 	"github.com/spf13/cobra"
-	"github.com/spf13/cobra/doc"
 
-	"github.com/dchess/dchess/internal/safefile"
+	"github.com/dchess/dchess/internal/cmdref"
 )
 
 // referenceDir is where the generated command reference is checked in,
@@ -37,67 +32,9 @@ func newDocsCmd(s *IOStreams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			// A new tree, not the one running: the pages must not depend
 			// on how this command was called.
-			return writeReference(newRootCmd(s), out)
+			return cmdref.Write(newRootCmd(s), referenceHeader, out)
 		},
 	}
 	cmd.Flags().StringVar(&out, "out", referenceDir, "folder to write the pages into")
 	return cmd
-}
-
-// referencePages renders the Markdown page of root and of every available
-// command under it, by file name (dchess_dataset_info.md). Links between
-// pages are relative: all pages sit in one folder.
-func referencePages(root *cobra.Command) (map[string][]byte, error) {
-	// What Execute adds before running a command, so the pages show what
-	// --help shows: the completion command and --version.
-	root.InitDefaultCompletionCmd()
-	root.InitDefaultVersionFlag()
-	pages := map[string][]byte{}
-	var visit func(c *cobra.Command) error
-	visit = func(c *cobra.Command) error {
-		c.DisableAutoGenTag = true // no date line: the pages are the same on every run
-		var buf bytes.Buffer
-		buf.WriteString(referenceHeader)
-		if err := doc.GenMarkdownCustom(c, &buf, func(link string) string { return link }); err != nil {
-			return err
-		}
-		pages[referenceFileName(c)] = buf.Bytes()
-		for _, sub := range c.Commands() {
-			if !sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand() {
-				continue
-			}
-			if err := visit(sub); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := visit(root); err != nil {
-		return nil, err
-	}
-	return pages, nil
-}
-
-// referenceFileName is cobra's name for a command's page.
-func referenceFileName(c *cobra.Command) string {
-	return strings.ReplaceAll(c.CommandPath(), " ", "_") + ".md"
-}
-
-// isReferencePage says whether a file name is one referencePages makes,
-// so writeReference removes stale pages and nothing else.
-func isReferencePage(name string) bool {
-	return (name == "dchess.md" || strings.HasPrefix(name, "dchess_")) && strings.HasSuffix(name, ".md")
-}
-
-// writeReference writes the pages of root into dir and removes the pages
-// of commands that are gone.
-func writeReference(root *cobra.Command, dir string) error {
-	pages, err := referencePages(root)
-	if err != nil {
-		return err
-	}
-	if err := safefile.WriteFiles(dir, pages, isReferencePage); err != nil {
-		return fmt.Errorf("writing the reference: %w", err)
-	}
-	return nil
 }

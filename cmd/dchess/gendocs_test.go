@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/internal/cmdref"
 	"github.com/spf13/cobra"
 )
 
@@ -20,7 +21,7 @@ func readReference(t *testing.T, dir string) map[string][]byte {
 	}
 	pages := map[string][]byte{}
 	for _, e := range entries {
-		if !isReferencePage(e.Name()) {
+		if !cmdref.IsPage("dchess", e.Name()) {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -38,7 +39,7 @@ func readReference(t *testing.T, dir string) map[string][]byte {
 func TestReferenceIsUpToDate(t *testing.T) {
 	dir := t.TempDir()
 	s, _, _ := playStreams("")
-	if err := writeReference(newRootCmd(s), dir); err != nil {
+	if err := cmdref.Write(newRootCmd(s), referenceHeader, dir); err != nil {
 		t.Fatal(err)
 	}
 	want := readReference(t, dir)
@@ -65,10 +66,10 @@ func TestReferenceIsUpToDate(t *testing.T) {
 }
 
 // TestReferenceDoesNotDependOnTheMachine: no page names this checkout or
-// the home folder, or carries a date.
+// the home folder (that none carries a date is cmdref's test).
 func TestReferenceDoesNotDependOnTheMachine(t *testing.T) {
 	s, _, _ := playStreams("")
-	pages, err := referencePages(newRootCmd(s))
+	pages, err := cmdref.Pages(newRootCmd(s), referenceHeader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,9 +86,6 @@ func TestReferenceDoesNotDependOnTheMachine(t *testing.T) {
 				t.Errorf("%s names %s, a path of this machine", name, l)
 			}
 		}
-		if bytes.Contains(page, []byte("Auto generated")) {
-			t.Errorf("%s has cobra's dated line", name)
-		}
 	}
 	if len(pages) < 20 {
 		t.Errorf("only %d pages", len(pages))
@@ -100,7 +98,7 @@ func TestReferenceDoesNotDependOnTheMachine(t *testing.T) {
 func TestReferencePagesKeepExamples(t *testing.T) {
 	s, _, _ := playStreams("")
 	root := newRootCmd(s)
-	pages, err := referencePages(root)
+	pages, err := cmdref.Pages(root, referenceHeader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +107,7 @@ func TestReferencePagesKeepExamples(t *testing.T) {
 		if !c.IsAvailableCommand() || c.Name() == "completion" {
 			return
 		}
-		page := pages[referenceFileName(c)]
+		page := pages[cmdref.FileName(c)]
 		if c.Example == "" || !bytes.Contains(page, []byte("### Examples")) {
 			t.Errorf("%s: --help has no examples (set the command's Example)", c.CommandPath())
 		}
@@ -118,28 +116,4 @@ func TestReferencePagesKeepExamples(t *testing.T) {
 		}
 	}
 	visit(root)
-}
-
-// writeReference replaces the pages in a folder and removes those of
-// commands that are gone, and leaves other files alone.
-func TestWriteReferenceRemovesStalePages(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{"dchess_gone.md": "old", "README.md": "index", "dchess.md": "old"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, _, _ := playStreams("")
-	if err := writeReference(newRootCmd(s), dir); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "dchess_gone.md")); !os.IsNotExist(err) {
-		t.Errorf("the stale page stayed: %v", err)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "README.md")); err != nil || string(b) != "index" {
-		t.Errorf("README.md: %q %v", b, err)
-	}
-	if b, err := os.ReadFile(filepath.Join(dir, "dchess.md")); err != nil || !strings.Contains(string(b), "## dchess\n") {
-		t.Errorf("dchess.md was not rewritten: %q %v", b, err)
-	}
 }

@@ -9,33 +9,19 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/dataset/ingest"
-	"github.com/dchess/dchess/internal/progress"
 )
 
 // ingestMemoryLimit is the Go heap size ingest's collector aims to stay under.
 const ingestMemoryLimit = 160 << 20
 
 type ingestOptions struct {
+	// Options bind the flags that choose what is read and kept.
+	ingest.Options
 	Inputs []string
 	Out    string
-	Format string
-	// ScoreView overrides a labelled format's score convention.
-	ScoreView        string
-	Horizon          int
-	MinPly, MaxPly   int
-	PositionsPerGame int
-	SkipCaptures     bool
-	MinElo, MaxElo   int
-	TimeControl      string
-	Termination      string
-	MaxGames         int
-	Seed             uint64
-	Strict           bool
-	Force            bool
-	Workers          int
-	JSON             bool
+	Force  bool
+	JSON   bool
 	// Command is stored in the dataset's manifest.
 	Command []string
 }
@@ -96,8 +82,8 @@ writes nothing; beside inputs that gave positions it is only reported (--strict:
 	}
 	f := cmd.Flags()
 	f.StringVarP(&opts.Out, "out", "o", "", "dataset folder to write (required)")
-	f.StringVar(&opts.Format, "format", "pgn", "input format: pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet")
-	f.StringVar(&opts.ScoreView, "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
+	f.StringVar((*string)(&opts.Format), "format", "pgn", "input format: pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet")
+	f.StringVar((*string)(&opts.ScoreView), "score-view", "", "labelled formats: scores are from 'white' or the side to move ('stm'); default per format")
 	f.IntVar(&opts.Horizon, "horizon", ingest.DefaultHorizon, "moves after the played one kept with each position")
 	f.IntVar(&opts.MinPly, "min-ply", 0, "skip positions before this ply")
 	f.IntVar(&opts.MaxPly, "max-ply", 0, "skip positions after this ply (0: no limit)")
@@ -123,17 +109,13 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if opts.Out == "" {
 		return usagef("ingest needs an output dataset: -o DATASET")
 	}
-	format, err := ingest.ParseFormat(opts.Format)
+	iopts := opts.Options
+	iopts.Dedupe = true
+	format, err := ingest.ParseFormat(string(iopts.Format))
 	if err != nil {
 		return usagef("%v", err)
 	}
-	iopts := ingest.Options{
-		Format: format, ScoreView: ingest.ScoreView(opts.ScoreView), Horizon: opts.Horizon,
-		MinPly: opts.MinPly, MaxPly: opts.MaxPly, PositionsPerGame: opts.PositionsPerGame,
-		SkipCaptures: opts.SkipCaptures, MinElo: opts.MinElo, MaxElo: opts.MaxElo, TimeControl: opts.TimeControl,
-		Termination: opts.Termination, MaxGames: opts.MaxGames, Seed: opts.Seed,
-		Strict: opts.Strict, Workers: opts.Workers, Dedupe: true,
-	}
+	iopts.Format = format
 	if err := iopts.Check(); err != nil {
 		return usagef("%v", err)
 	}
@@ -145,14 +127,14 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	bar := ingestProgress(s, sources)
-	if bar != nil {
-		began := time.Now()
-		iopts.Progress = func(p ingest.Progress) {
-			rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
-			bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
-			bar.Set(p.Bytes)
-		}
+	// The bar counts input bytes read, with games/s and skips in its
+	// description.
+	bar := s.Progress("ingest", ingest.TotalBytes(sources), "bytes")
+	began := time.Now()
+	iopts.Progress = func(p ingest.Progress) {
+		rate := float64(p.Games) / max(time.Since(began).Seconds(), 1e-9)
+		bar.Describe(fmt.Sprintf("%d read (%.0f/s), %d skipped", p.Games, rate, p.Skipped))
+		bar.Set(p.Bytes)
 	}
 	// Ingest allocates many short-lived strings while its live heap stays
 	// small (bounded batches): collecting less often saves CPU, and the
@@ -162,28 +144,13 @@ func runIngest(ctx context.Context, opts *ingestOptions, s *IOStreams) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(ingestMemoryLimit))
 	sum, st, runErr := ingest.ToDataset(ctx, inputs, s.In, iopts,
 		ingest.Destination{Out: opts.Out, Replace: opts.Force, Command: opts.Command, Sources: sources})
-	if bar != nil {
-		bar.Finish()
-	}
+	bar.Finish()
 	if sum != nil {
-		printFirstErrors(s, sum.FirstErrors, sum.Errors)
+		fmt.Fprint(s.ErrOut, ingest.ErrorsText(sum.FirstErrors, sum.Errors))
 	}
 	if runErr != nil {
 		return runErr
 	}
 	rep := ingest.Report{Summary: sum, Dataset: opts.Out, Stored: st.Records}
-	if opts.JSON {
-		return writeJSON(s.Out, rep)
-	}
-	fmt.Fprint(s.Out, rep.Text(opts.MaxGames))
-	return nil
-}
-
-// ingestProgress shows input bytes read, with games/s and skips in the
-// description; nil with --quiet.
-func ingestProgress(s *IOStreams, sources []dataset.Source) progress.Reporter {
-	if s.Quiet {
-		return nil
-	}
-	return s.Progress("ingest", ingest.TotalBytes(sources), "bytes")
+	return s.printReport(opts.JSON, rep, func() string { return rep.Text(opts.MaxGames) })
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/internal/testenv"
 )
 
@@ -61,7 +62,7 @@ func scanAll(t *testing.T, dir string) []*dataset.Record {
 func TestIngestStdinReportsBadGameAndDedupes(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	s, out, errOut := ingestStreams(ingestTestGames)
-	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Options: ingest.Options{Format: "pgn", Horizon: 4}}
 	if err := runIngest(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestIngestStdinReportsBadGameAndDedupes(t *testing.T) {
 func TestIngestJSONAndFilters(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	s, out, _ := ingestStreams(ingestTestGames)
-	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 2, MinPly: 2, MinElo: 2000, JSON: true}
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, JSON: true, Options: ingest.Options{Format: "pgn", Horizon: 2, MinPly: 2, MinElo: 2000}}
 	if err := runIngest(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestIngestJSONAndFilters(t *testing.T) {
 func TestIngestStrictFailsAndWritesNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	s, _, _ := ingestStreams(ingestTestGames)
-	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4, Strict: true}
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Options: ingest.Options{Format: "pgn", Horizon: 4, Strict: true}}
 	err := runIngest(context.Background(), opts, s)
 	if err == nil || !strings.Contains(err.Error(), `game 2 (line 11): illegal SAN "Nf9"`) {
 		t.Fatalf("err = %v", err)
@@ -126,15 +127,15 @@ func TestIngestUsageErrors(t *testing.T) {
 		opts ingestOptions
 		want string
 	}{
-		{"no input", ingestOptions{Out: "x", Format: "pgn"}, "at least one input"},
-		{"no output", ingestOptions{Inputs: []string{"-"}, Format: "pgn"}, "-o DATASET"},
-		{"bad format", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "sgf"}, "unknown format"},
-		{"negative horizon", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", Horizon: -1}, "horizon"},
-		{"max below min", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinPly: 10, MaxPly: 5}, "max ply"},
-		{"missing file", ingestOptions{Inputs: []string{"/nonexistent/g.pgn"}, Out: "x", Format: "pgn"}, "no such file"},
-		{"bad time control", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", TimeControl: "slow"}, `time control "slow"`},
-		{"max below min Elo", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "pgn", MinElo: 2000, MaxElo: 1500}, "max Elo"},
-		{"tag filter on EPD", ingestOptions{Inputs: []string{"-"}, Out: "x", Format: "epd", Termination: "normal"}, "PGN only"},
+		{"no input", ingestOptions{Out: "x", Options: ingest.Options{Format: "pgn"}}, "at least one input"},
+		{"no output", ingestOptions{Inputs: []string{"-"}, Options: ingest.Options{Format: "pgn"}}, "-o DATASET"},
+		{"bad format", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "sgf"}}, "unknown format"},
+		{"negative horizon", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "pgn", Horizon: -1}}, "horizon"},
+		{"max below min", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "pgn", MinPly: 10, MaxPly: 5}}, "max ply"},
+		{"missing file", ingestOptions{Inputs: []string{"/nonexistent/g.pgn"}, Out: "x", Options: ingest.Options{Format: "pgn"}}, "no such file"},
+		{"bad time control", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "pgn", TimeControl: "slow"}}, `time control "slow"`},
+		{"max below min Elo", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "pgn", MinElo: 2000, MaxElo: 1500}}, "max Elo"},
+		{"tag filter on EPD", ingestOptions{Inputs: []string{"-"}, Out: "x", Options: ingest.Options{Format: "epd", Termination: "normal"}}, "PGN only"},
 	} {
 		s, _, _ := ingestStreams("")
 		opts := tc.opts
@@ -186,7 +187,7 @@ func TestIngestDeterministicZstd(t *testing.T) {
 	for i, workers := range []int{1, 2} {
 		dir := filepath.Join(tmp, "run", string(rune('a'+i)))
 		s, _, _ := ingestStreams("")
-		opts := &ingestOptions{Inputs: []string{input}, Out: dir, Format: "pgn", Horizon: 4, PositionsPerGame: 8, Seed: 3, Workers: workers}
+		opts := &ingestOptions{Inputs: []string{input}, Out: dir, Options: ingest.Options{Format: "pgn", Horizon: 4, PositionsPerGame: 8, Seed: 3, Workers: workers}}
 		if err := runIngest(context.Background(), opts, s); err != nil {
 			t.Fatal(err)
 		}
@@ -207,7 +208,7 @@ func TestIngestDeterministicZstd(t *testing.T) {
 // and took a user's notes with it.
 func TestIngestOverADatasetNeedsForceAndKeepsForeignFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
-	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}
+	opts := &ingestOptions{Inputs: []string{"-"}, Out: dir, Options: ingest.Options{Format: "pgn", Horizon: 4}}
 	s, _, _ := ingestStreams(ingestTestGames)
 	if err := runIngest(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
@@ -242,7 +243,7 @@ func TestIngestOverADatasetNeedsForceAndKeepsForeignFiles(t *testing.T) {
 func TestIngestSaysWhichGamesAreNotStandardChess(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "games")
 	s, out, errOut := ingestStreams("[Event \"Z\"]\n[Variant \"Crazyhouse\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n" + ingestTestGames)
-	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Format: "pgn", Horizon: 4}, s); err != nil {
+	if err := runIngest(context.Background(), &ingestOptions{Inputs: []string{"-"}, Out: dir, Options: ingest.Options{Format: "pgn", Horizon: 4}}, s); err != nil {
 		t.Fatal(err)
 	}
 	if want := "read 4 games"; !strings.Contains(out.String(), want) ||

@@ -15,24 +15,12 @@ import (
 )
 
 type labelOptions struct {
-	Stockfish  string
-	Input      string
-	Output     string
-	Depth      int
-	Nodes      int64
+	// Options bind the flags label.Run takes as they are.
+	label.Options
 	MoveTimeMs int64
-	Workers    int
-	Hash       int
-	PV         int
-	MultiPV    int
-	Timeout    time.Duration
-	Shard      string
-	// MaxFailures is label.Options.MaxFailures.
-	MaxFailures string
-	Force       bool
-	JSON        bool
-	// Command is the argv recorded in the output manifest.
-	Command []string
+	// ShardFlag is --shard as given: i/n or auto/n.
+	ShardFlag string
+	JSON      bool
 }
 
 func newLabelCmd(s *IOStreams) *cobra.Command {
@@ -84,7 +72,7 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 	f.IntVar(&opts.PV, "pv", 8, "keep the principal variation up to this many moves (0: none)")
 	f.IntVar(&opts.MultiPV, "multipv", 1, "also store the engine's lines 2..K")
 	f.DurationVar(&opts.Timeout, "timeout", 0, "restart an engine that takes longer than this on one position (default: derived from the limit)")
-	f.StringVar(&opts.Shard, "shard", "", "label task i of n of a job array (i/n, or auto/n from the batch system's task index) into -o NAME-000i-of-000n")
+	f.StringVar(&opts.ShardFlag, "shard", "", "label task i of n of a job array (i/n, or auto/n from the batch system's task index) into -o NAME-000i-of-000n")
 	f.StringVar(&opts.MaxFailures, "max-failures", label.DefaultMaxFailures, "fail without output when more positions fail than this count, or percentage (5%)")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object")
 	inputFlags(cmd, inputDataset, "input")
@@ -92,29 +80,14 @@ AWS_BATCH_JOB_ARRAY_INDEX or BATCH_TASK_INDEX. A finished task is skipped when r
 }
 
 func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
-	lopts := label.Options{
-		Stockfish: opts.Stockfish,
-		Input:     opts.Input,
-		Output:    opts.Output,
-		Depth:     opts.Depth,
-		Nodes:     opts.Nodes,
-		MoveTime:  time.Duration(opts.MoveTimeMs) * time.Millisecond,
-		Workers:   opts.Workers,
-		Hash:      opts.Hash,
-		PV:        opts.PV,
-		MultiPV:   opts.MultiPV,
-		Timeout:   opts.Timeout,
-		Command:   opts.Command,
-
-		MaxFailures: opts.MaxFailures,
-		Force:       opts.Force,
-	}
+	lopts := opts.Options
+	lopts.MoveTime = time.Duration(opts.MoveTimeMs) * time.Millisecond
 	if err := lopts.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	if opts.Shard != "" {
+	if opts.ShardFlag != "" {
 		var err error
-		if lopts.Shard, err = jobarray.Parse(opts.Shard, nil); err != nil {
+		if lopts.Shard, err = jobarray.Parse(opts.ShardFlag, nil); err != nil {
 			return usagef("--shard: %v", err)
 		}
 		lopts.Output = jobarray.Name(opts.Output, lopts.Shard)
@@ -122,9 +95,6 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 
 	var bar progress.Reporter
 	onProgress := func(p label.Progress) {
-		if s.Quiet {
-			return
-		}
 		if bar == nil {
 			bar = s.Progress("label", p.Total-p.Resumed, "pos")
 			if p.Resumed > 0 {
@@ -141,9 +111,5 @@ func runLabel(ctx context.Context, opts *labelOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text())
-	return nil
+	return s.printReport(opts.JSON, sum, sum.Text)
 }

@@ -45,11 +45,11 @@ func TestLabelCommandRejectsBadFlags(t *testing.T) {
 		opts labelOptions
 		want string
 	}{
-		"no engine":    {labelOptions{Input: "a", Output: "b", Workers: 1, Hash: 16, MultiPV: 1}, "--stockfish"},
-		"no output":    {labelOptions{Stockfish: "sf", Input: "a", Workers: 1, Hash: 16, MultiPV: 1}, "-o"},
-		"two limits":   {labelOptions{Stockfish: "sf", Input: "a", Output: "b", Depth: 8, MoveTimeMs: 50, Workers: 1, Hash: 16, MultiPV: 1}, "at most one of"},
-		"no workers":   {labelOptions{Stockfish: "sf", Input: "a", Output: "b", Workers: 0, Hash: 16, MultiPV: 1}, "--workers"},
-		"zero multipv": {labelOptions{Stockfish: "sf", Input: "a", Output: "b", Workers: 1, Hash: 16}, "--multipv"},
+		"no engine":    {labelOptions{Options: label.Options{Input: "a", Output: "b", Workers: 1, Hash: 16, MultiPV: 1}}, "--stockfish"},
+		"no output":    {labelOptions{Options: label.Options{Stockfish: "sf", Input: "a", Workers: 1, Hash: 16, MultiPV: 1}}, "-o"},
+		"two limits":   {labelOptions{MoveTimeMs: 50, Options: label.Options{Stockfish: "sf", Input: "a", Output: "b", Depth: 8, Workers: 1, Hash: 16, MultiPV: 1}}, "at most one of"},
+		"no workers":   {labelOptions{Options: label.Options{Stockfish: "sf", Input: "a", Output: "b", Workers: 0, Hash: 16, MultiPV: 1}}, "--workers"},
+		"zero multipv": {labelOptions{Options: label.Options{Stockfish: "sf", Input: "a", Output: "b", Workers: 1, Hash: 16}}, "--multipv"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -80,8 +80,7 @@ func TestLabelCommandWithStockfish(t *testing.T) {
 	in := labelInput(t)
 	out := filepath.Join(t.TempDir(), "out")
 	s, stdout, _ := testDatasetStreams()
-	opts := &labelOptions{Stockfish: sf, Input: in, Output: out, Nodes: 2000, Workers: 2, Hash: 16, PV: 2, MultiPV: 1, JSON: true,
-		Command: []string{"dchess", "label"}}
+	opts := &labelOptions{JSON: true, Options: label.Options{Stockfish: sf, Input: in, Output: out, Nodes: 2000, Workers: 2, Hash: 16, PV: 2, MultiPV: 1, Command: []string{"dchess", "label"}}}
 	if err := runLabel(context.Background(), opts, s); err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +121,7 @@ func TestLabelCommandDrawsProgressOnlyOnATerminal(t *testing.T) {
 	for _, terminal := range []bool{false, true} {
 		stderr := &bytes.Buffer{}
 		s := &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: stderr, ErrIsTerminal: terminal}
-		opts := &labelOptions{Stockfish: sf, Input: in, Output: filepath.Join(t.TempDir(), "out"), Nodes: 1000, Workers: 1, Hash: 16, MultiPV: 1}
+		opts := &labelOptions{Options: label.Options{Stockfish: sf, Input: in, Output: filepath.Join(t.TempDir(), "out"), Nodes: 1000, Workers: 1, Hash: 16, MultiPV: 1}}
 		if err := runLabel(context.Background(), opts, s); err != nil {
 			t.Fatal(err)
 		}

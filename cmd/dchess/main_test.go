@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/models/families"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/player"
 )
 
@@ -13,6 +14,6 @@ import (
 // (newRootCmd sets the resolver the binary uses).
 func TestMain(m *testing.M) {
 	families.RegisterAll()
-	player.SetModelResolver(resolveModel(nil))
+	player.SetModelResolver(family.Resolver(family.DefaultRunsDir, nil))
 	os.Exit(m.Run())
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,43 +11,9 @@ import (
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
-	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/elo"
 	"github.com/dchess/dchess/search/match"
-	"github.com/dchess/dchess/search/player"
 )
-
-// runsDir is where training writes its runs; a bare model name in a player
-// SPEC means the newest weights of that family found under it.
-const runsDir = "runs"
-
-// resolveModel resolves a bare model name to the newest exported weights
-// of that family under runs/ (checkpoints are never picked: the family is
-// read from each run's model.dcw), else to the weights shipped with dchess,
-// saying on s which file, once: players show the name as typed.
-func resolveModel(s *IOStreams) func(context.Context, string) (string, error) {
-	var mu sync.Mutex
-	said := map[string]bool{}
-	return func(_ context.Context, fam string) (string, error) {
-		path, isShipped, err := family.ResolveWeights(runsDir, fam)
-		if err != nil || s == nil {
-			return path, err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if said[fam+"\x00"+path] {
-			return path, nil
-		}
-		said[fam+"\x00"+path] = true
-		if isShipped {
-			s.Infof("%s: weights %s, the ones shipped with dchess: none under %s/ (how they were made: models/shipped/%s.md)\n",
-				fam, path, runsDir, fam)
-		} else {
-			s.Infof("%s: weights %s, the newest under %s/\n", fam, path, runsDir)
-		}
-		return path, nil
-	}
-}
 
 // gameFlags are the settings match, tournament and selfplay share: how
 // games are played (match.Settings), not who plays them, and where match
@@ -87,15 +52,7 @@ func entrantFromFlag(flag, spec string) (match.Entrant, error) {
 	if err != nil {
 		return match.Entrant{}, err
 	}
-	// Missing weights too: a bare model name is resolved now, and the
-	// player made once, so nothing is printed before a spec fails.
-	if s, err = player.ResolveWeights(context.Background(), s); err != nil {
-		return match.Entrant{}, err
-	}
-	if err := player.Try(context.Background(), s); err != nil {
-		return match.Entrant{}, err
-	}
-	return match.Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
+	return match.CheckedEntrant(context.Background(), s)
 }
 
 type matchOptions struct {
@@ -182,9 +139,6 @@ a killed one continues.`,
 }
 
 func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.PGN != "" && opts.Shard == "" && opts.Output == "" {
 		// Before any engine starts, as selfplay -o: the file may hold someone's games.
 		if err := safefile.CheckOutputFile(opts.PGN, opts.Force); err != nil {
@@ -247,12 +201,8 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	if rep == nil {
 		return runErr
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, rep); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, rep.Text())
+	if err := s.printReport(opts.JSON, rep, rep.Text); err != nil {
+		return err
 	}
 	return runErr
 }
@@ -287,9 +237,5 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text(opts.Output))
-	return nil
+	return s.printReport(opts.JSON, sum, func() string { return sum.Text(opts.Output) })
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,11 +86,7 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		}
 		s.Infof("Partial merge of %s: %d of %d tasks finished, %d running or stopped, %d not started; %d games of whole pairs (%d waiting for their pair)\n",
 			names, pm.Finished, pm.Tasks, pm.Running, pm.NotStarted, pm.Report.Games, pm.Dropped)
-		if opts.JSON {
-			return writeJSON(s.Out, pm)
-		}
-		fmt.Fprint(s.Out, pm.Report.Text())
-		return nil
+		return s.printReport(opts.JSON, pm, pm.Report.Text)
 	}
 	report, parts, err := match.MergeSeries(opts.Bases, test)
 	if err != nil {
@@ -103,9 +98,5 @@ func runMatchMerge(_ context.Context, opts *matchMergeOptions, s *IOStreams) err
 		}
 	}
 	s.Infof("Merged %d tasks of %s: %d games\n", match.SeriesTasks(parts), names, report.Games)
-	if opts.JSON {
-		return writeJSON(s.Out, report)
-	}
-	fmt.Fprint(s.Out, report.Text())
-	return nil
+	return s.printReport(opts.JSON, report, report.Text)
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/search/match"
-	"github.com/dchess/dchess/search/player"
 )
 
 func playStreams(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
@@ -146,25 +145,6 @@ func TestMatchHelpHasExample(t *testing.T) {
 		if !strings.Contains(out.String(), "Examples:") || !strings.Contains(out.String(), "dchess "+name) {
 			t.Errorf("%s --help:\n%s", name, out)
 		}
-	}
-}
-
-func TestNewestWeights(t *testing.T) {
-	// The search itself is family.NewestWeights's (tested there); this
-	// checks the resolver a bare model name goes through is wired to it.
-	t.Chdir(t.TempDir())
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
-	if _, err := resolveModel(nil)(context.Background(), "ann"); err == nil || !strings.Contains(err.Error(), "dchess train --model ann") {
-		t.Errorf("no runs folder, none shipped: %v", err)
-	}
-	_, err := player.New(context.Background(), "ann")
-	if err == nil || !strings.Contains(err.Error(), "dchess train --model ann") {
-		t.Errorf("bare ann without runs: %v", err)
-	}
-	// cnn's weights ship with dchess: a bare cnn plays them.
-	path, err := resolveModel(nil)(context.Background(), "cnn")
-	if err != nil || !strings.Contains(path, "shipped") {
-		t.Errorf("bare cnn without runs: %q, %v", path, err)
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -66,11 +65,7 @@ func runPerft(ctx context.Context, opts *perftOptions, s *IOStreams) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, r)
-	}
-	fmt.Fprint(s.Out, r.Text())
-	return nil
+	return s.printReport(opts.JSON, r, r.Text)
 }
 
 func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error {
@@ -82,12 +77,8 @@ func runPerftSuite(ctx context.Context, opts *perftOptions, s *IOStreams) error 
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, res); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, res.Text())
+	if err := s.printReport(opts.JSON, res, res.Text); err != nil {
+		return err
 	}
 	return res.Err()
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -58,9 +57,6 @@ config, then $DCHESS_STOCKFISH, PATH and /usr/games/stockfish.`,
 }
 
 func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Config == "" {
 		return usagef("pipeline run needs a config file, e.g. configs/quickstart.yaml")
 	}
@@ -80,9 +76,5 @@ func runPipelineRun(ctx context.Context, opts *pipelineRunOptions, s *IOStreams)
 		return err
 	}
 	sum := pipeline.Summarize(cfg, stages)
-	if opts.JSON {
-		return writeJSON(s.Out, sum)
-	}
-	fmt.Fprint(s.Out, sum.Text())
-	return nil
+	return s.printReport(opts.JSON, sum, sum.Text)
 }

@@ -3,12 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/dchess/dchess/search/play"
 	"github.com/dchess/dchess/search/player"
@@ -62,9 +59,6 @@ When the game ends it is appended to --pgn. With an experience player that learn
 }
 
 func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if opts.Player == "" {
 		return usagef("--player is required (a SPEC such as heuristic:depth=3)")
 	}
@@ -81,7 +75,7 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	}
 	width := opts.Width
 	if width == 0 {
-		width = terminalWidth(s.Out)
+		width = play.TerminalWidth(s.Out)
 	}
 	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
@@ -121,14 +115,4 @@ func runPlay(ctx context.Context, opts *playOptions, s *IOStreams) error {
 	// A learning player (experience:FILE.db?learn=true) adds the game to its
 	// tree; the game is saved first, so a failure here loses nothing.
 	return player.NotifyGameOver(ctx, opp, res.FinishedGame())
-}
-
-// terminalWidth is w's width in columns when it is a terminal, else 80.
-func terminalWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
-		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
-			return width
-		}
-	}
-	return 80
 }

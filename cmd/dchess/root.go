@@ -11,6 +11,7 @@ import (
 
 	"github.com/dchess/dchess/internal/buildinfo"
 	"github.com/dchess/dchess/internal/suggest"
+	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/search/match"
 	"github.com/dchess/dchess/search/player"
 )
@@ -104,7 +105,7 @@ flag, bad argument; nothing was done).`,
 		Version:       buildinfo.Version(version),
 	}
 	root.PersistentFlags().BoolVarP(&s.Quiet, "quiet", "q", false, "no progress bars, progress lines or informational messages")
-	player.SetModelResolver(resolveModel(s)) // a command run from main says when it plays shipped weights
+	player.SetModelResolver(family.Resolver(family.DefaultRunsDir, s.Infof)) // a command run from main says which weights a bare name plays
 	root.SetIn(s.In)
 	root.SetOut(s.Out)
 	root.SetErr(s.ErrOut)

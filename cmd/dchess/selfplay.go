@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -170,9 +169,6 @@ them all with a glob.`,
 }
 
 func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch {
 	case opts.Shard != "" && opts.Out == "":
 		return usagef("--shard needs -o NAME: task i of n writes NAME-000i-of-000n/%s", selfplay.ShardPGN)
@@ -204,22 +200,14 @@ func runSelfPlay(ctx context.Context, opts *selfPlayOptions, s *IOStreams) error
 	r.finish(err)
 	res := run.Played
 	if err != nil {
-		if errors.Is(err, context.Canceled) && res != nil {
-			return fmt.Errorf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
-				res.Games, selfplay.Journal(run.Output), run.Output)
-		}
 		return err
 	}
 	if res == nil {
 		// A task that owns no pairs (more tasks than pairs) plays nothing.
 		return nil
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, struct {
-			*selfplay.Result
-			GamesPerSecond float64 `json:"games_per_second"`
-		}{res, res.GamesPerSecond()})
-	}
-	fmt.Fprint(s.Out, res.Text())
-	return nil
+	return s.printReport(opts.JSON, struct {
+		*selfplay.Result
+		GamesPerSecond float64 `json:"games_per_second"`
+	}{res, res.GamesPerSecond()}, res.Text)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/jobarray"
 	"github.com/dchess/dchess/internal/safefile"
@@ -59,8 +60,7 @@ func TestLabelShardsMergeToTheWholeRun(t *testing.T) {
 	dir := t.TempDir()
 	label := func(shardFlag, out string) string {
 		s, stdout, _ := testDatasetStreams()
-		opts := &labelOptions{Stockfish: sf, Input: in, Output: out, Nodes: 1500, Workers: 1, Hash: 16, PV: 2, MultiPV: 1,
-			Shard: shardFlag, Command: []string{"dchess", "label"}}
+		opts := &labelOptions{ShardFlag: shardFlag, Options: label.Options{Stockfish: sf, Input: in, Output: out, Nodes: 1500, Workers: 1, Hash: 16, PV: 2, MultiPV: 1, Command: []string{"dchess", "label"}}}
 		if err := runLabel(context.Background(), opts, s); err != nil {
 			t.Fatalf("--shard %s: %v", shardFlag, err)
 		}
@@ -80,7 +80,7 @@ func TestLabelShardsMergeToTheWholeRun(t *testing.T) {
 
 	s, stdout, _ := testDatasetStreams()
 	merged := filepath.Join(dir, "merged")
-	if err := runDatasetMerge(context.Background(), &datasetMergeOptions{Base: base, Output: merged, JSON: true}, s); err != nil {
+	if err := runDatasetMerge(context.Background(), &datasetMergeOptions{JSON: true, MergeOptions: dataset.MergeOptions{Base: base, Output: merged}}, s); err != nil {
 		t.Fatal(err)
 	}
 	var sum dataset.MergeSummary
@@ -100,7 +100,7 @@ func TestLabelShardsMergeToTheWholeRun(t *testing.T) {
 	}
 
 	os.RemoveAll(base + "-0001-of-0003")
-	err := runDatasetMerge(context.Background(), &datasetMergeOptions{Base: base, Output: filepath.Join(dir, "again")}, s)
+	err := runDatasetMerge(context.Background(), &datasetMergeOptions{MergeOptions: dataset.MergeOptions{Base: base, Output: filepath.Join(dir, "again")}}, s)
 	if err == nil || !strings.Contains(err.Error(), "part-0001-of-0003") {
 		t.Fatalf("merge with a task missing: %v", err)
 	}
@@ -198,8 +198,7 @@ func TestShardFlagsRejectBadUse(t *testing.T) {
 		"match -o without --shard": {match(func(o *matchOptions) { o.Output = "x" }), "give --shard i/n too"},
 		"match --pgn with --shard": {match(func(o *matchOptions) { o.Shard, o.Output, o.PGN = "0/2", "x", "g.pgn" }), "match merge NAME --pgn"},
 		"match index too large":    {match(func(o *matchOptions) { o.Shard, o.Output = "2/2", "x" }), "--shard: \"2/2\": the task index must be 0..1"},
-		"label no index variable": {runLabel(context.Background(), &labelOptions{Stockfish: "sf", Input: "a", Output: "b", Workers: 1, Hash: 16,
-			MultiPV: 1, Shard: "auto/4"}, &IOStreams{}), "none of JOB_COMPLETION_INDEX"},
+		"label no index variable":  {runLabel(context.Background(), &labelOptions{ShardFlag: "auto/4", Options: label.Options{Stockfish: "sf", Input: "a", Output: "b", Workers: 1, Hash: 16, MultiPV: 1}}, &IOStreams{}), "none of JOB_COMPLETION_INDEX"},
 	}
 	for name, c := range cases {
 		var usage *usageError

@@ -72,3 +72,13 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// printReport prints a command's result on Out: rep as JSON with --json
+// (asJSON), else the text, made only then.
+func (s *IOStreams) printReport(asJSON bool, rep any, text func() string) error {
+	if asJSON {
+		return writeJSON(s.Out, rep)
+	}
+	_, err := fmt.Fprint(s.Out, text())
+	return err
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -114,17 +113,10 @@ func runTournamentMerge(opts *tournamentMergeOptions, s *IOStreams) error {
 	for _, name := range merged.SpecsDiffer {
 		s.Infof("%s has another SPEC in some files; its games are pooled by name\n", name)
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, merged)
-	}
-	fmt.Fprint(s.Out, merged.Text())
-	return nil
+	return s.printReport(opts.JSON, merged, merged.Text)
 }
 
 func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var specs []player.Spec
 	for _, list := range opts.Players {
 		for _, raw := range player.SplitList(list) {
@@ -171,12 +163,8 @@ func runTournament(ctx context.Context, opts *tournamentOptions, s *IOStreams) e
 	if st == nil {
 		return runErr
 	}
-	if opts.JSON {
-		if err := writeJSON(s.Out, st); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprint(s.Out, st.Text())
+	if err := s.printReport(opts.JSON, st, st.Text); err != nil {
+		return err
 	}
 	return runErr
 }

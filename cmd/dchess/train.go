@@ -28,7 +28,6 @@ type trainOptions struct {
 	CheckpointEvery time.Duration
 	JSON            bool
 	seedSet         bool
-	now             func() time.Time
 }
 
 func newTrainCmd(s *IOStreams) *cobra.Command {
@@ -128,11 +127,7 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 		}
 		topts.Config = cfg
 		if topts.RunDir == "" {
-			now := time.Now
-			if opts.now != nil {
-				now = opts.now
-			}
-			topts.RunDir = family.DefaultRunDir(family.DefaultRunsDir, opts.Model, now())
+			topts.RunDir = family.DefaultRunDir(family.DefaultRunsDir, opts.Model, time.Now())
 		}
 	}
 	if !s.Quiet {
@@ -143,11 +138,5 @@ func runTrain(ctx context.Context, opts *trainOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return writeJSON(s.Out, res)
-	}
-	for _, line := range res.Summary() {
-		fmt.Fprintln(s.Out, line)
-	}
-	return nil
+	return s.printReport(opts.JSON, res, func() string { return strings.Join(res.Summary(), "\n") + "\n" })
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -49,16 +47,18 @@ one arg= per argument; a whole command line in cmd= does not start.`,
 }
 
 func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	spec, err := playerFlag("player", opts.Player)
 	if err != nil {
 		return err
 	}
-	cfg := uciengine.Config{Version: version}
-	if spec, err = uciWeights(spec, &cfg); err != nil {
+	pin, err := family.PinWeights(family.DefaultRunsDir, spec)
+	if err != nil {
 		return err
+	}
+	spec = pin.Spec
+	cfg := uciengine.Config{Version: version, Weights: pin.Shown}
+	if pin.Note != "" {
+		cfg.Notes = []string{pin.Note}
 	}
 	// A bare proposer= too: one file for the engine's whole life.
 	if spec, err = player.ResolveWeights(ctx, spec); err != nil {
@@ -72,34 +72,4 @@ func runUCI(ctx context.Context, opts *uciOptions, s *IOStreams) error {
 	}
 	p.Close()
 	return uciengine.RunWith(ctx, s.In, s.Out, spec, cfg)
-}
-
-// uciWeights pins the weights of a bare model name ("cnn") once, at
-// start, so the engine plays the same file all its life, and says which
-// it took and from where: in "id name" and in an "info string", since a
-// match runner starts the engine in a folder of its own choosing, whose
-// runs/ decides.
-func uciWeights(spec player.Spec, cfg *uciengine.Config) (player.Spec, error) {
-	if spec.Path != "" || !player.NeedsWeights(spec.Family) {
-		return spec, nil
-	}
-	path, isShipped, err := family.ResolveWeights(runsDir, spec.Family)
-	if err != nil {
-		return spec, err
-	}
-	runs, _ := filepath.Abs(runsDir)
-	if isShipped {
-		cfg.Weights = "models/shipped/" + spec.Family + ".dcw"
-		cfg.Notes = append(cfg.Notes, fmt.Sprintf(
-			"%s: no %s weights under %s, so playing the weights shipped with dchess, %s (how they were made: models/shipped/%s.md); %s:PATH plays a file of your own",
-			spec.Family, spec.Family, runs, cfg.Weights, spec.Family, spec.Family))
-	} else {
-		abs, _ := filepath.Abs(path)
-		cfg.Weights = abs
-		cfg.Notes = append(cfg.Notes, fmt.Sprintf(
-			"%s: playing %s, the newest %s weights under %s (the runs/ of the folder the engine was started in); %s:PATH pins a file",
-			spec.Family, abs, spec.Family, runs, spec.Family))
-	}
-	spec.Path = path
-	return spec, nil
 }

@@ -64,3 +64,17 @@ func TotalBytes(sources []dataset.Source) int64 {
 	}
 	return total
 }
+
+// ErrorsText is the first problems a run skipped past, a line each, and
+// how many more there were of total: what dchess ingest prints on stderr,
+// and dchess eval of a suite's bad lines.
+func ErrorsText(first []string, total int64) string {
+	var w strings.Builder
+	for _, e := range first {
+		w.WriteString(e + "\n")
+	}
+	if more := total - int64(len(first)); more > 0 {
+		fmt.Fprintf(&w, "... and %d more errors\n", more)
+	}
+	return w.String()
+}

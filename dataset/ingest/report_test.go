@@ -42,3 +42,16 @@ func TestTotalBytes(t *testing.T) {
 		t.Errorf("with stdin: %d, want -1", got)
 	}
 }
+
+func TestErrorsText(t *testing.T) {
+	first := []string{"game 2 (line 11): illegal SAN \"Nf9\"", "game 5 (line 40): no result"}
+	if got, want := ErrorsText(first, 2), first[0]+"\n"+first[1]+"\n"; got != want {
+		t.Errorf("all reported: %q, want %q", got, want)
+	}
+	if got, want := ErrorsText(first, 14), first[0]+"\n"+first[1]+"\n... and 12 more errors\n"; got != want {
+		t.Errorf("more than reported: %q, want %q", got, want)
+	}
+	if got := ErrorsText(nil, 0); got != "" {
+		t.Errorf("none: %q", got)
+	}
+}

@@ -37,6 +37,20 @@ func CompleteSpec(runsDir, word string) (specs []string, paths bool) {
 	return specs, paths
 }
 
+// CompleteSpecList completes the last SPEC of a comma-separated list
+// being typed (tournament --players), keeping the ones before it.
+func CompleteSpecList(runsDir, word string) (specs []string, paths bool) {
+	before := ""
+	if i := strings.LastIndex(word, ","); i >= 0 {
+		before, word = word[:i+1], word[i+1:]
+	}
+	specs, paths = CompleteSpec(runsDir, word)
+	for i := range specs {
+		specs[i] = before + specs[i]
+	}
+	return specs, paths
+}
+
 // pathsFrom lists the files and folders whose paths start with prefix, a
 // folder with its trailing separator.
 func pathsFrom(prefix string) []string {

@@ -41,4 +41,21 @@ func TestCompleteSpec(t *testing.T) {
 			t.Errorf("CompleteSpec(%q) = %q, %v; want %q, %v", c.word, got, paths, c.want, c.paths)
 		}
 	}
+	// In a list the last SPEC is completed; the ones before it are kept.
+	for _, c := range []struct {
+		word  string
+		want  []string
+		paths bool
+	}{
+		{"heuristic:depth=2,ra", []string{"heuristic:depth=2,random"}, false},
+		{"random,nnue:", []string{"random,nnue:runs/nnue-a/model.dcw"}, false},
+		{"random,uci:runs/e", []string{"random,uci:runs/engine"}, true},
+		{"HEU", []string{"heuristic"}, false},
+		{"random,zzz", nil, false},
+	} {
+		got, paths := family.CompleteSpecList(runs, c.word)
+		if !slices.Equal(got, c.want) || paths != c.paths {
+			t.Errorf("CompleteSpecList(%q) = %q, %v; want %q, %v", c.word, got, paths, c.want, c.paths)
+		}
+	}
 }

@@ -234,8 +234,17 @@ func records(d gameData, n int, f Filters, c *counts) ([]dataset.Record, error) 
 // dataset (through dataset.Create: atomic, positions deduplicated, the
 // first one kept) are written when the last game is in. A task of a job
 // array that finished before with the same settings does nothing; with
-// other settings it is refused.
+// other settings it is refused. A run stopped part way fails with a
+// *selfplay.InterruptedError.
 func Run(ctx context.Context, opts Options) (*Result, error) {
+	res, err := run(ctx, opts)
+	if res != nil {
+		err = selfplay.Interrupted("datagen", err, res.Play, res.Games, res.Output)
+	}
+	return res, err
+}
+
+func run(ctx context.Context, opts Options) (*Result, error) {
 	start := time.Now()
 	if opts.Output == "" {
 		return nil, errors.New("datagen: no output dataset")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
@@ -168,7 +169,10 @@ func TestKilledRunResumes(t *testing.T) {
 	opts.Play.Match.Concurrency = 1
 	ctx, cancel := context.WithCancel(context.Background())
 	opts.Play.OnGame = func(match.GameResult, *match.Report) { cancel() }
-	if _, err := Run(ctx, opts); !errors.Is(err, context.Canceled) {
+	_, err := Run(ctx, opts)
+	var stopped *selfplay.InterruptedError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &stopped) || stopped.Games < 1 || stopped.Output != out ||
+		!strings.Contains(err.Error(), "kept in "+selfplay.Journal(GamesFile(out))+"; "+out+" was not written: run the same command again") {
 		t.Fatalf("stopped run: %v", err)
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/dchess/dchess/dataset"
@@ -135,6 +136,20 @@ type DataOptions struct {
 	Steps []int
 	// RunsDir is where a bare decoder family name finds its newest weights.
 	RunsDir string
+}
+
+// CheckSteps checks the decoding steps to sweep (--steps), before anything
+// starts: each in 1..family.MaxDecodingSteps, none twice.
+func CheckSteps(steps []int) error {
+	for i, t := range steps {
+		if t < 1 || t > family.MaxDecodingSteps {
+			return fmt.Errorf("--steps: %d must be in 1..%d", t, family.MaxDecodingSteps)
+		}
+		if slices.Contains(steps[:i], t) {
+			return fmt.Errorf("--steps lists %d twice", t)
+		}
+	}
+	return nil
 }
 
 // openEvalData checks the options against the player's family, opens the

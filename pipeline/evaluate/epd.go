@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/chess/epd"
@@ -88,10 +89,18 @@ func ReadEPDSuite(path string, limit int, strict bool) ([]EPDPosition, *BadLines
 	return list, bad.orNil(), nil
 }
 
+// DefaultEPDMoveTime is a position's think time when no limit is given:
+// the usual one of test suites such as WAC.
+const DefaultEPDMoveTime = time.Second
+
 // EPD plays every position of an EPD suite such as WAC and counts
-// it solved when the move is one of its bm moves and none of its am moves.
-// done, when not nil, is called after each position.
+// it solved when the move is one of its bm moves and none of its am moves,
+// each in DefaultEPDMoveTime unless opts.Limits sets a depth, nodes or a
+// time. done, when not nil, is called after each position.
 func EPD(ctx context.Context, path string, opts Options, done func(*EPDPosition)) (*EPDReport, error) {
+	if opts.Limits.Depth == 0 && opts.Limits.Nodes == 0 && opts.Limits.MoveTime == 0 {
+		opts.Limits.MoveTime = DefaultEPDMoveTime
+	}
 	list, bad, err := ReadEPDSuite(path, opts.Limit, opts.Strict)
 	if err != nil {
 		return nil, err

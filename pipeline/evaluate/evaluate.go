@@ -62,6 +62,15 @@ func (b *BadLines) Add(strict bool, line int, reason error) error {
 	return nil
 }
 
+// Text is the first bad lines and how many more there were, as dchess
+// eval prints them on stderr; "" when there were none (b is nil).
+func (b *BadLines) Text() string {
+	if b == nil {
+		return ""
+	}
+	return ingest.ErrorsText(b.First, b.Count)
+}
+
 // orNil is b when it counted a line, else nil (the JSON leaves it out).
 func (b *BadLines) orNil() *BadLines {
 	if b.Count == 0 {

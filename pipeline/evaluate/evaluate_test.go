@@ -32,9 +32,12 @@ func TestReadEPDSuiteReportsTheFirstTen(t *testing.T) {
 	if _, _, err := ReadEPDSuite(path, 0, true); err == nil || !strings.HasPrefix(err.Error(), "--epd: line 1: bm Kh2") {
 		t.Errorf("strict: %v", err)
 	}
+	if want := strings.Join(bad.First, "\n") + "\n... and 2 more errors\n"; bad.Text() != want {
+		t.Errorf("printed as %q, want %q", bad.Text(), want)
+	}
 	// A clean suite reports no bad lines at all (the JSON leaves them out).
 	os.WriteFile(path, []byte("k7/8/8/8/8/8/r7/7K w - - bm Kg1;\n"), 0o644)
-	if _, bad, err := ReadEPDSuite(path, 0, false); err != nil || bad != nil {
+	if _, bad, err := ReadEPDSuite(path, 0, false); err != nil || bad != nil || bad.Text() != "" {
 		t.Errorf("clean suite: %+v, %v", bad, err)
 	}
 }
@@ -54,6 +57,24 @@ func TestEvaluationsComeFromTheRegistry(t *testing.T) {
 	for _, c := range cases {
 		if got := family.Supports(c.family, c.e); got != c.want {
 			t.Errorf("Supports(%s, %d) = %v", c.family, c.e, got)
+		}
+	}
+}
+
+func TestCheckSteps(t *testing.T) {
+	for _, c := range []struct {
+		steps []int
+		want  string
+	}{
+		{nil, ""},
+		{[]int{1, 2, 5, family.MaxDecodingSteps}, ""},
+		{[]int{1, 0}, "--steps: 0 must be in 1.."},
+		{[]int{family.MaxDecodingSteps + 1}, "must be in 1.."},
+		{[]int{2, 5, 2}, "--steps lists 2 twice"},
+	} {
+		err := CheckSteps(c.steps)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("CheckSteps(%v) = %v, want %q", c.steps, err, c.want)
 		}
 	}
 }

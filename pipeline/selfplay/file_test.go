@@ -2,6 +2,8 @@ package selfplay
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,5 +46,29 @@ func TestRunToFile(t *testing.T) {
 	}
 	if res, err = RunToFile(ctx, shard); err != nil || !res.Skipped || res.Played != nil {
 		t.Errorf("the task again: %+v, %v", res, err)
+	}
+}
+
+// TestRunToFileInterrupted: a run stopped after a game says where its
+// games are and that the file was not written.
+func TestRunToFileInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := filepath.Join(t.TempDir(), "games.pgn")
+	play := Options{Match: match.Config{Depth: 1, MaxMoves: 30, Seed: 3, Concurrency: 1}, A: "heuristic:depth=1", Games: 4, OpeningPlies: 4,
+		Output: out, OnGame: func(match.GameResult, *match.Report) { cancel() }}
+	_, err := RunToFile(ctx, FileOptions{Play: play})
+	var stopped *InterruptedError
+	if !errors.Is(err, context.Canceled) || !errors.As(err, &stopped) || stopped.Games < 1 {
+		t.Fatalf("stopped run: %v", err)
+	}
+	want := fmt.Sprintf("selfplay interrupted with %d games played, kept in %s; %s was not written: run the same command again to continue",
+		stopped.Games, Journal(out), out)
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	// Any other failure is as it was.
+	if err := Interrupted("selfplay", os.ErrPermission, &Result{Games: 2}, out, out); err != os.ErrPermission {
+		t.Errorf("not a cancellation: %v", err)
 	}
 }

@@ -33,6 +33,22 @@ func SpecEntrant(spec string) (Entrant, error) {
 	return Entrant{New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
 }
 
+// CheckedEntrant makes an entrant of s after making its player once, so a
+// spec that cannot play (weights missing or unreadable, an engine that
+// does not start, a setting's bad value) fails before anything is printed
+// or played. A bare model name is resolved first (player.ResolveWeights),
+// so every game plays the same file under the name as typed.
+func CheckedEntrant(ctx context.Context, s player.Spec) (Entrant, error) {
+	s, err := player.ResolveWeights(ctx, s)
+	if err != nil {
+		return Entrant{}, err
+	}
+	if err := player.Try(ctx, s); err != nil {
+		return Entrant{}, err
+	}
+	return Entrant{Name: s.Name, New: func(ctx context.Context) (player.Player, error) { return player.NewFromSpec(ctx, s) }}, nil
+}
+
 // Config describes a match. Zero values take the defaults noted.
 type Config struct {
 	A, B Entrant

@@ -3,8 +3,11 @@ package play
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/search/match"
@@ -110,4 +113,15 @@ func wrapMoves(prefix string, moves []string, width int) string {
 	}
 	sb.WriteByte('\n')
 	return sb.String()
+}
+
+// TerminalWidth is w's width in columns when it is a terminal, else 80:
+// the Width a game drawn on w wraps its lists of moves at.
+func TerminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil && width > 0 {
+			return width
+		}
+	}
+	return 80
 }

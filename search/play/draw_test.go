@@ -1,6 +1,9 @@
 package play
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -62,5 +65,21 @@ func TestWrapMovesBreaksBetweenMoves(t *testing.T) {
 		if strings.Join(seen, " ") != strings.Join(moves, " ") {
 			t.Errorf("width %d: a move was split or lost:\n%s", width, text)
 		}
+	}
+}
+
+// TestTerminalWidthOfNoTerminal: a buffer or a file is no terminal, so
+// lists wrap at 80 columns.
+func TestTerminalWidthOfNoTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := TerminalWidth(f); got != 80 {
+		t.Errorf("a file: %d columns", got)
+	}
+	if got := TerminalWidth(&bytes.Buffer{}); got != 80 {
+		t.Errorf("a buffer: %d columns", got)
 	}
 }
