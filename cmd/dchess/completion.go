@@ -30,9 +30,8 @@ var valueFlags = map[string]func() []string{
 
 // formatValues are the values of --format, by the command's path.
 var formatValues = map[string][]string{
-	"dchess dataset export": {dataset.ExportJSONL, dataset.ExportCSV},
-	"dchess ingest": {string(ingest.FormatPGN), string(ingest.FormatLichessEvals), string(ingest.FormatCSV),
-		string(ingest.FormatEPD)},
+	"dchess dataset export": dataset.ExportFormats,
+	"dchess ingest":         ingest.FormatNames(),
 }
 
 // registerCompletions gives every command under root the completions of

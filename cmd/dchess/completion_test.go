@@ -118,8 +118,8 @@ func TestCompletionOfFlagValues(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"dataset", "export", "data", "--format", ""}, []string{"jsonl", "csv"}},
-		{[]string{"ingest", "games.pgn", "--format", ""}, []string{"pgn", "lichess-evals", "csv", "epd"}},
+		{[]string{"dataset", "export", "data", "--format", ""}, []string{"jsonl", "csv", "plain", "binpack", "bullet"}},
+		{[]string{"ingest", "games.pgn", "--format", ""}, []string{"pgn", "lichess-evals", "csv", "epd", "puzzles", "plain", "binpack", "bullet"}},
 		{[]string{"ingest", "--format", "l"}, []string{"lichess-evals"}},
 		{[]string{"train", "--model", ""}, family.Names()},
 		{[]string{"train", "--model", "nn"}, []string{"nnue"}},

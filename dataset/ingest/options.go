@@ -29,15 +29,29 @@ const (
 	FormatBullet       Format = "bullet"        // bullet's text lines: FEN | score | wdl
 )
 
+// Formats lists the input formats, PGN first.
+var Formats = []Format{FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPuzzles, FormatPlain, FormatBinpack, FormatBullet}
+
+// FormatNames lists the input formats' names, as --format takes them.
+func FormatNames() []string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return names
+}
+
 // ParseFormat reads a format name; "" means PGN.
 func ParseFormat(s string) (Format, error) {
-	switch f := Format(strings.ToLower(s)); f {
-	case "":
+	f := Format(strings.ToLower(s))
+	if f == "" {
 		return FormatPGN, nil
-	case FormatPGN, FormatLichessEvals, FormatCSV, FormatEPD, FormatPuzzles, FormatPlain, FormatBinpack, FormatBullet:
+	}
+	if slices.Contains(Formats, f) {
 		return f, nil
 	}
-	return "", fmt.Errorf("unknown format %q (want pgn, lichess-evals, csv, epd, puzzles, plain, binpack or bullet)", s)
+	names := FormatNames()
+	return "", fmt.Errorf("unknown format %q (want %s or %s)", s, strings.Join(names[:len(names)-1], ", "), names[len(names)-1])
 }
 
 // ScoreView says whose point of view an imported score is written from.
