@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/dchess/dchess/internal/safefile"
 	"github.com/dchess/dchess/pipeline/train"
@@ -57,9 +55,5 @@ func runExport(_ context.Context, opts *exportOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return json.NewEncoder(s.Out).Encode(map[string]string{"model": path})
-	}
-	fmt.Fprintf(s.Out, "wrote %s\n", path)
-	return nil
+	return s.printReport(opts.JSON, map[string]string{"model": path}, func() string { return "wrote " + path + "\n" })
 }

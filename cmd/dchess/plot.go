@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/dchess/dchess/internal/safefile"
@@ -79,9 +77,5 @@ func runPlot(_ context.Context, opts *plotOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return json.NewEncoder(s.Out).Encode(cmp)
-	}
-	fmt.Fprint(s.Out, cmp.Text())
-	return nil
+	return s.printReport(opts.JSON, cmp, cmp.Text)
 }
