@@ -2,6 +2,8 @@ package evaluate
 
 import (
 	"context"
+	"errors"
+	"iter"
 	"runtime"
 	"sync"
 
@@ -23,10 +25,13 @@ func (o *Options) workerCount(items int64) int {
 	return max(n, 1)
 }
 
-// itemsInFlight bounds, per worker, the items handed out and not yet
-// merged: the results that wait for a slow item before them are held in
-// memory.
-const itemsInFlight = 4
+// itemsAhead bounds, per worker, how far the items handed out may run
+// ahead of the first one not yet merged: the results that wait for a slow
+// item before them are held in memory.
+const itemsAhead = 64
+
+// errStopped ends produce when the run stops early.
+var errStopped = errors.New("scoring stopped")
 
 // scoreInOrder scores the items produce emits on one goroutine per entry
 // of score, and hands each result to merge in the order the items were
@@ -36,78 +41,87 @@ const itemsInFlight = 4
 // that one goroutine at a time may use. score gets the item's index in
 // emission order.
 //
+// The workers take the next item from produce and merge what is due
+// themselves, one at a time under a lock, rather than through a producing
+// and a merging goroutine: on a machine whose cores are busy, a hand-off
+// between goroutines waits for the system to run the one woken, and one
+// worker is a plain loop. merge and produce are never called concurrently.
+//
 // An item's error ends the run as with one worker: the items before it
-// are merged, none after it. produce's own error (emit's when the run
-// ends early) is returned once every item it emitted is merged.
+// are merged, none after it. produce's own error is returned once every
+// item it emitted is merged.
 func scoreInOrder[T, R any](ctx context.Context, score []func(ctx context.Context, i int, item T) (R, error),
 	produce func(ctx context.Context, emit func(T) error) error, merge func(item T, res R) error) error {
-	type slot struct {
-		i    int
+	type scored struct {
 		item T
 		res  R
 		err  error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	inFlight := make(chan struct{}, itemsInFlight*len(score))
-	jobs := make(chan slot)
-	results := make(chan slot, len(score))
-	produced := make(chan error, 1)
-	go func() {
-		defer close(jobs)
-		n := 0
-		produced <- produce(ctx, func(item T) error {
-			select {
-			case inFlight <- struct{}{}:
-			case <-ctx.Done():
-				return ctx.Err()
+	var produced error
+	next, stop := iter.Pull(func(yield func(T) bool) {
+		produced = produce(ctx, func(item T) error {
+			if !yield(item) {
+				return errStopped
 			}
-			select {
-			case jobs <- slot{i: n, item: item}:
-				n++
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
+			return nil
 		})
-	}()
+	})
+	defer stop()
+	var (
+		mu       sync.Mutex
+		room     = sync.NewCond(&mu)
+		handed   int // items taken from produce
+		merged   int // items merged, in order
+		waiting  = map[int]scored{}
+		drained  bool // produce has returned
+		failed   error
+		maxAhead = itemsAhead * len(score)
+	)
 	var wg sync.WaitGroup
 	for _, f := range score {
 		wg.Go(func() {
-			for s := range jobs {
-				s.res, s.err = f(ctx, s.i, s.item)
-				results <- s
+			mu.Lock()
+			defer mu.Unlock()
+			for {
+				for failed == nil && !drained && handed-merged >= maxAhead {
+					room.Wait()
+				}
+				if failed != nil || drained {
+					return
+				}
+				item, ok := next()
+				if !ok {
+					drained = true
+					room.Broadcast()
+					return
+				}
+				i := handed
+				handed++
+				mu.Unlock()
+				res, err := f(ctx, i, item)
+				mu.Lock()
+				waiting[i] = scored{item, res, err}
+				for due, ok := waiting[merged]; ok && failed == nil; due, ok = waiting[merged] {
+					delete(waiting, merged)
+					merged++
+					if failed = due.err; failed == nil {
+						failed = merge(due.item, due.res)
+					}
+				}
+				if failed != nil {
+					cancel()
+				}
+				room.Broadcast()
 			}
 		})
 	}
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	waiting := map[int]slot{}
-	next := 0
-	var err error
-	for s := range results {
-		if err != nil {
-			continue // the run has failed: let the workers finish
-		}
-		waiting[s.i] = s
-		for due, ok := waiting[next]; ok && err == nil; due, ok = waiting[next] {
-			delete(waiting, next)
-			next++
-			<-inFlight
-			if err = due.err; err == nil {
-				err = merge(due.item, due.res)
-			}
-		}
-		if err != nil {
-			cancel()
-		}
+	wg.Wait()
+	if failed != nil {
+		return failed
 	}
-	if err != nil {
-		return err
-	}
-	return <-produced
+	return produced
 }
 
 // emitIndices is a produce function for scoreInOrder over a list of n

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,39 @@ func TestScoreInOrderMergesInInputOrder(t *testing.T) {
 	}
 	if want := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}; !slices.Equal(merged, want) {
 		t.Errorf("merged %v, want %v", merged, want)
+	}
+}
+
+// TestScoreInOrderBoundsHowFarItRunsAhead: while the first item is slow,
+// the other worker scores no more than the window holds, then waits, and
+// every item is merged once the first is.
+func TestScoreInOrderBoundsHowFarItRunsAhead(t *testing.T) {
+	const n = 1000
+	var started, startedBeforeFirstDone atomic.Int64
+	score := make([]func(context.Context, int, int) (int, error), 2)
+	for k := range score {
+		score[k] = func(_ context.Context, i, _ int) (int, error) {
+			started.Add(1)
+			if i == 0 {
+				time.Sleep(200 * time.Millisecond)
+				startedBeforeFirstDone.Store(started.Load())
+			}
+			return i, nil
+		}
+	}
+	merged := 0
+	err := scoreInOrder(context.Background(), score, emitIndices(n), func(item, _ int) error {
+		if item != merged {
+			return fmt.Errorf("merged item %d where %d was due", item, merged)
+		}
+		merged++
+		return nil
+	})
+	if err != nil || merged != n {
+		t.Fatalf("merged %d of %d: %v", merged, n, err)
+	}
+	if got, window := startedBeforeFirstDone.Load(), int64(2*itemsAhead); got > window || got < window/2 {
+		t.Errorf("%d items started while the first was scored, want at most the window of %d (and most of it)", got, window)
 	}
 }
 
