@@ -129,6 +129,10 @@ type RunConfig struct {
 		// Positions is the number of test-split records (or pairs) each
 		// player's figures are measured on (0: no evaluation).
 		Positions int `yaml:"positions"`
+		// Workers is how many positions are scored side by side, each
+		// with a player of its own (0: one per core); every figure but the
+		// time per move is the same for any number.
+		Workers int `yaml:"workers"`
 	} `yaml:"evaluate"`
 	// Tournament plays every pair of players and rates them, for the
 	// report.
@@ -268,6 +272,7 @@ var runBounds = family.Bounds{
 	"experience.opponents":       {Min: 0, Max: 64},
 	"experience.rounds":          {Min: 0, Max: 100_000},
 	"evaluate.positions":         {Min: 0, Max: 100_000_000},
+	"evaluate.workers":           {Min: 0, Max: 1024},
 	"tournament.players":         {Min: 2, Max: 256},
 	"tournament.games_per_pair":  {Min: 2, Max: match.MaxGames},
 	"tournament.random_plies":    {Min: 1, Max: 200},
@@ -747,7 +752,7 @@ func (c *RunConfig) evaluate(opts RunOptions) func(context.Context) error {
 				continue // nothing static to score: their strength is in the tournament
 			}
 			do := evaluate.DataOptions{Dataset: c.path(RunLabelled),
-				Options: evaluate.Options{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions}}
+				Options: evaluate.Options{Player: spec, Limits: player.Limits{Depth: 1}, Limit: c.Evaluate.Positions, Workers: c.Evaluate.Workers}}
 			ev := &PlayerEvaluation{}
 			if family.Supports(spec.Family, family.EvalPairs) {
 				ev.Pairs, err = evaluate.Pairs(ctx, do)

@@ -31,7 +31,10 @@ type evalOptions struct {
 	// Strict stops at the first bad line of --epd or --puzzles instead of
 	// skipping and counting it.
 	Strict bool
-	JSON   bool
+	// Workers score positions side by side, each with its own player (0:
+	// one per core).
+	Workers int
+	JSON    bool
 }
 
 func newEvalCmd(s *IOStreams) *cobra.Command {
@@ -69,7 +72,14 @@ defaults' filters and seed): the baselines a comparator's figure is read against
 
 A line of --epd or --puzzles that cannot be read (not EPD, a bm or am move that is not
 legal, a puzzle without a rating or with an illegal move) is skipped and counted, and the
-first ten are reported with their line numbers; --strict stops at the first one instead.`,
+first ten are reported with their line numbers; --strict stops at the first one instead.
+
+--epd, --puzzles and --data spread the positions (puzzles, pairs) over --workers workers,
+one per core by default, each with a player of its own (a UCI engine is started for each).
+The results are merged in the input's order, so every figure, line and JSON field is the one
+a single worker gives under --depth or --nodes; under --movetime they may differ, since
+workers that outnumber the free cores each search less deep in the same time. ms_per_move is
+the mean of each move's own time, not the wall time over the moves.`,
 		Example: `  dchess eval --player heuristic --fen "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4" --explain
   dchess eval --player heuristic:depth=6 --epd ../shared/data/epd/wac.epd --limit 50
   dchess eval --player uci:/usr/games/stockfish --epd wac.epd --movetime 100 --json
@@ -94,6 +104,7 @@ first ten are reported with their line numbers; --strict stops at the first one 
 	f.IntVar(&opts.Limit, "limit", 0, "with --epd, --data or --puzzles: only the first N positions, or pairs (0: all)")
 	f.BoolVar(&opts.Pairs, "pairs", false, "with --data: pair accuracy, comparing the search scores of two positions from games each side won")
 	f.IntSliceVar(&opts.Steps, "steps", nil, "with --data and a diffusion or flow player: decoding steps T to compare, e.g. 1,2,5,10,20")
+	f.IntVar(&opts.Workers, "workers", 0, "with --epd, --data or --puzzles: positions scored side by side, each with its own player (0: one per core)")
 	f.BoolVar(&opts.Strict, "strict", false, "with --epd or --puzzles: fail on the first bad line instead of skipping it")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as one JSON object (its fields: docs/reference/json.md)")
 	inputFlags(cmd, inputFile, "epd", "puzzles")
@@ -111,8 +122,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	switch {
 	case given != 1:
 		return usagef("give exactly one of --fen, --epd, --data or --puzzles")
-	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMS < 0 || opts.Limit < 0:
-		return usagef("--depth, --nodes, --movetime and --limit must not be negative")
+	case opts.Depth < 0 || opts.Nodes < 0 || opts.MoveTimeMS < 0 || opts.Limit < 0 || opts.Workers < 0:
+		return usagef("--depth, --nodes, --movetime, --limit and --workers must not be negative")
 	case opts.Explain && opts.FEN == "":
 		return usagef("--explain works with --fen")
 	case len(opts.Steps) > 0 && opts.Data == "":
@@ -121,6 +132,8 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 		return usagef("--pairs works with --data")
 	case opts.Strict && opts.EPD == "" && opts.Puzzles == "":
 		return usagef("--strict works with --epd or --puzzles")
+	case opts.Workers != 0 && opts.FEN != "":
+		return usagef("--workers works with --epd, --data or --puzzles")
 	}
 	if err := evaluate.CheckSteps(opts.Steps); err != nil {
 		return usagef("%v", err)
@@ -129,7 +142,7 @@ func runEval(ctx context.Context, opts *evalOptions, s *IOStreams) error {
 	if err != nil {
 		return err
 	}
-	eo := evaluate.Options{Player: spec, Limit: opts.Limit, Strict: opts.Strict,
+	eo := evaluate.Options{Player: spec, Limit: opts.Limit, Strict: opts.Strict, Workers: opts.Workers,
 		Limits: player.Limits{Depth: opts.Depth, Nodes: opts.Nodes, MoveTime: time.Duration(opts.MoveTimeMS) * time.Millisecond}}
 	if !s.Quiet {
 		eo.Log = s.ErrOut

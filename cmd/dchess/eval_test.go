@@ -73,6 +73,8 @@ func TestEvalBadInput(t *testing.T) {
 		"--player: empty player spec":                      {Player: "", FEN: scholarsMate},
 		"--fen: the game is over":                          {Player: "heuristic", FEN: "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"},
 		"a siamese player needs its weights":               {Player: "siamese", Data: "d"},
+		"--workers must not be negative":                   {Player: "heuristic", EPD: "x.epd", Workers: -1},
+		"--workers works with --epd, --data or --puzzles":  {Player: "heuristic", FEN: scholarsMate, Workers: 2},
 	} {
 		s, _, _ := playStreams("")
 		err := runEval(context.Background(), opts, s)

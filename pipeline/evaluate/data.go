@@ -198,68 +198,104 @@ func Data(ctx context.Context, opts DataOptions) (*DataReport, error) {
 	return rep, nil
 }
 
-// scanBestMoves calls score with every labelled record of split that has a
-// best move, up to --limit, and ticks a progress bar.
-func scanBestMoves(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, split dataset.Split,
-	score func(r *dataset.Record) error) error {
+// bestMoves counts the records bestMoveRecords emits at most, for the
+// progress bar and the number of workers.
+func bestMoves(ds *dataset.Dataset, limit int) int64 {
 	total := ds.Manifest().Counts.Labelled
-	if opts.Limit > 0 {
-		total = min(total, int64(opts.Limit))
+	if limit > 0 {
+		total = min(total, int64(limit))
 	}
-	tally := newScanTally(&opts.Options, total, "positions")
-	return tally.done(ds.Scan(ctx, split, func(r *dataset.Record) error {
-		if r.Label == nil || r.Label.Status != dataset.LabelOK || r.Label.BestMove == "" {
-			return nil
+	return total
+}
+
+// bestMoveRecords is a produce function for scoreInOrder: every labelled
+// record of split that has a best move, up to limit (0: all).
+func bestMoveRecords(ds *dataset.Dataset, split dataset.Split, limit int) func(context.Context, func(*dataset.Record) error) error {
+	return func(ctx context.Context, emit func(*dataset.Record) error) error {
+		emit = emitUpTo(limit, emit)
+		return ds.Scan(ctx, split, func(r *dataset.Record) error {
+			if r.Label == nil || r.Label.Status != dataset.LabelOK || r.Label.BestMove == "" {
+				return nil
+			}
+			return emit(r)
+		})
+	}
+}
+
+// movePlayed is what a player made of one labelled position: its move,
+// and its static evaluation's win probability when it has one (valued).
+type movePlayed struct {
+	move      string
+	thinking  time.Duration
+	valued    bool
+	predicted float32
+	quiet     bool
+}
+
+// playPosition plays the record numbered i with p, as a new game; eval,
+// when not nil, is p's static evaluation, scored too.
+func playPosition(ctx context.Context, p player.Player, eval search.Evaluator, i int, r *dataset.Record, lim player.Limits) (movePlayed, error) {
+	var res movePlayed
+	if eval != nil {
+		b, err := board.FromFEN(r.FEN)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", r.FEN, err)
 		}
-		if err := score(r); err != nil {
-			return err
-		}
-		return tally.tick()
-	}))
+		res.valued = true
+		res.predicted = dataset.WinProbability(int32(eval.Evaluate(b)), 0)
+		res.quiet, _ = r.Label.Quiet(b)
+	}
+	if err := newItem(ctx, p, i); err != nil {
+		return res, err
+	}
+	began := time.Now()
+	mi, err := p.Move(ctx, player.Position{StartFEN: r.FEN}, lim)
+	res.thinking = time.Since(began)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", r.FEN, err)
+	}
+	res.move = mi.Move
+	return res, nil
 }
 
 // scorePlayer plays each position with the player, as a game would.
 func scorePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, split dataset.Split, rep *DataReport) error {
-	p, err := player.NewFromSpec(ctx, opts.Player)
+	total := bestMoves(ds, opts.Limit)
+	players, closePlayers, err := newPlayers(ctx, opts.Player, opts.workerCount(total))
 	if err != nil {
 		return err
 	}
-	defer p.Close()
-	rep.Player = p.Name()
-	var eval search.Evaluator
-	if searcher, ok := player.Unwrap(p).(*player.Searcher); ok {
-		eval = searcher.Evaluator()
+	defer closePlayers()
+	rep.Player = players[0].Name()
+	score := make([]func(context.Context, int, *dataset.Record) (movePlayed, error), len(players))
+	for k, p := range players {
+		var eval search.Evaluator
+		if searcher, ok := player.Unwrap(p).(*player.Searcher); ok {
+			eval = searcher.Evaluator()
+		}
+		score[k] = func(ctx context.Context, i int, r *dataset.Record) (movePlayed, error) {
+			return playPosition(ctx, p, eval, i, r, opts.Limits)
+		}
 	}
 	var value, quiet family.ValueScore
 	var thinking time.Duration
-	err = scanBestMoves(ctx, opts, ds, split, func(r *dataset.Record) error {
-		if eval != nil {
-			b, err := board.FromFEN(r.FEN)
-			if err != nil {
-				return fmt.Errorf("%s: %w", r.FEN, err)
-			}
-			predicted := dataset.WinProbability(int32(eval.Evaluate(b)), 0)
-			value.Add(predicted, r.Label.WinProb)
-			if q, _ := r.Label.Quiet(b); q {
-				quiet.Add(predicted, r.Label.WinProb)
+	bar := newProgress(&opts.Options, total, "positions")
+	err = scoreInOrder(ctx, score, bestMoveRecords(ds, split, opts.Limit), func(r *dataset.Record, res movePlayed) error {
+		if res.valued {
+			value.Add(res.predicted, r.Label.WinProb)
+			if res.quiet {
+				quiet.Add(res.predicted, r.Label.WinProb)
 			}
 		}
-		if err := p.NewGame(ctx); err != nil {
-			return err
-		}
-		began := time.Now()
-		mi, err := p.Move(ctx, player.Position{StartFEN: r.FEN}, opts.Limits)
-		thinking += time.Since(began)
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.FEN, err)
-		}
+		thinking += res.thinking
 		rep.Positions++
-		if mi.Move == r.Label.BestMove {
+		if res.move == r.Label.BestMove {
 			rep.Correct++
 		}
+		bar.tick()
 		return nil
 	})
-	if err != nil {
+	if err := bar.done(err); err != nil {
 		return err
 	}
 	rep.Accuracy = share(rep.Correct, rep.Positions)
@@ -277,9 +313,10 @@ func valueReport(v *family.ValueScore) *ValueReport {
 	return &ValueReport{Positions: v.N(), MSE: v.MSE(), SignAgreement: v.SignAgreement(), Within01: v.Within()}
 }
 
-// sequenceDecoder opens the decoder a diffusion or policy SPEC names, as
-// the player does; a bare name is the newest weights under runs/.
-func sequenceDecoder(spec player.Spec, runsDir string) (*family.Decoding, error) {
+// sequenceDecoders open n decoders a diffusion or policy SPEC names, one a
+// worker, as the player does; a bare name is the newest weights under
+// runs/, looked up once so that every worker has the same.
+func sequenceDecoders(spec player.Spec, runsDir string, n int) ([]*family.Decoding, error) {
 	if spec.Path == "" {
 		path, err := family.NewestWeights(runsDir, spec.Family)
 		if err != nil {
@@ -287,7 +324,70 @@ func sequenceDecoder(spec player.Spec, runsDir string) (*family.Decoding, error)
 		}
 		spec.Path = path
 	}
-	return family.SequenceDecoder(spec)
+	decs := make([]*family.Decoding, n)
+	for k := range decs {
+		dec, err := family.SequenceDecoder(spec)
+		if err != nil {
+			return nil, err
+		}
+		decs[k] = dec
+	}
+	return decs, nil
+}
+
+// decodedAt is one position's decoding at one number of steps T.
+type decodedAt struct {
+	thinking          time.Duration
+	correct           bool
+	unrestrictedLegal bool
+	// legalCE and uniformCE are set when the legal moves hold Stockfish's
+	// move (hasCE): -log p of it, and ln(number of legal moves).
+	hasCE              bool
+	legalCE, uniformCE float64
+	imagined           transformer.Imagined
+	actionRight        bool
+}
+
+// decodeRecord decodes one record at each of steps with dec.
+func decodeRecord(dec *family.Decoding, steps []int, r *dataset.Record) ([]decodedAt, error) {
+	b, err := board.FromFEN(r.FEN)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.FEN, err)
+	}
+	horizon := dec.Decoder.Horizon()
+	line := sequence.RecordLine(r, sequence.TargetPV)
+	var truth []int16
+	if horizon >= 2 {
+		// A line with an illegal move is scored up to that move:
+		// Sequence leaves the slots after it NoToken.
+		truth = make([]int16, encode.SequenceLen(horizon))
+		encode.Sequence(b, line, horizon, truth)
+	}
+	out := make([]decodedAt, len(steps))
+	for k, t := range steps {
+		d := &out[k]
+		began := time.Now()
+		res, err := dec.Decoder.DecodeSteps(b, t)
+		d.thinking = time.Since(began)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", r.FEN, err)
+		}
+		move := board.UCI(res.Best)
+		for i, m := range res.Moves {
+			if board.UCI(m) == r.Label.BestMove {
+				d.hasCE, d.legalCE, d.uniformCE = true, -res.Scores[i], math.Log(float64(len(res.Moves)))
+			}
+		}
+		d.correct = move == r.Label.BestMove
+		d.unrestrictedLegal = res.UnrestrictedLegal
+		if horizon >= 2 {
+			if d.imagined, err = transformer.CompareImagined(horizon, res.Tokens, truth); err != nil {
+				return nil, err
+			}
+			d.actionRight = len(line) > 0 && move == line[0]
+		}
+	}
+	return out, nil
 }
 
 // scoreSequencePlayer decodes each position with the diffusion or policy
@@ -296,72 +396,62 @@ func sequenceDecoder(spec player.Spec, runsDir string) (*family.Decoding, error)
 // per T, interleaved position by position so that every T sees the same
 // machine load.
 func scoreSequencePlayer(ctx context.Context, opts *DataOptions, ds *dataset.Dataset, split dataset.Split, rep *DataReport) error {
-	dec, err := sequenceDecoder(opts.Player, opts.RunsDir)
+	total := bestMoves(ds, opts.Limit)
+	decs, err := sequenceDecoders(opts.Player, opts.RunsDir, opts.workerCount(total))
 	if err != nil {
 		return err
 	}
 	rep.Player = opts.Player.DisplayName()
+	dec := decs[0]
 	horizon := dec.Decoder.Horizon()
 	// The player's T first, then the sweep's; a T in both decodes once.
 	row := map[int]int{}
 	var reports []*DecodingReport
-	for _, steps := range append([]int{dec.Steps}, opts.Steps...) {
-		if _, seen := row[steps]; !seen {
-			row[steps] = len(reports)
-			reports = append(reports, &DecodingReport{Steps: steps, LegalMask: dec.Decoder.LegalMask()})
+	var steps []int
+	for _, t := range append([]int{dec.Steps}, opts.Steps...) {
+		if _, seen := row[t]; !seen {
+			row[t] = len(reports)
+			steps = append(steps, t)
+			reports = append(reports, &DecodingReport{Steps: t, LegalMask: dec.Decoder.LegalMask()})
 			if horizon >= 2 {
 				reports[len(reports)-1].Imagined = &ImaginedReport{}
 			}
 		}
 	}
-	truth := make([]int16, encode.SequenceLen(horizon))
-	err = scanBestMoves(ctx, opts, ds, split, func(r *dataset.Record) error {
-		b, err := board.FromFEN(r.FEN)
-		if err != nil {
-			return fmt.Errorf("%s: %w", r.FEN, err)
+	score := make([]func(context.Context, int, *dataset.Record) ([]decodedAt, error), len(decs))
+	for k, dec := range decs {
+		score[k] = func(_ context.Context, _ int, r *dataset.Record) ([]decodedAt, error) {
+			return decodeRecord(dec, steps, r)
 		}
-		line := sequence.RecordLine(r, sequence.TargetPV)
-		if horizon >= 2 {
-			// A line with an illegal move is scored up to that move:
-			// Sequence leaves the slots after it NoToken.
-			encode.Sequence(b, line, horizon, truth)
-		}
-		for _, d := range reports {
-			began := time.Now()
-			res, err := dec.Decoder.DecodeSteps(b, d.Steps)
-			d.thinking += time.Since(began)
-			if err != nil {
-				return fmt.Errorf("%s: %w", r.FEN, err)
-			}
-			move := board.UCI(res.Best)
-			for i, m := range res.Moves {
-				if board.UCI(m) == r.Label.BestMove {
-					d.ceSum -= res.Scores[i]
-					d.uniSum += math.Log(float64(len(res.Moves)))
-					d.ceN++
-				}
+	}
+	bar := newProgress(&opts.Options, total, "positions")
+	err = scoreInOrder(ctx, score, bestMoveRecords(ds, split, opts.Limit), func(_ *dataset.Record, res []decodedAt) error {
+		for k, d := range reports {
+			at := &res[k]
+			d.thinking += at.thinking
+			if at.hasCE {
+				d.ceSum += at.legalCE
+				d.uniSum += at.uniformCE
+				d.ceN++
 			}
 			d.Positions++
-			if move == r.Label.BestMove {
+			if at.correct {
 				d.Correct++
 			}
-			if res.UnrestrictedLegal {
+			if at.unrestrictedLegal {
 				d.UnrestrictedLegal++
 			}
 			if d.Imagined != nil {
-				m, err := transformer.CompareImagined(horizon, res.Tokens, truth)
-				if err != nil {
-					return err
-				}
-				d.Imagined.All.Add(m)
-				if len(line) > 0 && move == line[0] {
-					d.Imagined.GivenActionRight.Add(m)
+				d.Imagined.All.Add(at.imagined)
+				if at.actionRight {
+					d.Imagined.GivenActionRight.Add(at.imagined)
 				}
 			}
 		}
+		bar.tick()
 		return nil
 	})
-	if err != nil {
+	if err := bar.done(err); err != nil {
 		return err
 	}
 	for _, d := range reports {

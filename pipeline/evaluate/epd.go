@@ -96,7 +96,8 @@ const DefaultEPDMoveTime = time.Second
 // EPD plays every position of an EPD suite such as WAC and counts
 // it solved when the move is one of its bm moves and none of its am moves,
 // each in DefaultEPDMoveTime unless opts.Limits sets a depth, nodes or a
-// time. done, when not nil, is called after each position.
+// time. done, when not nil, is called after each position, in the suite's
+// order.
 func EPD(ctx context.Context, path string, opts Options, done func(*EPDPosition)) (*EPDReport, error) {
 	if opts.Limits.Depth == 0 && opts.Limits.Nodes == 0 && opts.Limits.MoveTime == 0 {
 		opts.Limits.MoveTime = DefaultEPDMoveTime
@@ -105,29 +106,24 @@ func EPD(ctx context.Context, path string, opts Options, done func(*EPDPosition)
 	if err != nil {
 		return nil, err
 	}
-	p, err := player.NewFromSpec(ctx, opts.Player)
+	players, closePlayers, err := newPlayers(ctx, opts.Player, opts.workerCount(int64(len(list))))
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
-	rep := &EPDReport{Player: p.Name(), Total: len(list), Skipped: bad}
-	for i := range list {
+	defer closePlayers()
+	score := make([]func(context.Context, int, int) (string, error), len(players))
+	for k, p := range players {
+		score[k] = func(ctx context.Context, _, i int) (string, error) {
+			return playEPD(ctx, p, i, &list[i], opts.Limits)
+		}
+	}
+	rep := &EPDReport{Player: players[0].Name(), Total: len(list), Skipped: bad}
+	err = scoreInOrder(ctx, score, emitIndices(len(list)), func(i int, played string) error {
 		pos := &list[i]
-		if err := ctx.Err(); err != nil {
-			return nil, errors.New("eval interrupted")
-		}
-		// Each position is a new game: no table entries carry over.
-		if err := p.NewGame(ctx); err != nil {
-			return nil, err
-		}
 		b, _ := board.FromFEN(pos.FEN)
-		mi, err := p.Move(ctx, player.Position{StartFEN: pos.FEN}, opts.Limits)
+		m, err := b.ParseUCI(played)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", pos.ID, err)
-		}
-		m, err := b.ParseUCI(mi.Move)
-		if err != nil {
-			pos.Played = mi.Move + " (illegal)"
+			pos.Played = played + " (illegal)"
 		} else {
 			pos.Played = b.SAN(m)
 			pos.Solved = (len(pos.best) == 0 || slices.Contains(pos.best, m)) && !slices.Contains(pos.avoid, m)
@@ -138,7 +134,27 @@ func EPD(ctx context.Context, path string, opts Options, done func(*EPDPosition)
 		if done != nil {
 			done(pos)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	rep.Positions = list
 	return rep, nil
+}
+
+// playEPD is the move p plays in the suite's position numbered i, as a new
+// game: no table entries carry over.
+func playEPD(ctx context.Context, p player.Player, i int, pos *EPDPosition, lim player.Limits) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", errors.New("eval interrupted")
+	}
+	if err := newItem(ctx, p, i); err != nil {
+		return "", err
+	}
+	mi, err := p.Move(ctx, player.Position{StartFEN: pos.FEN}, lim)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", pos.ID, err)
+	}
+	return mi.Move, nil
 }

@@ -19,6 +19,14 @@ type Options struct {
 	Limits player.Limits
 	// Limit scores only the first N positions, puzzles or pairs; 0 is all.
 	Limit int
+	// Workers is how many positions (puzzles, pairs) are scored side by
+	// side, each worker with a player of its own (0: the cores the process
+	// may use, GOMAXPROCS). The results are merged in the input's order, so
+	// every figure and line is the one a single worker gives, as long as a
+	// move does not depend on the clock: under a movetime, workers that
+	// outnumber the free cores each search less deep. A time per move is
+	// the mean of each move's own time, not the wall time over the moves.
+	Workers int
 	// Strict stops at the first bad line of an EPD or puzzle file instead
 	// of skipping and counting it.
 	Strict bool
@@ -85,36 +93,42 @@ func share(n, d int) float64 { return ratio(float64(n), float64(d)) }
 // errEvalLimit ends a scan at the Limit.
 var errEvalLimit = errors.New("limit reached")
 
-// scanTally counts what an evaluation scored, ticks its progress bar and
-// ends the scan (errEvalLimit) once Limit items are scored.
-type scanTally struct {
-	bar    *progressbar.ProgressBar
-	limit  int
-	scored int
-}
-
-func newScanTally(opts *Options, total int64, what string) *scanTally {
-	return &scanTally{bar: newEvalBar(opts.Progress, total, what), limit: opts.Limit}
-}
-
-func (t *scanTally) tick() error {
-	t.scored++
-	if t.bar != nil {
-		t.bar.Add(1)
+// emitUpTo passes items on to emit and ends the scan (errEvalLimit) once
+// limit (0: no limit) items are passed on.
+func emitUpTo[T any](limit int, emit func(T) error) func(T) error {
+	n := 0
+	return func(item T) error {
+		if err := emit(item); err != nil {
+			return err
+		}
+		if n++; limit > 0 && n >= limit {
+			return errEvalLimit
+		}
+		return nil
 	}
-	if t.limit > 0 && t.scored >= t.limit {
-		return errEvalLimit
-	}
-	return nil
 }
 
-// done passes on the scan's error unless it is the limit, and closes the bar.
-func (t *scanTally) done(err error) error {
+// progress is an evaluation's progress bar, ticked as each item's result
+// is merged; without Options.Progress it does nothing.
+type progress struct{ bar *progressbar.ProgressBar }
+
+func newProgress(opts *Options, total int64, what string) progress {
+	return progress{bar: newEvalBar(opts.Progress, total, what)}
+}
+
+func (p progress) tick() {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
+
+// done passes on a scan's error unless it is the limit, and closes the bar.
+func (p progress) done(err error) error {
 	if err != nil && !errors.Is(err, errEvalLimit) {
 		return err
 	}
-	if t.bar != nil {
-		t.bar.Finish()
+	if p.bar != nil {
+		p.bar.Finish()
 	}
 	return nil
 }

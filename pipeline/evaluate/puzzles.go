@@ -100,44 +100,52 @@ func ReadPuzzles(path string, limit int, strict bool) ([]Puzzle, *BadLines, erro
 	return out, bad.orNil(), nil
 }
 
-// solve plays a puzzle: the player must find every one of its moves (a
-// mate that ends the line counts too, as on Lichess).
-func solve(ctx context.Context, p player.Player, pz Puzzle, lim player.Limits) (bool, time.Duration, int, error) {
+// solved is what a player made of one puzzle.
+type solved struct {
+	ok       bool
+	thinking time.Duration
+	moves    int
+}
+
+// solve plays the puzzle numbered i, as a new game: the player must find
+// every one of its moves (a mate that ends the line counts too, as on
+// Lichess).
+func solve(ctx context.Context, p player.Player, i int, pz Puzzle, lim player.Limits) (solved, error) {
+	var res solved
 	b, err := board.FromFEN(pz.FEN)
 	if err != nil {
-		return false, 0, 0, err
+		return res, err
 	}
-	if err := p.NewGame(ctx); err != nil {
-		return false, 0, 0, err
+	if err := newItem(ctx, p, i); err != nil {
+		return res, err
 	}
-	var thinking time.Duration
-	moves := 0
-	for i, want := range pz.Moves {
-		if i%2 == 1 {
+	for ply, want := range pz.Moves {
+		if ply%2 == 1 {
 			began := time.Now()
-			mi, err := p.Move(ctx, player.Position{StartFEN: pz.FEN, Moves: pz.Moves[:i]}, lim)
-			thinking += time.Since(began)
-			moves++
+			mi, err := p.Move(ctx, player.Position{StartFEN: pz.FEN, Moves: pz.Moves[:ply]}, lim)
+			res.thinking += time.Since(began)
+			res.moves++
 			if err != nil {
-				return false, thinking, moves, err
+				return res, err
 			}
 			if mi.Move != want {
 				m, err := b.ParseUCI(mi.Move)
 				if err != nil {
-					return false, thinking, moves, nil
+					return res, nil
 				}
 				b.Make(m)
-				mate := b.Status() == board.Checkmate
-				return mate && i == len(pz.Moves)-1, thinking, moves, nil
+				res.ok = b.Status() == board.Checkmate && ply == len(pz.Moves)-1
+				return res, nil
 			}
 		}
 		m, err := b.ParseUCI(want)
 		if err != nil {
-			return false, thinking, moves, fmt.Errorf("puzzle %s: %w", pz.FEN, err)
+			return res, fmt.Errorf("puzzle %s: %w", pz.FEN, err)
 		}
 		b.Make(m)
 	}
-	return true, thinking, moves, nil
+	res.ok = true
+	return res, nil
 }
 
 // Puzzles plays a Lichess puzzle CSV and reports the solved share
@@ -147,24 +155,26 @@ func Puzzles(ctx context.Context, path string, opts Options) (*PuzzleReport, err
 	if err != nil {
 		return nil, err
 	}
-	p, err := player.NewFromSpec(ctx, opts.Player)
+	players, closePlayers, err := newPlayers(ctx, opts.Player, opts.workerCount(int64(len(puzzles))))
 	if err != nil {
 		return nil, err
 	}
-	defer p.Close()
-	rep := &PuzzleReport{Player: p.Name(), File: path, Skipped: bad}
+	defer closePlayers()
+	score := make([]func(context.Context, int, int) (solved, error), len(players))
+	for k, p := range players {
+		score[k] = func(ctx context.Context, _, i int) (solved, error) {
+			return solve(ctx, p, i, puzzles[i], opts.Limits)
+		}
+	}
+	rep := &PuzzleReport{Player: players[0].Name(), File: path, Skipped: bad}
 	buckets := map[int]*PuzzleBucket{}
-	bar := newEvalBar(opts.Progress, int64(len(puzzles)), "puzzles")
+	bar := newProgress(&opts, int64(len(puzzles)), "puzzles")
 	var thinking time.Duration
 	moves := 0
-	for _, pz := range puzzles {
-		ok, took, n, err := solve(ctx, p, pz, opts.Limits)
-		if err != nil {
-			return nil, err
-		}
-		thinking += took
-		moves += n
-		from := pz.Rating / puzzleBucketWidth * puzzleBucketWidth
+	err = scoreInOrder(ctx, score, emitIndices(len(puzzles)), func(i int, res solved) error {
+		thinking += res.thinking
+		moves += res.moves
+		from := puzzles[i].Rating / puzzleBucketWidth * puzzleBucketWidth
 		bk := buckets[from]
 		if bk == nil {
 			bk = &PuzzleBucket{From: from}
@@ -172,16 +182,15 @@ func Puzzles(ctx context.Context, path string, opts Options) (*PuzzleReport, err
 		}
 		bk.Puzzles++
 		rep.Puzzles++
-		if ok {
+		if res.ok {
 			bk.Solved++
 			rep.Solved++
 		}
-		if bar != nil {
-			bar.Add(1)
-		}
-	}
-	if bar != nil {
-		bar.Finish()
+		bar.tick()
+		return nil
+	})
+	if err := bar.done(err); err != nil {
+		return nil, err
 	}
 	rep.Rate = float64(rep.Solved) / float64(rep.Puzzles)
 	rep.MsPerMove = thinking.Seconds() * 1000 / float64(max(moves, 1))
