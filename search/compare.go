@@ -388,7 +388,7 @@ func (c *CompareEngine) alphabeta(b *board.Board, depth, ply int, alpha, beta va
 		return best
 	}
 	// Only the move is of use: values are positions, not scores.
-	e.tt.store(b.Key(), bestMove, 0, depth, ply, boundUpper)
+	e.storeTT(b.Key(), bestMove, 0, depth, ply, boundUpper)
 	return best
 }
 

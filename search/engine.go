@@ -121,6 +121,8 @@ type Engine struct {
 	observer MoveObserver
 	algo     Algorithm
 	tt       transpositionTable
+	// ttWrites are the buckets this thread stored into since NewGame.
+	ttWrites ttWrites
 
 	killers [MaxPly + 1][2]board.Move
 	// history[side][from][to] rewards quiet moves that caused cutoffs and
@@ -236,11 +238,22 @@ func (e *Engine) unmake(b *board.Board) {
 // transposition table, killer moves and history. After NewGame a search
 // gives the same result as on a fresh Engine.
 func (e *Engine) NewGame() {
-	e.tt.clear()
+	lists := []*ttWrites{&e.ttWrites}
+	for _, h := range e.helpers {
+		lists = append(lists, &h.ttWrites)
+	}
+	e.tt.clearWritten(lists...)
 	e.clearOrdering()
 	for _, h := range e.helpers {
 		h.clearOrdering()
 	}
+}
+
+// storeTT stores a result in the shared table and notes its bucket in
+// this thread's list, for NewGame.
+func (e *Engine) storeTT(key uint64, move board.Move, score, depth, ply int, bd bound) {
+	e.tt.store(key, move, score, depth, ply, bd)
+	e.ttWrites.note(&e.tt, key)
 }
 
 // clearOrdering forgets the thread's move-ordering tables.
@@ -693,7 +706,7 @@ func (e *Engine) negamax(b *board.Board, depth, alpha, beta, ply int, inCheck bo
 		// The best of some root moves is not the position's value.
 		return best
 	}
-	e.tt.store(b.Key(), bestMove, best, depth, ply, boundOf(best, origAlpha, beta))
+	e.storeTT(b.Key(), bestMove, best, depth, ply, boundOf(best, origAlpha, beta))
 	return best
 }
 
@@ -907,7 +920,7 @@ func (e *Engine) quiesce(b *board.Board, alpha, beta, ply int) int {
 			break
 		}
 	}
-	e.tt.store(b.Key(), bestMove, best, 0, ply, boundOf(best, origAlpha, beta))
+	e.storeTT(b.Key(), bestMove, best, 0, ply, boundOf(best, origAlpha, beta))
 	return best
 }
 

@@ -112,6 +112,54 @@ func (t *transpositionTable) clear() {
 	t.age = 0
 }
 
+// ttWrites lists the buckets one thread has stored into since the table
+// was last emptied, so that emptying it after a short search (an eval of
+// many positions at a small depth, each a new game) zeroes those buckets
+// instead of the whole table, which costs more than the search. Each
+// thread keeps its own list: no lock or atomic on the store path. Past
+// maxWrites the list gives up and the whole table is cleared.
+type ttWrites struct {
+	buckets  []uint32
+	overflow bool
+}
+
+// maxTTWrites bounds a thread's list: beyond an eighth of the buckets,
+// clearing them one by one gains little over clearing the table.
+func maxTTWrites(t *transpositionTable) int { return len(t.buckets) / 8 }
+
+func (w *ttWrites) note(t *transpositionTable, key uint64) {
+	if w.overflow {
+		return
+	}
+	if len(w.buckets) >= maxTTWrites(t) {
+		w.overflow, w.buckets = true, w.buckets[:0]
+		return
+	}
+	w.buckets = append(w.buckets, uint32(key&t.mask))
+}
+
+// clearWritten empties the table as clear does, zeroing only the buckets
+// the threads' lists name when none overflowed, and empties the lists.
+func (t *transpositionTable) clearWritten(lists ...*ttWrites) {
+	whole := false
+	for _, w := range lists {
+		whole = whole || w.overflow
+	}
+	if whole {
+		clear(t.buckets)
+	} else {
+		for _, w := range lists {
+			for _, i := range w.buckets {
+				t.buckets[i] = ttBucket{}
+			}
+		}
+	}
+	for _, w := range lists {
+		w.buckets, w.overflow = w.buckets[:0], false
+	}
+	t.age = 0
+}
+
 func (t *transpositionTable) probe(key uint64) (ttEntry, bool) {
 	b := &t.buckets[key&t.mask]
 	for i := range b {

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"testing"
 
 	"github.com/dchess/dchess/internal/chess/board"
@@ -77,5 +78,59 @@ func TestInsufficientMaterialInsideTree(t *testing.T) {
 	res := search(t, AlphaBeta, "7k/8/8/8/8/8/8/KN6 w - - 0 1", Limits{Depth: 3})
 	if res.Score != 0 {
 		t.Errorf("score %d, want 0", res.Score)
+	}
+}
+
+// TestNewGameEmptiesTheTable: after searches short and long, on one thread
+// and on two, NewGame leaves every bucket as a fresh table's, whether it
+// zeroes the buckets the threads wrote or, past their lists' bound, the
+// whole table; and the next search is the one a fresh engine makes.
+func TestNewGameEmptiesTheTable(t *testing.T) {
+	pos, err := board.FromFEN("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		threads int
+		hashMB  int
+		lim     Limits
+	}{
+		{"short, one thread", 1, 1, Limits{Depth: 2}},
+		{"long, one thread", 1, 1, Limits{Depth: 7}},
+		{"short, two threads", 2, 1, Limits{Depth: 3}},
+		{"helpers' own buckets, two threads", 2, 16, Limits{Nodes: 40000}},
+		{"long, two threads", 2, 1, Limits{Nodes: 200000}},
+	} {
+		e := New(&cloningEval{clones: new(int)}, Options{HashMB: tc.hashMB, Threads: tc.threads})
+		if len(e.helpers) != tc.threads-1 {
+			t.Fatalf("%s: %d helper threads", tc.name, len(e.helpers))
+		}
+		e.Search(context.Background(), pos.Clone(), tc.lim, nil)
+		written := 0
+		for i := range e.tt.buckets {
+			if e.tt.buckets[i] != (ttBucket{}) {
+				written++
+			}
+		}
+		if written == 0 {
+			t.Fatalf("%s: the search stored nothing", tc.name)
+		}
+		e.NewGame()
+		for i := range e.tt.buckets {
+			if e.tt.buckets[i] != (ttBucket{}) {
+				t.Fatalf("%s: bucket %d of %d written kept after NewGame", tc.name, i, written)
+			}
+		}
+		if e.ttWrites.overflow || len(e.ttWrites.buckets) != 0 {
+			t.Errorf("%s: the list was not emptied", tc.name)
+		}
+		if tc.threads == 1 {
+			again := e.Search(context.Background(), pos.Clone(), Limits{Depth: 5}, nil)
+			fresh := New(materialEval{}, Options{HashMB: 1}).Search(context.Background(), pos.Clone(), Limits{Depth: 5}, nil)
+			if again.Nodes != fresh.Nodes || again.Best != fresh.Best {
+				t.Errorf("%s: after NewGame %d nodes, %v; a fresh engine %d, %v", tc.name, again.Nodes, again.Best, fresh.Nodes, fresh.Best)
+			}
+		}
 	}
 }
