@@ -25,7 +25,8 @@ type Model interface {
 	// InputShape is the input node's shape for a batch (batch first).
 	InputShape(batch int) []int
 	// EncodeRecord writes a labelled record's input into dst (the product
-	// of InputShape(1)) and returns its target win probability.
+	// of InputShape(1)) and returns its target win probability. The loop
+	// encodes records on several goroutines at once (EachEncoded).
 	EncodeRecord(r *dataset.Record, dst []float32) (float32, error)
 	// InitParams draws initial weights from seed.
 	InitParams(seed int64) []dcw.Tensor
@@ -129,21 +130,41 @@ func (o *evalObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, target *G
 	return Net{PerRow: per, Output: logit, Learnables: learnables}, err
 }
 
+// evalSlot is one record's encoding: whether it is labelled, and its
+// input and target or why it has none.
+type evalSlot struct {
+	labelled bool
+	input    []float32
+	target   float32
+	err      error
+}
+
 func (o *evalObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order StreamOrder, sink Sink) error {
-	each := func(r *dataset.Record) error {
-		if r.Label == nil || r.Label.Status != dataset.LabelOK {
-			return nil
-		}
-		inputs, target := sink.Row()
-		y, err := o.m.EncodeRecord(r, inputs[0])
-		if err != nil {
-			sink.Reject()
-			return nil
-		}
-		target[0] = y
-		return sink.Add()
+	width := 1
+	for _, d := range o.m.InputShape(1)[1:] {
+		width *= d
 	}
-	return EachRecord(ctx, ds, split, order, o.cfg, each)
+	return EachEncoded(ctx, ds, split, order, o.cfg,
+		func() *evalSlot { return &evalSlot{input: make([]float32, width)} },
+		func(r *dataset.Record, s *evalSlot) {
+			s.labelled = r.Label != nil && r.Label.Status == dataset.LabelOK
+			if s.labelled {
+				s.target, s.err = o.m.EncodeRecord(r, s.input)
+			}
+		},
+		func(s *evalSlot) error {
+			if !s.labelled {
+				return nil
+			}
+			if s.err != nil {
+				sink.Reject()
+				return nil
+			}
+			inputs, target := sink.Row()
+			copy(inputs[0], s.input)
+			target[0] = s.target
+			return sink.Add()
+		})
 }
 
 func (o *evalObjective) Score(tg Batch, rows int, acc *Tally) {

@@ -33,7 +33,9 @@ type Objective interface {
 	// reads and the learnables, each named like its tensor in params.
 	Build(g *G.ExprGraph, stage int, inputs []*G.Node, target *G.Node, params []dcw.Tensor) (Net, error)
 	// Stream writes a split's examples into sink: shuffled by the config's
-	// seed and order.Epoch when order.Shuffled, else in a fixed order.
+	// seed and order.Epoch when order.Shuffled, else in a fixed order. The
+	// loop runs it on a goroutine of its own, beside the step that calls
+	// Score, so the two share no state that changes.
 	Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order StreamOrder, sink Sink) error
 	// Score adds the first rows of the batch's last run to tally.
 	Score(b Batch, rows int, tally *Tally)

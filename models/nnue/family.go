@@ -114,6 +114,16 @@ func (o *nnueObjective) Build(g *G.ExprGraph, _ int, inputs []*G.Node, _ *G.Node
 	return family.Net{PerRow: out.PerRow, Output: out.Logit, Learnables: out.Learnables}, nil
 }
 
+// nnueSlot is one record's rows, encoded: the record itself, then its
+// lines' positions ply by ply, each used or not, up to the one whose
+// encoding failed.
+type nnueSlot struct {
+	rows   [][][]float32 // one slice per input of each row
+	used   []bool
+	failed int  // the row that could not be read (-1: none)
+	mirror bool // each used row is followed by its mirror
+}
+
 func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
 	// Children train only: validation stays the labelled positions alone,
 	// comparable between configs.
@@ -121,52 +131,60 @@ func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split d
 	if split == dataset.Train {
 		children, plies = o.m.Config().Children, o.m.Config().LinePlies()
 	}
-	// The mirror of the row just encoded, kept aside: the sink may reuse or
-	// train on the row's buffers once it is added.
-	var mirrored [][]float32
-	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		mirror := split == dataset.Train && o.m.Mirrorable(r)
-		// Row -1 is the record itself, then its lines' positions, ply by ply.
-		for i := -1; i < children*plies; i++ {
-			rows, _ := sink.Row()
-			var used bool
+	shapes := o.m.InputShapes(1)
+	newSlot := func() *nnueSlot {
+		s := &nnueSlot{rows: make([][][]float32, 1+children*plies), used: make([]bool, 1+children*plies)}
+		for i := range s.rows {
+			for _, shape := range shapes {
+				s.rows[i] = append(s.rows[i], make([]float32, shape[1]))
+			}
+		}
+		return s
+	}
+	encode := func(r *dataset.Record, s *nnueSlot) {
+		s.mirror, s.failed = split == dataset.Train && o.m.Mirrorable(r), -1
+		clear(s.used)
+		// Row 0 is the record itself, then its lines' positions, ply by ply.
+		for i, rows := range s.rows {
 			var err error
-			if i < 0 {
-				used, err = o.m.Encode(r, rows)
+			if i == 0 {
+				s.used[i], err = o.m.Encode(r, rows)
 			} else {
-				used, err = o.m.EncodeChild(r, i/plies, 1+i%plies, rows)
+				s.used[i], err = o.m.EncodeChild(r, (i-1)/plies, 1+(i-1)%plies, rows)
 			}
 			if err != nil {
+				s.failed = i
+				return
+			}
+		}
+	}
+	emit := func(s *nnueSlot) error {
+		for i, rows := range s.rows {
+			if i == s.failed {
 				sink.Reject()
 				return nil
 			}
-			if !used {
+			if !s.used[i] {
 				continue
 			}
-			if mirror {
-				if mirrored == nil {
-					mirrored = make([][]float32, len(rows))
-					for i := range rows {
-						mirrored[i] = make([]float32, len(rows[i]))
-					}
-				}
-				MirrorRow(rows, mirrored)
+			dst, _ := sink.Row()
+			for k := range rows {
+				copy(dst[k], rows[k])
 			}
 			if err := sink.Add(); err != nil {
 				return err
 			}
-			if mirror {
+			if s.mirror {
 				dst, _ := sink.Row()
-				for i := range mirrored {
-					copy(dst[i], mirrored[i])
-				}
+				MirrorRow(rows, dst)
 				if err := sink.Add(); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
-	})
+	}
+	return family.EachEncoded(ctx, ds, split, order, o.cfg, newSlot, encode, emit)
 }
 
 func (o *nnueObjective) Score(tg family.Batch, rows int, acc *family.Tally) {

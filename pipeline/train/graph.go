@@ -12,7 +12,7 @@ import (
 )
 
 // batchLayout is a batch's input and target buffers, row-major, which the
-// loop fills and Score reads.
+// loop loads with each batch the stream filled and Score reads.
 type batchLayout struct {
 	batch  int
 	widths []int       // values per row of each input

@@ -14,7 +14,7 @@ import (
 
 // parallelGraph splits each batch across workers: worker k is a trainGraph
 // over a contiguous share of the rows, its input and target nodes reading
-// that share of the batch buffers in place, so a batch is filled once. The
+// that share of the batch buffers in place, so a batch is loaded once. The
 // workers run side by side (a TapeMachine is not safe for concurrent use,
 // so each has its own graph and machines); their gradients are then summed
 // in worker order into worker 0's, which the optimizer steps, and before

@@ -452,14 +452,14 @@ func (t *trainer) run(ctx context.Context) (*Result, error) {
 func (t *trainer) trainEpoch(ctx context.Context) error {
 	began := time.Now()
 	defer func() { t.trainTime += time.Since(began) }()
-	f := &batchFiller{tg: t.tg.layout(), skip: t.state.EpochRecords, bad: &t.badRecords}
 	// A resumed epoch streams again from its start, so it counts from 0.
 	var streamed int64
-	f.full = func(rows int) error {
-		if err := t.step(rows); err != nil {
+	order := family.StreamOrder{Shuffled: true, Epoch: t.state.Epoch, Streamed: &streamed}
+	last, err := t.streamBatches(ctx, dataset.Train, order, t.state.EpochRecords, 0, func(b batchMark) error {
+		if err := t.step(b.rows); err != nil {
 			return err
 		}
-		t.state.EpochRecords, t.state.EpochStreamed = f.seen, streamed
+		t.state.EpochRecords, t.state.EpochStreamed = b.seen, b.streamed
 		if t.stepsDone() {
 			return errMaxSteps
 		}
@@ -469,73 +469,23 @@ func (t *trainer) trainEpoch(ctx context.Context) error {
 			}
 		}
 		return nil
-	}
-	order := family.StreamOrder{Shuffled: true, Epoch: t.state.Epoch, Streamed: &streamed}
-	if err := t.obj.Stream(ctx, t.ds, dataset.Train, order, f); err != nil {
+	})
+	if err != nil {
 		return err
 	}
 	// checkExamples has seen one; should an epoch give none all the same,
 	// the run stops before it checkpoints or exports untrained weights.
-	if f.seen == 0 {
+	if last.seen == 0 {
 		return t.noExamplesError()
 	}
-	if f.rows > 0 {
-		if err := t.step(f.rows); err != nil {
+	if last.rows > 0 {
+		if err := t.step(last.rows); err != nil {
 			return err
 		}
 	}
-	t.state.EpochRecords, t.state.EpochStreamed = f.seen, streamed
+	t.state.EpochRecords, t.state.EpochStreamed = last.seen, last.streamed
 	return nil
 }
-
-// batchFiller is the rowSink that fills the graph's batch buffers and
-// hands each full batch to full.
-type batchFiller struct {
-	tg   *batchLayout
-	rows int
-	// seen counts the examples streamed; the first skip are only counted.
-	seen, skip int64
-	// limit ends the stream with errEnough after that many examples (0: none).
-	limit int64
-	full  func(rows int) error
-	bad   *int64
-	ins   [][]float32
-}
-
-func (f *batchFiller) Row() ([][]float32, []float32) {
-	if f.ins == nil {
-		f.ins = make([][]float32, len(f.tg.bufs))
-	}
-	r := f.rows
-	for i, buf := range f.tg.bufs {
-		w := f.tg.widths[i]
-		f.ins[i] = buf[r*w : (r+1)*w]
-	}
-	var target []float32
-	if tw := len(f.tg.ys) / f.tg.batch; tw > 0 {
-		target = f.tg.ys[r*tw : (r+1)*tw]
-	}
-	return f.ins, target
-}
-
-func (f *batchFiller) Add() error {
-	f.seen++
-	if f.seen <= f.skip {
-		return nil
-	}
-	if f.rows++; f.rows == f.tg.batch {
-		f.rows = 0
-		if err := f.full(f.tg.batch); err != nil {
-			return err
-		}
-	}
-	if f.limit > 0 && f.seen >= f.limit {
-		return errEnough
-	}
-	return nil
-}
-
-func (f *batchFiller) Reject() { *f.bad++ }
 
 // step trains on the first rows of the batch buffers.
 // diverged is the clear stop on a non-finite loss or gradient.
@@ -739,13 +689,11 @@ func (t *trainer) evaluate(ctx context.Context, split dataset.Split) (family.Tal
 		t.obj.Score(tg, rows, &acc)
 		return nil
 	}
-	f := &batchFiller{tg: tg.layout(), limit: int64(t.cfg.Data.ValMax), full: flush, bad: &t.badRecords}
-	err := t.obj.Stream(ctx, t.ds, split, family.StreamOrder{}, f)
-	if errors.Is(err, errEnough) {
-		err = nil
-	}
-	if err == nil && f.rows > 0 {
-		err = flush(f.rows)
+	last, err := t.streamBatches(ctx, split, family.StreamOrder{}, 0, int64(t.cfg.Data.ValMax), func(b batchMark) error {
+		return flush(b.rows)
+	})
+	if err == nil && last.rows > 0 {
+		err = flush(last.rows)
 	}
 	if err != nil {
 		return acc, fmt.Errorf("validation: %w", err)
