@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
-	"github.com/dchess/dchess/internal/cmdref"
 	"github.com/spf13/cobra"
+
+	"github.com/dchess/dchess/internal/cmdref"
 )
 
 // readReference reads the pages in dir by file name.
@@ -44,21 +44,7 @@ func TestReferenceIsUpToDate(t *testing.T) {
 	}
 	want := readReference(t, dir)
 	got := readReference(t, filepath.Join("..", "..", referenceDir))
-	var drift []string
-	for name, page := range want {
-		switch old, ok := got[name]; {
-		case !ok:
-			drift = append(drift, name+" is missing")
-		case !bytes.Equal(old, page):
-			drift = append(drift, name+" differs")
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			drift = append(drift, name+" is of no command")
-		}
-	}
-	sort.Strings(drift)
+	drift := cmdref.Drift(want, got)
 	if len(drift) > 0 {
 		t.Errorf("%s is out of date with the commands' --help:\n\t%s\nRegenerate it from the repository's root with\n\t%s",
 			referenceDir, strings.Join(drift, "\n\t"), regenerateReference)

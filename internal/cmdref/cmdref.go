@@ -6,6 +6,7 @@ package cmdref
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -72,4 +73,28 @@ func Write(root *cobra.Command, header, dir string) error {
 		return fmt.Errorf("writing the reference: %w", err)
 	}
 	return nil
+}
+
+// Drift lists, sorted, how a checked-in reference (got, pages by file
+// name) differs from the one the code generates (want): the pages missing,
+// those that differ and those no longer generated. The reference tests of
+// the commands and of the configs report it with the command that
+// regenerates.
+func Drift(want, got map[string][]byte) []string {
+	var drift []string
+	for name, page := range want {
+		switch old, ok := got[name]; {
+		case !ok:
+			drift = append(drift, name+" is missing")
+		case !bytes.Equal(old, page):
+			drift = append(drift, name+" differs")
+		}
+	}
+	for name := range got {
+		if _, ok := want[name]; !ok {
+			drift = append(drift, name+" is no page of the reference")
+		}
+	}
+	sort.Strings(drift)
+	return drift
 }

@@ -78,3 +78,15 @@ func TestWriteRemovesStalePages(t *testing.T) {
 		t.Errorf("tool.md was not rewritten: %q %v", b, err)
 	}
 }
+
+func TestDrift(t *testing.T) {
+	want := map[string][]byte{"a.md": []byte("a"), "b.md": []byte("b"), "c.md": []byte("c")}
+	got := map[string][]byte{"a.md": []byte("a"), "b.md": []byte("old"), "gone.md": []byte("x")}
+	d := cmdref.Drift(want, got)
+	if strings.Join(d, "; ") != "b.md differs; c.md is missing; gone.md is no page of the reference" {
+		t.Errorf("drift %q", d)
+	}
+	if d := cmdref.Drift(want, want); len(d) != 0 {
+		t.Errorf("a reference against itself: %q", d)
+	}
+}

@@ -7,12 +7,12 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/dchess/dchess/internal/cmdref"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/families"
 	"github.com/dchess/dchess/models/family"
@@ -43,21 +43,7 @@ func TestConfigReferenceIsUpToDate(t *testing.T) {
 			}
 		}
 	}
-	var drift []string
-	for name, page := range want {
-		switch old, ok := got[name]; {
-		case !ok:
-			drift = append(drift, name+" is missing")
-		case !bytes.Equal(old, page):
-			drift = append(drift, name+" differs")
-		}
-	}
-	for name := range got {
-		if _, ok := want[name]; !ok {
-			drift = append(drift, name+" is no page of the reference")
-		}
-	}
-	sort.Strings(drift)
+	drift := cmdref.Drift(want, got)
 	if len(drift) > 0 {
 		t.Errorf("%s is out of date with the code's configs:\n\t%s\nRegenerate it from the repository's root with\n\t%s",
 			referenceDir, strings.Join(drift, "\n\t"), regenerate)
