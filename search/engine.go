@@ -249,11 +249,12 @@ func (e *Engine) NewGame() {
 	}
 }
 
-// storeTT stores a result in the shared table and notes its bucket in
-// this thread's list, for NewGame.
+// storeTT stores a result in the shared table and, when that fills an
+// empty bucket, notes it in this thread's list, for NewGame.
 func (e *Engine) storeTT(key uint64, move board.Move, score, depth, ply int, bd bound) {
-	e.tt.store(key, move, score, depth, ply, bd)
-	e.ttWrites.note(&e.tt, key)
+	if e.tt.store(key, move, score, depth, ply, bd) {
+		e.ttWrites.note(&e.tt, key)
+	}
 }
 
 // clearOrdering forgets the thread's move-ordering tables.

@@ -112,8 +112,8 @@ func (t *transpositionTable) clear() {
 	t.age = 0
 }
 
-// ttWrites lists the buckets one thread has stored into since the table
-// was last emptied, so that emptying it after a short search (an eval of
+// ttWrites lists the buckets one thread has filled since the table was
+// last emptied (each once: when its store found it empty), so that emptying it after a short search (an eval of
 // many positions at a small depth, each a new game) zeroes those buckets
 // instead of the whole table, which costs more than the search. Each
 // thread keeps its own list: no lock or atomic on the store path. Past
@@ -170,11 +170,14 @@ func (t *transpositionTable) probe(key uint64) (ttEntry, bool) {
 	return ttEntry{}, false
 }
 
-func (t *transpositionTable) store(key uint64, move board.Move, score, depth, ply int, bd bound) {
+// store keeps a result in its bucket and says whether the bucket held
+// nothing before (so a thread lists each bucket once, when it first fills).
+func (t *transpositionTable) store(key uint64, move board.Move, score, depth, ply int, bd bound) (wasEmpty bool) {
 	b := &t.buckets[key&t.mask]
 	e := ttEntry{key: key, move: move, score: int16(scoreToTT(score, ply)), depth: int8(depth), bound: bd, age: t.age}
 	e0, check0, data0 := b[0].load()
 	e1, _, _ := b[1].load()
+	wasEmpty = e0.bound == boundNone && e1.bound == boundNone
 	for i, old := range [2]ttEntry{e0, e1} {
 		if old.bound != boundNone && old.key == key {
 			// Same position: keep a known best move when this result has none.
@@ -188,16 +191,17 @@ func (t *transpositionTable) store(key uint64, move board.Move, score, depth, pl
 			}
 			data := packEntry(e)
 			b[slot].put(key^data, data)
-			return
+			return wasEmpty
 		}
 	}
 	data := packEntry(e)
 	if e0.bound == boundNone || int(e0.depth) <= depth || e0.age != t.age {
 		b[1].put(check0, data0)
 		b[0].put(key^data, data)
-		return
+		return wasEmpty
 	}
 	b[1].put(key^data, data)
+	return wasEmpty
 }
 
 // cutoff returns the stored score, seen from ply, when its bound settles
