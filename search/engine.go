@@ -121,7 +121,7 @@ type Engine struct {
 	observer MoveObserver
 	algo     Algorithm
 	tt       transpositionTable
-	// ttWrites are the buckets this thread stored into since NewGame.
+	// ttWrites are the buckets this thread filled since NewGame.
 	ttWrites ttWrites
 
 	killers [MaxPly + 1][2]board.Move
