@@ -6,7 +6,8 @@
 # first 20 plies (two runs, one a core), 10 positions a game from ply 10
 # without captures, split 90/5/5 by game, Pos2Vec 3 epochs a layer, then the
 # siamese network with its towers from Pos2Vec, early stopping; last, the
-# test split's pairs judged by the network.
+# test split's pairs judged by the network (the stages after the self-play
+# are siamese-games.sh's, with NAME h3).
 #
 #   scripts/studies/siamese-h3.sh OUT_DIR [SEED]
 #
@@ -37,28 +38,4 @@ b=$!
 wait "$a"
 wait "$b"
 
-echo "== ingest and split ($(date -u +%FT%TZ))"
-[ -f "$out/h3/manifest.json" ] || "$dchess" ingest "$out/h3a.pgn" "$out/h3b.pgn" -o "$out/h3" --skip-captures \
-	--min-ply 10 --positions-per-game 10 --seed 1 --json >"$out/h3.ingest.json"
-[ -f "$out/h3.split.json" ] || "$dchess" dataset split "$out/h3" --val 0.05 --test 0.05 --seed 1 --json >"$out/h3.split.json"
-
-train() { # FAMILY RUN ARGS...
-	local family=$1 run=$2
-	shift 2
-	[ -f "$run/model.dcw" ] && return
-	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
-		"$dchess" train --model "$family" --data "$out/h3" --out "$run" --resume
-	else
-		"$dchess" train --model "$family" --data "$out/h3" --out "$run" "$@"
-	fi
-}
-echo "== Pos2Vec ($(date -u +%FT%TZ))"
-train autoencoder "$out/ae-h3" --config "$root/configs/autoencoder-small.yaml" --epochs 3
-echo "== siamese ($(date -u +%FT%TZ))"
-train siamese "$out/siamese-h3-s$seed" --config "$root/configs/siamese-small.yaml" --epochs 30 \
-	--init "$out/ae-h3" --seed "$seed"
-
-echo "== test pairs ($(date -u +%FT%TZ))"
-[ -f "$out/siamese-h3-s$seed.eval.json" ] || "$dchess" eval --player "siamese:$out/siamese-h3-s$seed/model.dcw" \
-	--data "$out/h3" --json >"$out/siamese-h3-s$seed.eval.json"
-grep -o '"pair_accuracy": [0-9.]*' "$out/siamese-h3-s$seed.eval.json"
+NAME=h3 bash "$(dirname "$0")/siamese-games.sh" "$out" "$seed" "$out/h3a.pgn" "$out/h3b.pgn"

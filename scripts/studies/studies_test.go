@@ -357,3 +357,134 @@ func TestSequenceCurveScoresEachPointAndExtends(t *testing.T) {
 		t.Errorf("a dataset below MIN_POSITIONS: exit %d:\n%s", code, short)
 	}
 }
+
+// TestDatagenQualityMatchesTheReferenceCPU runs the data-making comparison
+// on four reference games and datagen tasks of two: the datagen arm plays
+// tasks until its recorded CPU time reaches the reference's, each arm
+// trains and is scored, the datagen network plays the reference's, and a
+// second run redoes nothing.
+func TestDatagenQualityMatchesTheReferenceCPU(t *testing.T) {
+	env := []string{
+		"DCHESS=" + testenv.Dchess(t),
+		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
+		"REF_GAMES=4", "STEPS=20", "GAMES_PER_TASK=2", "GAMES=2", "DEPTH=1",
+	}
+	out := t.TempDir()
+	log, code := script(t, env, "datagen-quality.sh", out, "300")
+	if code != 0 {
+		t.Fatalf("datagen-quality.sh exited %d:\n%s", code, log)
+	}
+	cpu := func(arm string) (total float64, stages int) {
+		raw, err := os.ReadFile(filepath.Join(out, arm, "cpu.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var stage string
+			var user, sys float64
+			if _, err := fmt.Sscanf(line, "%s %f %f", &stage, &user, &sys); err != nil {
+				t.Fatalf("%s/cpu.log: %q: %v", arm, line, err)
+			}
+			total += user + sys
+			stages++
+		}
+		return total, stages
+	}
+	ref, _ := cpu("ref")
+	gen, tasks := cpu("gen-300")
+	if ref <= 0 {
+		t.Fatalf("the reference recorded %v CPU seconds:\n%s", ref, log)
+	}
+	// Tasks are played until their whole seconds reach the reference's.
+	if float64(int(gen+0.5)) < float64(int(ref+0.5)) || tasks < 1 {
+		t.Errorf("datagen recorded %.2f CPU seconds in %d tasks, the reference %.2f", gen, tasks, ref)
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(summary)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "ref\t") || !strings.HasPrefix(lines[2], "gen-300\t") {
+		t.Fatalf("summary.tsv:\n%s", summary)
+	}
+	row := strings.Split(lines[2], "\t")
+	if len(row) != 8 || row[5] == "-" || row[6] == "-" || !strings.Contains(row[7], "+/-") {
+		t.Errorf("the datagen arm's line lacks a figure: %q", lines[2])
+	}
+	model := filepath.Join(out, "nnue-gen-300", "model.dcw")
+	before, err := os.Stat(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, code := script(t, env, "datagen-quality.sh", out, "300")
+	if code != 0 {
+		t.Fatalf("the second run exited %d:\n%s", code, again)
+	}
+	for _, redone := range []string{"Self-play", ": task ", "== train"} {
+		if strings.Contains(again, redone) {
+			t.Errorf("the second run did %q again:\n%s", redone, again)
+		}
+	}
+	if after, err := os.Stat(model); err != nil || !after.ModTime().Equal(before.ModTime()) {
+		t.Errorf("the second run rewrote %s", model)
+	}
+}
+
+// TestDatagenQualityRefusesABadBudget checks the one-line error on NODES.
+func TestDatagenQualityRefusesABadBudget(t *testing.T) {
+	log, code := script(t, []string{"DCHESS=/nonexistent"}, "datagen-quality.sh", t.TempDir(), "5k")
+	if code != 2 || !strings.Contains(log, "NODES (5k) must be positive whole numbers") {
+		t.Fatalf("exit %d, output:\n%s", code, log)
+	}
+}
+
+// TestSiameseGamesScoresTheTestPairs trains DeepChess on 200 depth-1
+// self-play games and scores it with two judges on the test split's pairs:
+// every judge reads the same pairs, and a second run redoes nothing.
+func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
+	dchess := testenv.Dchess(t)
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.pgn")
+	selfplay := exec.Command(dchess, "selfplay", "--a", "heuristic:depth=1", "--games", "200", "--random-rate", "0.1",
+		"--random-rate-plies", "20", "--max-moves", "150", "--seed", "3", "-o", games, "--quiet")
+	if out, err := selfplay.CombinedOutput(); err != nil {
+		t.Fatalf("selfplay: %v\n%s", err, out)
+	}
+	shipped := filepath.Join(testenv.RepoRoot(), "models", "shipped", "siamese.dcw")
+	env := []string{"DCHESS=" + dchess, "NAME=sp", "JUDGES=heuristic@1 siamese:" + shipped}
+	out := filepath.Join(dir, "out")
+	log, code := script(t, env, "siamese-games.sh", out, "1", games)
+	if code != 0 {
+		t.Fatalf("siamese-games.sh exited %d:\n%s", code, log)
+	}
+	type pairs struct {
+		Pairs        int     `json:"pairs"`
+		PairAccuracy float64 `json:"pair_accuracy"`
+	}
+	var own pairs
+	readJSON(t, filepath.Join(out, "siamese-sp-s1.eval.json"), &own)
+	if own.Pairs == 0 {
+		t.Fatalf("no test pair scored:\n%s", log)
+	}
+	judged, _ := filepath.Glob(filepath.Join(out, "sp-judge-*.eval.json"))
+	if len(judged) != 2 {
+		t.Fatalf("judges' results %v, want 2:\n%s", judged, log)
+	}
+	for _, f := range judged {
+		var j pairs
+		readJSON(t, f, &j)
+		if j.Pairs != own.Pairs {
+			t.Errorf("%s scored %d pairs, the trained network %d", filepath.Base(f), j.Pairs, own.Pairs)
+		}
+	}
+	if !regexp.MustCompile(`(?m)^heuristic@1 +[0-9.]+$`).MatchString(log) {
+		t.Errorf("no accuracy line for heuristic@1:\n%s", log)
+	}
+	again, code := script(t, env, "siamese-games.sh", out, "1", games)
+	if code != 0 {
+		t.Fatalf("the second run exited %d:\n%s", code, again)
+	}
+	if strings.Contains(again, "train:") || strings.Contains(again, "read ") {
+		t.Errorf("the second run ingested or trained again:\n%s", again)
+	}
+}
