@@ -13,6 +13,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // TestLegalMaskLossByHandOnTheBoardSource: with legal_mask the mask is the
@@ -32,7 +33,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			t.Fatalf("legal_mask %v: input shapes %v", mask, shapes)
 		}
 		params := m.InitParams(4)
-		seq := openingSequence(t, c.Horizon, opening...)
+		seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 		n := len(seq) - encode.StateLen
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 		c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 0.75, seq, in, w, stay)
@@ -74,7 +75,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			}
 		}
 		g := G.NewGraph()
-		nodes := inputNodes(g, m, 1)
+		nodes := transformertest.Inputs(g, m.InputShapes(1))
 		fill(m, nodes, [][]int16{in}, [][]int16{seq}, [][]float32{w}, [][]float32{stay})
 		rows := make([][]float32, len(nodes))
 		for i, nd := range nodes {

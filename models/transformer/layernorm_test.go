@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // primitiveLayerNorm is the layer norm as the graph built it before
@@ -162,7 +163,7 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 					}
 				}
 			}
-			seq := openingSequence(t, c.Horizon)
+			seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 			var ins, seqs [][]int16
 			var ws [][]float32
 			var boards []*board.Board
@@ -182,9 +183,9 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 				}
 				return out
 			}
-			per, logits, learnables, _ := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
+			per, logits, learnables := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
 			got := grads(learnables)
-			wantPer, wantLogits, learnables, _ := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
+			wantPer, wantLogits, learnables := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
 			want := grads(learnables)
 			worstLoss, worstGrad := 0.0, 0.0
 			for r := range per {
