@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
@@ -33,11 +34,7 @@ func lowestMove(b *board.Board) (board.Move, bool) {
 // variation of up to four lowestMove moves, split 80/20 by game.
 func lineDataset(t testing.TB, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "lines")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var recs []*dataset.Record
 	for i, b := range nntest.RandomBoards(n, 21) {
 		fen := b.FEN()
 		var pv []string
@@ -52,15 +49,10 @@ func lineDataset(t testing.TB, n int) string {
 		if len(pv) == 0 {
 			continue
 		}
-		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "lines"), dataset.WriteOptions{Shard: 300}, recs)
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 5); err != nil {
 		t.Fatal(err)
 	}
