@@ -30,22 +30,29 @@ func lowestMove(b *board.Board) (board.Move, bool) {
 	return best, bestIdx < encode.ActionVocab
 }
 
-// lineDataset writes n random positions labelled with a principal
-// variation of up to four lowestMove moves, split 80/20 by game.
+// lowestLine plays up to four lowestMove moves on b, fewer where the game
+// ends, and returns them: a position's principal variation.
+func lowestLine(b *board.Board) []string {
+	var pv []string
+	for len(pv) < 4 {
+		m, ok := lowestMove(b)
+		if !ok {
+			break
+		}
+		pv = append(pv, board.UCI(m))
+		b.Make(m)
+	}
+	return pv
+}
+
+// lineDataset writes n random positions labelled with their lowestLine,
+// split 80/20 by game.
 func lineDataset(t testing.TB, n int) string {
 	t.Helper()
 	var recs []*dataset.Record
 	for i, b := range nntest.RandomBoards(n, 21) {
 		fen := b.FEN()
-		var pv []string
-		for len(pv) < 4 {
-			m, ok := lowestMove(b)
-			if !ok {
-				break
-			}
-			pv = append(pv, board.UCI(m))
-			b.Make(m)
-		}
+		pv := lowestLine(b)
 		if len(pv) == 0 {
 			continue
 		}
