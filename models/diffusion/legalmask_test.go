@@ -37,16 +37,7 @@ func maskedRun(t *testing.T, m *Model, params []dcw.Tensor, boards []*board.Boar
 		out, err := m.Build(g, inputs, params)
 		return out.PerRow, out.ActionLogits, out.Learnables, err
 	})
-	for _, l := range run.Learnables {
-		if l.Name() == "head.action.b" {
-			gv, err := l.Grad()
-			if err != nil {
-				t.Fatal(err)
-			}
-			dbias = append([]float32(nil), gv.Data().([]float32)...)
-		}
-	}
-	return run.PerRow, run.ActionLogits, dbias
+	return run.PerRow, run.ActionLogits, transformertest.Grads(t, run.Learnables)["head.action.b"]
 }
 
 // TestLegalMaskLossIsTheLegalMovesCrossEntropy: with bias-only weights

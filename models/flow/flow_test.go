@@ -334,6 +334,25 @@ func fill(m *Model, inputs []*G.Node, ins, seqs [][]int16, ws, stays [][]float32
 	})
 }
 
+// netLogProbs runs m's plain-Go network with params on the tokens in and
+// returns the slots after s_i and their log-probabilities, from which the
+// tests work out the graph's loss by hand.
+func netLogProbs(t *testing.T, m *Model, params []dcw.Tensor, in []int16) ([]int, [][]float32) {
+	t.Helper()
+	arch, _ := m.Arch()
+	net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slots []int
+	var outs [][]float32
+	for s := encode.StateLen; s < len(in); s++ {
+		slots, outs = append(slots, s), append(outs, make([]float32, slotSize(m.Config(), s)))
+	}
+	net.Forward(in, slots, outs)
+	return slots, outs
+}
+
 // TestLossAndGradientsByHand: on the board source with the ELBO at
 // t = .75 (λ = 4), the graph's loss is Σ 4/N·(-log p(x_1)) over the
 // tokens at a source that differs from their target plus Σ 4/N·(1 - p(x_t))
@@ -354,17 +373,7 @@ func TestLossAndGradientsByHand(t *testing.T) {
 	src := make([]int16, len(seq))
 	c.SourceTokens(seq, src)
 
-	arch, _ := m.Arch()
-	net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var slots []int
-	var outs [][]float32
-	for s := encode.StateLen; s < len(seq); s++ {
-		slots, outs = append(slots, s), append(outs, make([]float32, slotSize(c, s)))
-	}
-	net.Forward(in, slots, outs)
+	slots, outs := netLogProbs(t, m, params, in)
 	var want float64
 	terms := 0
 	for i, s := range slots {
@@ -387,14 +396,7 @@ func TestLossAndGradientsByHand(t *testing.T) {
 		t.Fatalf("graph loss %v, by hand %v (%d terms)", per[0], want, terms)
 	}
 
-	grads := map[string][]float32{}
-	for _, l := range learnables {
-		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-	}
+	grads := transformertest.Grads(t, learnables)
 	lossAt := func() float64 {
 		per, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w}, [][]float32{stay})
 		return float64(per[0])

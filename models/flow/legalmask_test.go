@@ -43,17 +43,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 
-		arch, _ := m.Arch()
-		net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var slots []int
-		var outs [][]float32
-		for s := encode.StateLen; s < len(seq); s++ {
-			slots, outs = append(slots, s), append(outs, make([]float32, slotSize(c, s)))
-		}
-		net.Forward(in, slots, outs)
+		slots, outs := netLogProbs(t, m, params, in)
 		_, legal, err := transformer.LegalActions(board.New())
 		if err != nil {
 			t.Fatal(err)

@@ -171,14 +171,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	in[next], w[next] = seq[next], 0
 	args := [][]int16{in}
 	_, _, learnables := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
-	grads := map[string][]float32{}
-	for _, l := range learnables {
-		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-	}
+	grads := transformertest.Grads(t, learnables)
 	lossAt := func() float64 {
 		per, _, _ := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
 		return float64(per[0])

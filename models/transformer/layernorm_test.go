@@ -172,21 +172,10 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 				maskAt(c, rng, 1-float64(1+r%tc.steps)/float64(tc.steps), seq, in, w)
 				ins, seqs, ws, boards = append(ins, in), append(seqs, seq), append(ws, w), append(boards, board.New())
 			}
-			grads := func(learnables []*G.Node) map[string][]float32 {
-				out := map[string][]float32{}
-				for _, l := range learnables {
-					gv, err := l.Grad()
-					if err != nil {
-						t.Fatal(err)
-					}
-					out[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-				}
-				return out
-			}
 			per, logits, learnables := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
-			got := grads(learnables)
+			got := transformertest.Grads(t, learnables)
 			wantPer, wantLogits, learnables := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
-			want := grads(learnables)
+			want := transformertest.Grads(t, learnables)
 			worstLoss, worstGrad := 0.0, 0.0
 			for r := range per {
 				worstLoss = math.Max(worstLoss, math.Abs(float64(per[r]-wantPer[r]))/math.Abs(float64(wantPer[r])))

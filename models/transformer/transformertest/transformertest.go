@@ -1,10 +1,10 @@
 // Package transformertest holds what the tests of the transformer and of
 // the sequence families on it (models/diffusion, models/flow) share: a
-// sequence along an opening line, and a training graph's inputs, filled
-// from examples, and one run of the graph forward and backward. It imports
-// neither models/transformer nor a family, because transformer's own
-// in-package tests use it: callers hand it their input shapes, their
-// encoding of an example and their graph builder.
+// sequence along an opening line, a training graph's inputs filled from
+// examples, one run of the graph forward and backward, and the learnables'
+// gradients by name. It imports neither models/transformer nor a family,
+// because transformer's own in-package tests use it: callers hand it their
+// input shapes, their encoding of an example and their graph builder.
 package transformertest
 
 import (
@@ -68,6 +68,20 @@ type Build func(g *G.ExprGraph, inputs []*G.Node) (perRow, actionLogits *G.Node,
 type Result struct {
 	PerRow, ActionLogits []float32
 	Learnables           []*G.Node
+}
+
+// Grads copies each learnable's gradient, by the learnable's name.
+func Grads(t testing.TB, learnables []*G.Node) map[string][]float32 {
+	t.Helper()
+	grads := map[string][]float32{}
+	for _, l := range learnables {
+		gv, err := l.Grad()
+		if err != nil {
+			t.Fatal(err)
+		}
+		grads[l.Name()] = slices.Clone(gv.Data().([]float32))
+	}
+	return grads
 }
 
 // Run builds a training graph for a batch of examples on the Inputs of
