@@ -1,10 +1,11 @@
 // Package transformertest holds what the tests of the transformer and of
 // the sequence families on it (models/diffusion, models/flow) share: a
 // sequence along an opening line, a training graph's inputs filled from
-// examples, one run of the graph forward and backward, and the learnables'
-// gradients by name. It imports neither models/transformer nor a family,
-// because transformer's own in-package tests use it: callers hand it their
-// input shapes, their encoding of an example and their graph builder.
+// examples, one run of the graph forward and backward, the learnables'
+// gradients by name and the finite differences they are checked against.
+// It imports neither models/transformer nor a family, because
+// transformer's own in-package tests use it: callers hand it their input
+// shapes, their encoding of an example and their graph builder.
 package transformertest
 
 import (
@@ -82,6 +83,20 @@ func Grads(t testing.TB, learnables []*G.Node) map[string][]float32 {
 		grads[l.Name()] = slices.Clone(gv.Data().([]float32))
 	}
 	return grads
+}
+
+// CentralDifference is loss's derivative in *x by central differences,
+// (loss(x + h) - loss(x - h)) / 2h with h = 1e-2, which the tests compare
+// with the graph's gradient; *x is left as it was.
+func CentralDifference(x *float32, loss func() float64) float64 {
+	old := *x
+	const h = 1e-2
+	*x = old + h
+	up := loss()
+	*x = old - h
+	down := loss()
+	*x = old
+	return (up - down) / (2 * h)
 }
 
 // Run builds a training graph for a batch of examples on the Inputs of
