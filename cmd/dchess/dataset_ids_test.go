@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/pgn"
 )
 
@@ -17,25 +18,15 @@ import (
 // has to place a game by hand (a few games leave a requested split empty).
 func bigIDDataset(t *testing.T) (dir string, ids map[uint64]bool) {
 	t.Helper()
-	dir = filepath.Join(t.TempDir(), "ds")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Command: []string{"dchess", "test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Abort()
+	var recs []*dataset.Record
 	ids = map[uint64]bool{}
 	for i := range 20 {
 		id := 0xfedcba9876543210 + uint64(i/5)*0x1111
 		ids[id] = true
 		fen := fmt.Sprintf("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 %d", i+1)
-		r := &dataset.Record{FEN: fen, Move: "e2e4", Result: pgn.WhiteWin, Ply: uint16(i % 5), GameID: id, Key: dataset.PositionKey(fen)}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Move: "e2e4", Result: pgn.WhiteWin, Ply: uint16(i % 5), GameID: id, Key: dataset.PositionKey(fen)})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir = datasettest.Write(t, filepath.Join(t.TempDir(), "ds"), dataset.WriteOptions{Command: []string{"dchess", "test"}}, recs)
 	for seed := uint64(1); seed <= 50; seed++ {
 		m, err := dataset.WriteSplit(dir, 0.1, 0.1, seed)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/ingest"
 	"github.com/dchess/dchess/internal/chess/pgn"
 
@@ -28,16 +29,6 @@ func testDatasetStreams() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 // labelled (cp, a mate, or a failure) so every output column has data.
 func makeTestDataset(t *testing.T) (string, []*dataset.Record) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "ds")
-	w, err := dataset.Create(dir, dataset.WriteOptions{
-		Command: []string{"dchess", "ingest", "games.pgn", "-o", dir},
-		Sources: []dataset.Source{{Path: "games.pgn", SHA256: strings.Repeat("ab", 32), Bytes: 4096}},
-		Shard:   50,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Abort()
 	var recs []*dataset.Record
 	for i := 0; i < 200; i++ {
 		r := &dataset.Record{
@@ -63,15 +54,14 @@ func makeTestDataset(t *testing.T) (string, []*dataset.Record) {
 		case 4:
 			r.Label = &dataset.Label{Status: dataset.LabelFailed, Error: "no answer"}
 		}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
 		recs = append(recs, r)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir, recs
+	dir := filepath.Join(t.TempDir(), "ds")
+	return datasettest.Write(t, dir, dataset.WriteOptions{
+		Command: []string{"dchess", "ingest", "games.pgn", "-o", dir},
+		Sources: []dataset.Source{{Path: "games.pgn", SHA256: strings.Repeat("ab", 32), Bytes: 4096}},
+		Shard:   50,
+	}, recs), recs
 }
 
 func TestDatasetInfoJSON(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/chess/pgn"
@@ -102,24 +103,15 @@ func TestEvalPuzzlesSkipsBadRows(t *testing.T) {
 }
 
 func TestEvalDataActionAccuracy(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// A mate in one, which the search finds, and a position whose listed
 	// best move is a quiet a1a2 the search does not play (Ra8 still mates).
+	var recs []*dataset.Record
 	for i, fen := range []string{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1"} {
 		best := []string{"a1a8", "a1a2"}[i]
-		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: best, PV: []string{best}}}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: best, PV: []string{best}}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, recs)
 	s, out, errOut := playStreams("")
 	if err := runEval(context.Background(), &evalOptions{Player: "heuristic:depth=2", Data: dir, JSON: true}, s); err != nil {
 		t.Fatal(err)
@@ -182,26 +174,17 @@ func writeBiasWeights(t *testing.T, name string, actionBias map[string]float32, 
 // castling and en-passant tokens are not, nor its pieces: 1 on a_i's
 // destination and 8, 8 and 2 on other squares.)
 func TestEvalDataSequenceDecoding(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var recs []*dataset.Record
 	for i, pos := range []struct{ fen, pv string }{
 		{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"},
 		{"7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1", "a1a2 h7h6"},
 		{"7k/8/8/8/8/8/7K/r7 w - - 0 1", "h2g3 a1a8"},
 	} {
 		pv := strings.Fields(pos.pv)
-		r := &dataset.Record{FEN: pos.fen, Key: dataset.PositionKey(pos.fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: pos.fen, Key: dataset.PositionKey(pos.fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, recs)
 	bias := map[string]float32{"a1a8": 10, "h2g3": 5}
 	model := writeBiasWeights(t, diffusion.Family, bias, false)
 	want := evaluate.ImaginedReport{
@@ -342,12 +325,8 @@ func TestEvalDataSequenceDecoding(t *testing.T) {
 // third, in check and labelled with the heuristic's own figure, counts in
 // the whole report but not among the quiet positions.
 func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var predicted [3]float32
+	var recs []*dataset.Record
 	for i, fen := range []string{"7k/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "7k/5ppp/8/8/8/7P/5PP1/R5K1 w - - 0 1",
 		"7k/5ppp/8/8/8/7P/5PP1/r5K1 w - - 0 1"} {
 		b, err := board.FromFEN(fen)
@@ -363,15 +342,10 @@ func TestEvalDataScoresTheStaticEvaluation(t *testing.T) {
 		if i == 2 {
 			best = "g1h2"
 		}
-		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: best, PV: []string{best}, WinProb: label}}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: best, PV: []string{best}, WinProb: label}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, recs)
 	if predicted[1] < 0.6 {
 		t.Fatalf("the heuristic gives a rook up only %.3f", predicted[1])
 	}
@@ -420,24 +394,15 @@ func TestEvalPairsBySearchScores(t *testing.T) {
 // TestEvalPairsCountsUnreadableRecords: a record whose position does not
 // parse is counted, not silently dropped, and the pair around it stands.
 func TestEvalPairsCountsUnreadableRecords(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, r := range []dataset.Record{
+	recs := []*dataset.Record{
 		{FEN: "4k3/8/8/8/8/8/8/R3K3 w - - 0 30", Result: pgn.WhiteWin, Move: "e1e2"},
 		{FEN: "not a position", Result: pgn.WhiteWin, Move: "e2e4"},
 		{FEN: "r3k3/8/8/8/8/8/8/4K3 w - - 0 30", Result: pgn.BlackWin, Move: "e1e2"},
-	} {
+	}
+	for i, r := range recs {
 		r.GameID, r.Ply, r.Key = uint64(i), 20, uint64(i+1)
-		if err := w.Write(&r); err != nil {
-			t.Fatal(err)
-		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, recs)
 	rep := evalPairsJSON(t, &evalOptions{Player: "heuristic:depth=1", Data: dir, Pairs: true})
 	if rep.Pairs != 1 || rep.Unreadable != 1 || rep.Accuracy != 1 {
 		t.Fatalf("pairs report %+v, want one pair judged right and one unreadable record", rep)

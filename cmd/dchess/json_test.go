@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/diffusion"
 )
@@ -391,25 +392,14 @@ k7/8/8/8/8/8/r7 w - - bm Kg1; id "seven ranks";
 func jsonTestDatasets(t *testing.T, dir string) (evalData, pairsData, exported string) {
 	t.Helper()
 	write := func(name string, recs []dataset.Record) string {
-		path := filepath.Join(dir, name)
-		w, err := dataset.Create(path, dataset.WriteOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer w.Abort()
+		ptrs := make([]*dataset.Record, len(recs))
 		for i := range recs {
-			r := &recs[i]
-			if r.Key == 0 {
-				r.Key = dataset.PositionKey(r.FEN) + uint64(i)
+			if recs[i].Key == 0 {
+				recs[i].Key = dataset.PositionKey(recs[i].FEN) + uint64(i)
 			}
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
+			ptrs[i] = &recs[i]
 		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		return path
+		return datasettest.Write(t, filepath.Join(dir, name), dataset.WriteOptions{}, ptrs)
 	}
 	var positions []dataset.Record
 	for i, pos := range []struct{ fen, pv string }{

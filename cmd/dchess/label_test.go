@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/internal/testenv"
 )
@@ -18,11 +19,7 @@ import (
 // labelInput writes a few opening positions as a dataset.
 func labelInput(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "in")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var recs []*dataset.Record
 	for i, fen := range []string{
 		"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
 		"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -30,14 +27,9 @@ func labelInput(t *testing.T) string {
 		"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2",
 		"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
 	} {
-		if err := w.Write(&dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: 1, Ply: uint16(i)}); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: 1, Ply: uint16(i)})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return datasettest.Write(t, filepath.Join(t.TempDir(), "in"), dataset.WriteOptions{}, recs)
 }
 
 func TestLabelCommandRejectsBadFlags(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/label"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/jobarray"
@@ -24,11 +25,7 @@ import (
 // start as a dataset.
 func shardInput(t *testing.T, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "in")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var recs []*dataset.Record
 	seen := map[string]bool{}
 	for i := 0; len(seen) < n; i++ {
 		b := board.New()
@@ -38,15 +35,10 @@ func shardInput(t *testing.T, n int) string {
 		}
 		if fen := b.FEN(); !seen[fen] {
 			seen[fen] = true
-			if err := w.Write(&dataset.Record{FEN: fen, GameID: uint64(i + 1)}); err != nil {
-				t.Fatal(err)
-			}
+			recs = append(recs, &dataset.Record{FEN: fen, GameID: uint64(i + 1)})
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return datasettest.Write(t, filepath.Join(t.TempDir(), "in"), dataset.WriteOptions{}, recs)
 }
 
 // TestLabelShardsMergeToTheWholeRun labels with --nodes as three tasks

@@ -12,8 +12,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
-	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/internal/chess/pgn"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/testenv"
 	"github.com/dchess/dchess/models/cnn"
 	"github.com/dchess/dchess/models/deepchess"
@@ -22,21 +21,11 @@ import (
 	"github.com/dchess/dchess/pipeline/train"
 )
 
+// labelledDataset writes n random positions labelled by material, split
+// 80/20 into train and val.
 func labelledDataset(t *testing.T, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range nntest.MaterialRecords(nntest.RandomBoards(n, 4)) {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, nntest.MaterialRecords(nntest.RandomBoards(n, 4)))
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -132,34 +121,7 @@ func TestTrainUsageErrors(t *testing.T) {
 // side ahead in material won, the position's move is its first quiet one.
 func decisiveDataset(t *testing.T, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "games")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range nntest.MaterialRecords(nntest.RandomBoards(n, 8)) {
-		b, _ := board.FromFEN(r.FEN)
-		whiteAhead := (r.Label.CP > 0) == (b.SideToMove() == board.White)
-		if r.Label.CP == 0 {
-			continue
-		}
-		r.Result, r.Ply, r.Label = pgn.BlackWin, 20, nil
-		if whiteAhead {
-			r.Result = pgn.WhiteWin
-		}
-		for _, m := range b.LegalMoves() {
-			if !b.IsCapture(m) {
-				r.Move = board.UCI(m)
-				break
-			}
-		}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "games"), dataset.WriteOptions{}, nntest.DecisiveRecords(nntest.RandomBoards(n, 8)))
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 1); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/testenv"
 )
@@ -170,20 +171,11 @@ func wacFENs(t *testing.T, n int) []string {
 // writeInput stores fens as a dataset with one game per position.
 func writeInput(t *testing.T, dir string, fens []string) string {
 	t.Helper()
-	w, err := dataset.Create(dir, dataset.WriteOptions{Command: []string{"test"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := make([]*dataset.Record, len(fens))
 	for i, fen := range fens {
-		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i + 1), Ply: uint16(i)}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs[i] = &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i + 1), Ply: uint16(i)}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return datasettest.Write(t, dir, dataset.WriteOptions{Command: []string{"test"}}, recs)
 }
 
 func readRecords(t *testing.T, dir string) []*dataset.Record {

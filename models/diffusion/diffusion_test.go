@@ -3,17 +3,13 @@ package diffusion
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
-
-	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
-	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 func tinyConfig() Config {
@@ -49,19 +45,9 @@ func TestScheduleAndLambdaByHand(t *testing.T) {
 	}
 }
 
-// openingSequence returns the sequence of horizon h along a short
-// opening line.
-func openingSequence(t *testing.T, h int) []int16 {
-	seq := make([]int16, encode.SequenceLen(h))
-	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
-		t.Fatal(err)
-	}
-	return seq
-}
-
 func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 	c := DefaultConfig() // h = 4: 3·70 state targets + 4 actions = 214 targets
-	seq := openingSequence(t, c.Horizon)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	in := make([]int16, len(seq))
 	w := make([]float32, len(seq))
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -98,68 +84,6 @@ func TestCorruptMasksAtTheScheduleRateWithItsWeight(t *testing.T) {
 			t.Fatalf("slot %d unmasked at t = T", i)
 		}
 	}
-}
-
-// graphRun builds the graph for a batch of examples and runs it forward
-// (and backward), returning the per-row losses, the action
-// log-probabilities and the learnables. With boards (one a row, s_i) each
-// row's legal-move mask is written from its board.
-func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
-	t.Helper()
-	g := G.NewGraph()
-	batch := len(ins)
-	var nodes []*G.Node
-	for i, shape := range m.InputShapes(batch) {
-		buf := make([]float32, shape[0]*shape[1])
-		nodes = append(nodes, G.NewMatrix(g, tensor.Float32, G.WithShape(shape...), G.WithName("in"+string(rune('0'+i))),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
-	}
-	for r := 0; r < batch; r++ {
-		rows := make([][]float32, len(nodes))
-		for i, n := range nodes {
-			data := n.Value().Data().([]float32)
-			w := n.Shape()[1]
-			rows[i] = data[r*w : (r+1)*w]
-		}
-		m.Encode(ins[r], seqs[r], ws[r], rows)
-		if boards != nil {
-			_, legal, err := transformer.LegalActions(boards[r])
-			if err != nil {
-				t.Fatal(err)
-			}
-			m.EncodeLegal(legal, rows)
-		}
-	}
-	out, err := m.Build(g, nodes, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loss, err := G.Sum(out.PerRow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := G.Grad(loss, out.Learnables...); err != nil {
-		t.Fatal(err)
-	}
-	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
-	defer vm.Close()
-	var inputs [][]float32
-	for _, n := range nodes {
-		inputs = append(inputs, append([]float32(nil), n.Value().Data().([]float32)...))
-	}
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	// The training loop fills the input buffers once per batch and the
-	// evaluation machine reads them again: the graph must not change them.
-	for i, n := range nodes {
-		if !slices.Equal(n.Value().Data().([]float32), inputs[i]) {
-			t.Fatalf("running the graph changed input %d", i)
-		}
-	}
-	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
-	logp := append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)
-	return per, logp, out.Learnables, loss
 }
 
 func TestDecodeReturnsALegalMoveForEveryStepCount(t *testing.T) {

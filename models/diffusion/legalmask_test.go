@@ -7,11 +7,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	G "gorgonia.org/gorgonia"
+
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // maskedRun builds m's graph for a batch whose rows are s_i = boards[r]
@@ -23,17 +26,18 @@ import (
 // weight is on a single action slot is that slot's.
 func maskedRun(t *testing.T, m *Model, params []dcw.Tensor, boards []*board.Board, ins, seqs [][]int16, ws [][]float32) (per, logits, dbias []float32) {
 	t.Helper()
-	per, logits, learnables, _ := graphRun(t, m, params, ins, seqs, ws, boards...)
-	for _, l := range learnables {
-		if l.Name() == "head.action.b" {
-			gv, err := l.Grad()
-			if err != nil {
-				t.Fatal(err)
-			}
-			dbias = append([]float32(nil), gv.Data().([]float32)...)
+	run := transformertest.Run(t, m.InputShapes(len(ins)), len(ins), func(r int, rows [][]float32) {
+		m.Encode(ins[r], seqs[r], ws[r], rows)
+		_, legal, err := transformer.LegalActions(boards[r])
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	return per, logits, dbias
+		m.EncodeLegal(legal, rows)
+	}, func(g *G.ExprGraph, inputs []*G.Node) (*G.Node, *G.Node, []*G.Node, error) {
+		out, err := m.Build(g, inputs, params)
+		return out.PerRow, out.ActionLogits, out.Learnables, err
+	})
+	return run.PerRow, run.ActionLogits, transformertest.Grads(t, run.Learnables)["head.action.b"]
 }
 
 // TestLegalMaskLossIsTheLegalMovesCrossEntropy: with bias-only weights
@@ -60,7 +64,7 @@ func TestLegalMaskLossIsTheLegalMovesCrossEntropy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seq := openingSequence(t, c.Horizon)
+			seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 			ss := c.StateSlots()
 			in := append([]int16(nil), seq...)
 			for k := 0; k < c.Horizon; k++ {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/models/nn/nntest"
 )
 
@@ -18,19 +19,7 @@ import (
 // 80/20 into train and val.
 func recordsDataset(t *testing.T, n int) *dataset.Dataset {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 200})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range nntest.MaterialRecords(nntest.RandomBoards(n, 5)) {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{Shard: 200}, nntest.MaterialRecords(nntest.RandomBoards(n, 5)))
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 5); err != nil {
 		t.Fatal(err)
 	}

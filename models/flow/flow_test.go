@@ -8,31 +8,18 @@ import (
 	"testing"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 func tinyConfig() Config {
 	c := DefaultConfig()
 	c.Horizon, c.Dim, c.Heads, c.Layers, c.MLP, c.Steps = 2, 16, 2, 1, 24, 4
 	return c
-}
-
-var opening = []string{"e2e4", "e7e5", "g1f3", "b8c6"}
-
-// openingSequence is x_1 for horizon h along a line from the start
-// position.
-func openingSequence(t *testing.T, h int, line ...string) []int16 {
-	t.Helper()
-	seq := make([]int16, encode.SequenceLen(h))
-	if _, err := encode.Sequence(board.New(), line, h, seq); err != nil {
-		t.Fatal(err)
-	}
-	return seq
 }
 
 func close(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
@@ -93,7 +80,7 @@ func TestValidateNamesTheBadSetting(t *testing.T) {
 func TestBoardSourceStartsEachFutureStateAsSI(t *testing.T) {
 	c := DefaultConfig()
 	c.Source = SourceBoard
-	seq := openingSequence(t, c.Horizon, opening...)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	src := make([]int16, len(seq))
 	c.SourceTokens(seq, src)
 	in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -144,7 +131,7 @@ func TestPathLeavesOneMinusKappaAtTheSource(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		c.Scheduler, c.Exponent, c.Source = tc.scheduler, 2, tc.source
-		seq := openingSequence(t, c.Horizon, opening...)
+		seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -199,7 +186,7 @@ func TestLossWeightsByHand(t *testing.T) {
 	} {
 		c := DefaultConfig()
 		c.Scheduler, c.Exponent, c.Source, c.Objective = tc.scheduler, 2, tc.source, tc.objective
-		seq := openingSequence(t, c.Horizon, opening...)
+		seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
@@ -253,7 +240,7 @@ func TestOracleSamplerRecoversTheLineInOneAndTwentySteps(t *testing.T) {
 			for _, scheduler := range []string{SchedulerLinear, SchedulerPolynomial} {
 				c := DefaultConfig()
 				c.Source, c.Scheduler = source, scheduler
-				seq := openingSequence(t, c.Horizon, opening...)
+				seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 				src := make([]int16, len(seq))
 				c.SourceTokens(seq, src)
 				dec := newDecoder(&Net{cfg: c}, oracle{c, seq})
@@ -296,7 +283,7 @@ func TestOracleSamplerRecoversTheLineInOneAndTwentySteps(t *testing.T) {
 // Euler steps of κ_t = t leave exactly 1 - t in expectation).
 func TestSamplerFollowsKappa(t *testing.T) {
 	c := DefaultConfig()
-	seq := openingSequence(t, c.Horizon, opening...)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	const steps, runs = 20, 40
 	masked := make([]int, steps+1)
 	for _, sampler := range []string{SamplerStochastic, SamplerDeterministic} {
@@ -331,47 +318,39 @@ func TestSamplerFollowsKappa(t *testing.T) {
 // and returns the per-row losses and the learnables.
 func graphRun(t *testing.T, m *Model, params []dcw.Tensor, ins, seqs [][]int16, ws, stays [][]float32) ([]float32, []*G.Node) {
 	t.Helper()
-	g := G.NewGraph()
-	nodes := inputNodes(g, m, len(ins))
-	fill(m, nodes, ins, seqs, ws, stays)
-	out, err := m.Build(g, nodes, params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loss, err := G.Sum(out.PerRow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := G.Grad(loss, out.Learnables...); err != nil {
-		t.Fatal(err)
-	}
-	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
-	defer vm.Close()
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	return append([]float32(nil), out.PerRow.Value().Data().([]float32)...), out.Learnables
-}
-
-func inputNodes(g *G.ExprGraph, m *Model, batch int) []*G.Node {
-	var nodes []*G.Node
-	for i, shape := range m.InputShapes(batch) {
-		buf := make([]float32, shape[0]*shape[1])
-		nodes = append(nodes, G.NewMatrix(g, tensor.Float32, G.WithShape(shape...), G.WithName("in"+string(rune('0'+i))),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
-	}
-	return nodes
-}
-
-func fill(m *Model, nodes []*G.Node, ins, seqs [][]int16, ws, stays [][]float32) {
-	for r := range ins {
-		rows := make([][]float32, len(nodes))
-		for i, n := range nodes {
-			w := n.Shape()[1]
-			rows[i] = n.Value().Data().([]float32)[r*w : (r+1)*w]
-		}
+	run := transformertest.Run(t, m.InputShapes(len(ins)), len(ins), func(r int, rows [][]float32) {
 		m.Encode(ins[r], seqs[r], ws[r], stays[r], rows)
+	}, func(g *G.ExprGraph, inputs []*G.Node) (*G.Node, *G.Node, []*G.Node, error) {
+		out, err := m.Build(g, inputs, params)
+		return out.PerRow, out.ActionLogits, out.Learnables, err
+	})
+	return run.PerRow, run.Learnables
+}
+
+// fill writes a batch of examples into the graph's inputs.
+func fill(m *Model, inputs []*G.Node, ins, seqs [][]int16, ws, stays [][]float32) {
+	transformertest.Fill(inputs, len(ins), func(r int, rows [][]float32) {
+		m.Encode(ins[r], seqs[r], ws[r], stays[r], rows)
+	})
+}
+
+// netLogProbs runs m's plain-Go network with params on the tokens in and
+// returns the slots after s_i and their log-probabilities, from which the
+// tests work out the graph's loss by hand.
+func netLogProbs(t *testing.T, m *Model, params []dcw.Tensor, in []int16) ([]int, [][]float32) {
+	t.Helper()
+	arch, _ := m.Arch()
+	net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
+	if err != nil {
+		t.Fatal(err)
 	}
+	var slots []int
+	var outs [][]float32
+	for s := encode.StateLen; s < len(in); s++ {
+		slots, outs = append(slots, s), append(outs, make([]float32, slotSize(m.Config(), s)))
+	}
+	net.Forward(in, slots, outs)
+	return slots, outs
 }
 
 // TestLossAndGradientsByHand: on the board source with the ELBO at
@@ -387,24 +366,14 @@ func TestLossAndGradientsByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	params := m.InitParams(4)
-	seq := openingSequence(t, c.Horizon, opening...)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	n := len(seq) - encode.StateLen
 	in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 	c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 0.75, seq, in, w, stay)
 	src := make([]int16, len(seq))
 	c.SourceTokens(seq, src)
 
-	arch, _ := m.Arch()
-	net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var slots []int
-	var outs [][]float32
-	for s := encode.StateLen; s < len(seq); s++ {
-		slots, outs = append(slots, s), append(outs, make([]float32, slotSize(c, s)))
-	}
-	net.Forward(in, slots, outs)
+	slots, outs := netLogProbs(t, m, params, in)
 	var want float64
 	terms := 0
 	for i, s := range slots {
@@ -427,14 +396,7 @@ func TestLossAndGradientsByHand(t *testing.T) {
 		t.Fatalf("graph loss %v, by hand %v (%d terms)", per[0], want, terms)
 	}
 
-	grads := map[string][]float32{}
-	for _, l := range learnables {
-		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-	}
+	grads := transformertest.Grads(t, learnables)
 	lossAt := func() float64 {
 		per, _ := graphRun(t, m, params, args, [][]int16{seq}, [][]float32{w}, [][]float32{stay})
 		return float64(per[0])
@@ -452,14 +414,7 @@ func TestLossAndGradientsByHand(t *testing.T) {
 			if name == "head.action.b" {
 				j = int(seq[c.StateSlots()])
 			}
-			old := p.Data[j]
-			const h = 1e-2
-			p.Data[j] = old + h
-			up := lossAt()
-			p.Data[j] = old - h
-			down := lossAt()
-			p.Data[j] = old
-			numeric := (up - down) / (2 * h)
+			numeric := transformertest.CentralDifference(&p.Data[j], lossAt)
 			if analytic := float64(grads[name][j]); math.Abs(numeric-analytic) > 2e-3+0.05*math.Abs(numeric) {
 				t.Errorf("%s[%d]: gradient %g, finite difference %g", name, j, analytic, numeric)
 			}
@@ -476,10 +431,10 @@ func TestTinyRunLowersTheLoss(t *testing.T) {
 		c.Source = source
 		m, _ := NewModel(c)
 		params := m.InitParams(1)
-		lines := [][]int16{openingSequence(t, c.Horizon, "e2e4", "e7e5"), openingSequence(t, c.Horizon, "d2d4", "d7d5")}
+		lines := [][]int16{transformertest.Sequence(t, c.Horizon, "e2e4", "e7e5"), transformertest.Sequence(t, c.Horizon, "d2d4", "d7d5")}
 		const batch = 8
 		g := G.NewGraph()
-		nodes := inputNodes(g, m, batch)
+		nodes := transformertest.Inputs(g, m.InputShapes(batch))
 		out, err := m.Build(g, nodes, params)
 		if err != nil {
 			t.Fatal(err)

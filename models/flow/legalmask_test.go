@@ -13,6 +13,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/nn/nntest"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // TestLegalMaskLossByHandOnTheBoardSource: with legal_mask the mask is the
@@ -32,7 +33,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			t.Fatalf("legal_mask %v: input shapes %v", mask, shapes)
 		}
 		params := m.InitParams(4)
-		seq := openingSequence(t, c.Horizon, opening...)
+		seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 		n := len(seq) - encode.StateLen
 		in, w, stay := make([]int16, len(seq)), make([]float32, len(seq)), make([]float32, len(seq))
 		c.CorruptAt(rand.New(rand.NewPCG(7, 8)), 0.75, seq, in, w, stay)
@@ -42,17 +43,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 		src := make([]int16, len(seq))
 		c.SourceTokens(seq, src)
 
-		arch, _ := m.Arch()
-		net, err := NewNet(&dcw.File{Family: Family, Arch: arch, Tensors: params})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var slots []int
-		var outs [][]float32
-		for s := encode.StateLen; s < len(seq); s++ {
-			slots, outs = append(slots, s), append(outs, make([]float32, slotSize(c, s)))
-		}
-		net.Forward(in, slots, outs)
+		slots, outs := netLogProbs(t, m, params, in)
 		_, legal, err := transformer.LegalActions(board.New())
 		if err != nil {
 			t.Fatal(err)
@@ -74,7 +65,7 @@ func TestLegalMaskLossByHandOnTheBoardSource(t *testing.T) {
 			}
 		}
 		g := G.NewGraph()
-		nodes := inputNodes(g, m, 1)
+		nodes := transformertest.Inputs(g, m.InputShapes(1))
 		fill(m, nodes, [][]int16{in}, [][]int16{seq}, [][]float32{w}, [][]float32{stay})
 		rows := make([][]float32, len(nodes))
 		for i, nd := range nodes {

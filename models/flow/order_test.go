@@ -9,6 +9,7 @@ import (
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/transformer"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // unsureOracle is unsure as a trained model is before it knows the move:
@@ -66,7 +67,7 @@ func TestActionFirstImaginesTheFutureOfItsMove(t *testing.T) {
 	for _, source := range []string{SourceMask, SourceBoard} {
 		c := DefaultConfig()
 		c.Source = source
-		x1 := openingSequence(t, c.Horizon, opening...)
+		x1 := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 		dec := newDecoder(&Net{cfg: c}, unsureOracle{c, x1, legal, 0.3})
 		dec.Sampler = SamplerDeterministic
 		for _, tc := range []struct {
@@ -109,7 +110,7 @@ func TestActionFirstImaginesTheFutureOfItsMove(t *testing.T) {
 	// before a_i commits to "unchanged" 6 times in 10 (the mask source
 	// keeps no token at its source word); a_i first, every token follows it.
 	c := DefaultConfig()
-	x1 := openingSequence(t, c.Horizon, opening...)
+	x1 := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	dec := newDecoder(&Net{cfg: c}, unsureOracle{c, x1, legal, 1})
 	for _, actionFirst := range []bool{false, true} {
 		dec.ActionFirst = actionFirst
@@ -152,7 +153,7 @@ func TestProposeStopsAtTheMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := DefaultConfig()
-	x1 := openingSequence(t, c.Horizon, opening...)
+	x1 := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	passes := 0
 	dec := newDecoder(&Net{cfg: c}, countingOracle{unsureOracle{c, x1, legal, 1}, &passes})
 	dec.Steps = 8

@@ -8,26 +8,16 @@ import (
 	"testing"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/dcw"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // tinyArch is a transformer small enough to differentiate numerically.
 func tinyArch() Arch {
 	return Arch{Horizon: 2, Dim: 16, Heads: 2, Layers: 2, MLP: 24, LegalMask: true}
-}
-
-// openingSequence returns the sequence of horizon h along a short
-// opening line.
-func openingSequence(t *testing.T, h int) []int16 {
-	seq := make([]int16, encode.SequenceLen(h))
-	if _, err := encode.Sequence(board.New(), []string{"e2e4", "e7e5", "g1f3", "b8c6"}, h, seq); err != nil {
-		t.Fatal(err)
-	}
-	return seq
 }
 
 // maskAt corrupts seq into in as absorbing-state diffusion does with a
@@ -72,32 +62,18 @@ func inputShapes(c Arch, batch int) [][]int {
 }
 
 // graphRun builds the graph for a batch of examples and runs it forward
-// (and backward), returning the per-row losses, the action
-// log-probabilities and the learnables. With boards (one a row, s_i) each
-// row's legal-move mask is written from its board.
-func graphRun(t *testing.T, c Arch, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
+// (and backward), returning the per-row losses, the action logits and the
+// learnables. With boards (one a row, s_i) each row's legal-move mask is
+// written from its board.
+func graphRun(t *testing.T, c Arch, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node) {
 	t.Helper()
 	return graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
 }
 
 // graphRunWith is graphRun with the layer norms' normalisation normalise.
-func graphRunWith(t *testing.T, c Arch, normalise normaliser, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node, *G.Node) {
+func graphRunWith(t *testing.T, c Arch, normalise normaliser, params []dcw.Tensor, ins, seqs [][]int16, ws [][]float32, boards ...*board.Board) ([]float32, []float32, []*G.Node) {
 	t.Helper()
-	g := G.NewGraph()
-	batch := len(ins)
-	var nodes []*G.Node
-	for i, shape := range inputShapes(c, batch) {
-		buf := make([]float32, shape[0]*shape[1])
-		nodes = append(nodes, G.NewMatrix(g, tensor.Float32, G.WithShape(shape...), G.WithName("in"+string(rune('0'+i))),
-			G.WithValue(tensor.New(tensor.WithShape(shape...), tensor.WithBacking(buf)))))
-	}
-	for r := 0; r < batch; r++ {
-		rows := make([][]float32, len(nodes))
-		for i, n := range nodes {
-			data := n.Value().Data().([]float32)
-			w := n.Shape()[1]
-			rows[i] = data[r*w : (r+1)*w]
-		}
+	run := transformertest.Run(t, inputShapes(c, len(ins)), len(ins), func(r int, rows [][]float32) {
 		c.Encode(ins[r], seqs[r], ws[r], rows)
 		if boards != nil {
 			_, legal, err := LegalActions(boards[r])
@@ -106,37 +82,11 @@ func graphRunWith(t *testing.T, c Arch, normalise normaliser, params []dcw.Tenso
 			}
 			c.EncodeLegal(legal, rows)
 		}
-	}
-	out, err := c.build(g, nodes, params, normalise)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loss, err := G.Sum(out.PerRow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := G.Grad(loss, out.Learnables...); err != nil {
-		t.Fatal(err)
-	}
-	vm := G.NewTapeMachine(g, G.BindDualValues(out.Learnables...))
-	defer vm.Close()
-	var inputs [][]float32
-	for _, n := range nodes {
-		inputs = append(inputs, append([]float32(nil), n.Value().Data().([]float32)...))
-	}
-	if err := vm.RunAll(); err != nil {
-		t.Fatal(err)
-	}
-	// The training loop fills the input buffers once per batch and the
-	// evaluation machine reads them again: the graph must not change them.
-	for i, n := range nodes {
-		if !slices.Equal(n.Value().Data().([]float32), inputs[i]) {
-			t.Fatalf("running the graph changed input %d", i)
-		}
-	}
-	per := append([]float32(nil), out.PerRow.Value().Data().([]float32)...)
-	logp := append([]float32(nil), out.ActionLogits.Value().Data().([]float32)...)
-	return per, logp, out.Learnables, loss
+	}, func(g *G.ExprGraph, inputs []*G.Node) (*G.Node, *G.Node, []*G.Node, error) {
+		out, err := c.build(g, inputs, params, normalise)
+		return out.PerRow, out.ActionLogits, out.Learnables, err
+	})
+	return run.PerRow, run.ActionLogits, run.Learnables
 }
 
 func TestGorgoniaMatchesPureGo(t *testing.T) {
@@ -156,7 +106,7 @@ func checkGorgoniaMatchesPureGo(t *testing.T, c Arch) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := openingSequence(t, c.Horizon)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	rng := rand.New(rand.NewPCG(5, 6))
 	var ins, seqs [][]int16
 	var ws [][]float32
@@ -165,7 +115,7 @@ func checkGorgoniaMatchesPureGo(t *testing.T, c Arch) {
 		maskAt(c, rng, 1-float64(2+r)/4, seq, in, w)
 		ins, seqs, ws = append(ins, in), append(seqs, seq), append(ws, w)
 	}
-	per, logits, _, _ := graphRun(t, c, params, ins, seqs, ws)
+	per, logits, _ := graphRun(t, c, params, ins, seqs, ws)
 	logp := append([]float32(nil), logits...)
 	for r := 0; r < len(logp); r += encode.ActionVocab {
 		logSoftmax(logp[r : r+encode.ActionVocab])
@@ -213,24 +163,17 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	c.Layers = 1
 	c.ActionSquares = true
 	params := c.InitParams(4)
-	seq := openingSequence(t, c.Horizon)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	in, w := make([]int16, len(seq)), make([]float32, len(seq))
 	maskAt(c, rand.New(rand.NewPCG(7, 8)), 0.25, seq, in, w)
 	// Show a_{i+1}, so that a visible move's part rows have a gradient.
 	next := encode.ActionSlot(c.Horizon, 1)
 	in[next], w[next] = seq[next], 0
 	args := [][]int16{in}
-	_, _, learnables, _ := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
-	grads := map[string][]float32{}
-	for _, l := range learnables {
-		gv, err := l.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		grads[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-	}
+	_, _, learnables := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
+	grads := transformertest.Grads(t, learnables)
 	lossAt := func() float64 {
-		per, _, _, _ := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
+		per, _, _ := graphRun(t, c, params, args, [][]int16{seq}, [][]float32{w})
 		return float64(per[0])
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
@@ -251,14 +194,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 				rows := encode.ActionPartRows(int(in[next]))
 				j = rows[rng.IntN(2)]*c.Dim + rng.IntN(c.Dim)
 			}
-			old := p.Data[j]
-			const h = 1e-2
-			p.Data[j] = old + h
-			up := lossAt()
-			p.Data[j] = old - h
-			down := lossAt()
-			p.Data[j] = old
-			numeric := (up - down) / (2 * h)
+			numeric := transformertest.CentralDifference(&p.Data[j], lossAt)
 			analytic := float64(grads[name][j])
 			if math.Abs(numeric-analytic) > 2e-3+0.05*math.Abs(numeric) {
 				t.Errorf("%s[%d]: gradient %g, finite difference %g", name, j, analytic, numeric)
@@ -274,7 +210,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 func TestGraphRepeatsExactlyOnAnyCores(t *testing.T) {
 	c := tinyArch()
 	params := c.InitParams(5)
-	seq := openingSequence(t, c.Horizon)
+	seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 	rng := rand.New(rand.NewPCG(12, 13))
 	var ins, seqs [][]int16
 	var ws [][]float32
@@ -285,7 +221,7 @@ func TestGraphRepeatsExactlyOnAnyCores(t *testing.T) {
 	}
 	run := func(procs int) [][]float32 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		per, logits, learnables, _ := graphRun(t, c, params, ins, seqs, ws)
+		per, logits, learnables := graphRun(t, c, params, ins, seqs, ws)
 		out := [][]float32{per, logits}
 		for _, l := range learnables {
 			g, err := l.Grad()

@@ -10,6 +10,7 @@ import (
 	"gorgonia.org/tensor"
 
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/models/transformer/transformertest"
 )
 
 // primitiveLayerNorm is the layer norm as the graph built it before
@@ -162,7 +163,7 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 					}
 				}
 			}
-			seq := openingSequence(t, c.Horizon)
+			seq := transformertest.Sequence(t, c.Horizon, transformertest.Opening...)
 			var ins, seqs [][]int16
 			var ws [][]float32
 			var boards []*board.Board
@@ -171,21 +172,10 @@ func TestGraphMatchesPrimitiveLayerNorm(t *testing.T) {
 				maskAt(c, rng, 1-float64(1+r%tc.steps)/float64(tc.steps), seq, in, w)
 				ins, seqs, ws, boards = append(ins, in), append(seqs, seq), append(ws, w), append(boards, board.New())
 			}
-			grads := func(learnables []*G.Node) map[string][]float32 {
-				out := map[string][]float32{}
-				for _, l := range learnables {
-					gv, err := l.Grad()
-					if err != nil {
-						t.Fatal(err)
-					}
-					out[l.Name()] = append([]float32(nil), gv.Data().([]float32)...)
-				}
-				return out
-			}
-			per, logits, learnables, _ := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
-			got := grads(learnables)
-			wantPer, wantLogits, learnables, _ := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
-			want := grads(learnables)
+			per, logits, learnables := graphRunWith(t, c, fusedLayerNorm, params, ins, seqs, ws, boards...)
+			got := transformertest.Grads(t, learnables)
+			wantPer, wantLogits, learnables := graphRunWith(t, c, primitiveLayerNorm, params, ins, seqs, ws, boards...)
+			want := transformertest.Grads(t, learnables)
 			worstLoss, worstGrad := 0.0, 0.0
 			for r := range per {
 				worstLoss = math.Max(worstLoss, math.Abs(float64(per[r]-wantPer[r]))/math.Abs(float64(wantPer[r])))

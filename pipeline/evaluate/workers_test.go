@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/board"
-	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 	"github.com/dchess/dchess/models/deepchess"
 	"github.com/dchess/dchess/models/diffusion"
@@ -164,23 +164,13 @@ func heuristicLine(t *testing.T, b *board.Board) []string {
 // the best move in some of them, not all.
 func labelledTestDataset(t *testing.T, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "labelled")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	boards := testBoards(n)
-	for i, r := range nntest.MaterialRecords(boards) {
+	recs := nntest.MaterialRecords(boards)
+	for i, r := range recs {
 		line := heuristicLine(t, boards[i])
 		r.Label.BestMove, r.Label.PV = line[0], line
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return datasettest.Write(t, filepath.Join(t.TempDir(), "labelled"), dataset.WriteOptions{}, recs)
 }
 
 // sameForWorkers runs an evaluation with 1 and with 3 workers and fails
@@ -354,35 +344,7 @@ func TestSequenceDataIsTheSameForAnyWorkers(t *testing.T) {
 // ahead in material won, which pairs are drawn from.
 func decisiveTestDataset(t *testing.T, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "decisive")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range nntest.MaterialRecords(testBoards(n)) {
-		cp := r.Label.CP
-		if cp == 0 {
-			continue
-		}
-		b, _ := board.FromFEN(r.FEN)
-		r.Result, r.Ply, r.Label = pgn.BlackWin, 20, nil
-		if (cp > 0) == (b.SideToMove() == board.White) {
-			r.Result = pgn.WhiteWin
-		}
-		for _, m := range b.LegalMoves() {
-			if !b.IsCapture(m) {
-				r.Move = board.UCI(m)
-				break
-			}
-		}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return datasettest.Write(t, filepath.Join(t.TempDir(), "decisive"), dataset.WriteOptions{}, nntest.DecisiveRecords(testBoards(n)))
 }
 
 // TestPairsAreTheSameForAnyWorkers: a siamese network with random weights,

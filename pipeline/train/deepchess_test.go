@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
@@ -36,11 +37,7 @@ func material(b *board.Board, c board.Color) int {
 // captures can be filtered; 20 % of the games are split off for validation.
 func decisiveGames(t testing.TB, games int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "games")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 2000})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var all []*dataset.Record
 	rng := rand.New(rand.NewPCG(7, 11))
 	for g := 0; g < games; g++ {
 		greedy := board.Color(rng.IntN(2))
@@ -74,14 +71,10 @@ func decisiveGames(t testing.TB, games int) string {
 		}
 		for _, r := range recs {
 			r.Result = result
-			if err := w.Write(r); err != nil {
-				t.Fatal(err)
-			}
 		}
+		all = append(all, recs...)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "games"), dataset.WriteOptions{Shard: 2000}, all)
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 3); err != nil {
 		t.Fatal(err)
 	}

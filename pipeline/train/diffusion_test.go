@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/dataset/encode"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/diffusion"
@@ -29,38 +30,36 @@ func lowestMove(b *board.Board) (board.Move, bool) {
 	return best, bestIdx < encode.ActionVocab
 }
 
-// lineDataset writes n random positions labelled with a principal
-// variation of up to four lowestMove moves, split 80/20 by game.
+// lowestLine plays up to four lowestMove moves on b, fewer where the game
+// ends, and returns them: a position's principal variation.
+func lowestLine(b *board.Board) []string {
+	var pv []string
+	for len(pv) < 4 {
+		m, ok := lowestMove(b)
+		if !ok {
+			break
+		}
+		pv = append(pv, board.UCI(m))
+		b.Make(m)
+	}
+	return pv
+}
+
+// lineDataset writes n random positions labelled with their lowestLine,
+// split 80/20 by game.
 func lineDataset(t testing.TB, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "lines")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var recs []*dataset.Record
 	for i, b := range nntest.RandomBoards(n, 21) {
 		fen := b.FEN()
-		var pv []string
-		for len(pv) < 4 {
-			m, ok := lowestMove(b)
-			if !ok {
-				break
-			}
-			pv = append(pv, board.UCI(m))
-			b.Make(m)
-		}
+		pv := lowestLine(b)
 		if len(pv) == 0 {
 			continue
 		}
-		r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
-			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
+		recs = append(recs, &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
+			Label: &dataset.Label{Status: dataset.LabelOK, BestMove: pv[0], PV: pv}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "lines"), dataset.WriteOptions{Shard: 300}, recs)
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 5); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/nn/nntest"
@@ -46,12 +47,7 @@ func (s *rowRecorder) Add() error {
 // rights taken away.
 func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manifest) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var records int
+	var recs []*dataset.Record
 	for _, b := range nntest.RandomBoards(60, 3) {
 		f := strings.Fields(b.FEN())
 		if castling && f[2] == "-" {
@@ -59,6 +55,7 @@ func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manif
 		}
 		if !castling {
 			f[2] = "-"
+			var err error
 			if b, err = board.FromFEN(strings.Join(f, " ")); err != nil {
 				t.Fatal(err)
 			}
@@ -76,19 +73,14 @@ func linesDataset(t *testing.T, castling bool) (*dataset.Dataset, *dataset.Manif
 			continue
 		}
 		best := []string{moves[0].String(), replies[0].String()}
-		if err := w.Write(&dataset.Record{FEN: b.FEN(), GameID: uint64(records), Label: &dataset.Label{
+		recs = append(recs, &dataset.Record{FEN: b.FEN(), GameID: uint64(len(recs)), Label: &dataset.Label{
 			Status: dataset.LabelOK, CP: 20, WinProb: dataset.WinProbability(20, 0), BestMove: moves[0].String(), PV: best,
-			MultiPV: []dataset.PVLine{{CP: 10, PV: uci(1)}, {CP: -40, PV: uci(2)}}}}); err != nil {
-			t.Fatal(err)
-		}
-		records++
+			MultiPV: []dataset.PVLine{{CP: 10, PV: uci(1)}, {CP: -40, PV: uci(2)}}}})
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+	if len(recs) < 20 {
+		t.Fatalf("only %d positions", len(recs))
 	}
-	if records < 20 {
-		t.Fatalf("only %d positions", records)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{}, recs)
 	m, err := dataset.WriteSplit(dir, 0.3, 0, 1)
 	if err != nil {
 		t.Fatal(err)

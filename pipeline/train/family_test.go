@@ -19,7 +19,7 @@ import (
 
 // familyDataset is one dataset every family can train on: decisiveGames'
 // games (results, played moves, plies), each position also labelled with
-// a material win probability and a line of lowestMove moves.
+// a material win probability and its lowestLine.
 func familyDataset(t *testing.T, games int) string {
 	t.Helper()
 	src, err := dataset.Open(decisiveGames(t, games))
@@ -37,16 +37,7 @@ func familyDataset(t *testing.T, games int) string {
 			return err
 		}
 		labelled := nntest.MaterialRecords([]*board.Board{b})[0] // before the line moves b
-		var pv []string
-		for len(pv) < 4 {
-			m, ok := lowestMove(b)
-			if !ok {
-				break
-			}
-			pv = append(pv, board.UCI(m))
-			b.Make(m)
-		}
-		if len(pv) > 0 {
+		if pv := lowestLine(b); len(pv) > 0 {
 			labelled.Label.BestMove, labelled.Label.PV = pv[0], pv
 		}
 		r.Label = labelled.Label

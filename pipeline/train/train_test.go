@@ -14,6 +14,7 @@ import (
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset"
+	"github.com/dchess/dchess/dataset/datasettest"
 	"github.com/dchess/dchess/internal/chess/board"
 	"github.com/dchess/dchess/internal/progress"
 	"github.com/dchess/dchess/internal/safefile"
@@ -30,23 +31,13 @@ import (
 // few unlabelled records the loop must skip.
 func materialDataset(t testing.TB, n int) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "data")
-	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 300})
-	if err != nil {
-		t.Fatal(err)
-	}
 	recs := nntest.MaterialRecords(nntest.RandomBoards(n, 11))
 	for i, r := range recs {
 		if i%50 == 0 {
 			r.Label = nil
 		}
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	dir := datasettest.Write(t, filepath.Join(t.TempDir(), "data"), dataset.WriteOptions{Shard: 300}, recs)
 	if _, err := dataset.WriteSplit(dir, 0.2, 0, 5); err != nil {
 		t.Fatal(err)
 	}

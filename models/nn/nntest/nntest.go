@@ -1,7 +1,8 @@
 // Package nntest helps the model families test that their pure-Go forward
 // pass computes what their Gorgonia graph computes: random legal positions,
-// a Gorgonia forward run, and a few plain SGD steps to get weights that
-// are not freshly initialised.
+// records of them labelled by material or as from decisive games (which
+// the training and evaluation tests read too), a Gorgonia forward run, and
+// a few plain SGD steps to get weights that are not freshly initialised.
 package nntest
 
 import (
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dchess/dchess/dataset"
 	"github.com/dchess/dchess/internal/chess/board"
+	"github.com/dchess/dchess/internal/chess/pgn"
 	"github.com/dchess/dchess/models/dcw"
 )
 
@@ -69,6 +71,33 @@ func MaterialRecords(boards []*board.Board) []*dataset.Record {
 		fen := b.FEN()
 		recs[i] = &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), GameID: uint64(i),
 			Label: &dataset.Label{Status: dataset.LabelOK, CP: cp, WinProb: dataset.WinProbability(cp, 0)}}
+	}
+	return recs
+}
+
+// DecisiveRecords makes MaterialRecords' positions look as if from
+// decisive games, as DeepChess's pairs need: those not level in material,
+// unlabelled, at ply 20 of a game the side ahead in material won, each
+// with its first quiet legal move as the move played.
+func DecisiveRecords(boards []*board.Board) []*dataset.Record {
+	var recs []*dataset.Record
+	for i, r := range MaterialRecords(boards) {
+		cp := r.Label.CP
+		if cp == 0 {
+			continue
+		}
+		b := boards[i]
+		r.Result, r.Ply, r.Label = pgn.BlackWin, 20, nil
+		if (cp > 0) == (b.SideToMove() == board.White) {
+			r.Result = pgn.WhiteWin
+		}
+		for _, m := range b.LegalMoves() {
+			if !b.IsCapture(m) {
+				r.Move = board.UCI(m)
+				break
+			}
+		}
+		recs = append(recs, r)
 	}
 	return recs
 }

@@ -79,12 +79,7 @@ func TestLimitCoresKeepsOpsOnOneGoroutine(t *testing.T) {
 			c := featureCase{"wide", 3 * featureRows, 12, 256, 2, 4, false}
 			w, b, active := featureInputs(c, rng)
 			g := G.NewGraph()
-			wn := matrixNode(g, "w", toFloat32(w), c.features, c.width)
-			bn := matrixNode(g, "b", toFloat32(b), 1, c.width)
-			out, err := FeatureTransformer(wn, bn, matrixNode(g, "active", active, c.batch, c.perspectives*c.slots), c.perspectives, c.clipped)
-			if err != nil {
-				t.Fatal(err)
-			}
+			wn, _, out := featureGraph(t, g, c, w, b, active)
 			vm, _ := weightedSumGraph(t, g, wn, out, rng)
 			return built{out, vm}
 		}},

@@ -55,6 +55,19 @@ func featureInputs(c featureCase, rng *rand.Rand) (w, b []float64, active []floa
 	}
 }
 
+// featureGraph adds the case's feature transformer to g on the inputs w, b
+// and active and returns the weights' and bias's nodes and its output.
+func featureGraph(t *testing.T, g *G.ExprGraph, c featureCase, w, b []float64, active []float32) (wn, bn, out *G.Node) {
+	t.Helper()
+	wn = matrixNode(g, "w", toFloat32(w), c.features, c.width)
+	bn = matrixNode(g, "b", toFloat32(b), 1, c.width)
+	out, err := FeatureTransformer(wn, bn, matrixNode(g, "active", active, c.batch, c.perspectives*c.slots), c.perspectives, c.clipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wn, bn, out
+}
+
 // refFeatures is the layer the obvious way: one-hot rows times weights.
 func refFeatures(c featureCase, w, b []float64, active []float32) []float64 {
 	out := make([]float64, c.batch*c.perspectives*c.width)
@@ -84,12 +97,7 @@ func TestFeatureTransformerMatchesReference(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(i), 19))
 				w, b, active := featureInputs(c, rng)
 				g := G.NewGraph()
-				wn := matrixNode(g, "w", toFloat32(w), c.features, c.width)
-				bn := matrixNode(g, "b", toFloat32(b), 1, c.width)
-				out, err := FeatureTransformer(wn, bn, matrixNode(g, "active", active, c.batch, c.perspectives*c.slots), c.perspectives, c.clipped)
-				if err != nil {
-					t.Fatal(err)
-				}
+				wn, bn, out := featureGraph(t, g, c, w, b, active)
 				r := randoms(rng, c.batch*c.perspectives*c.width, 1)
 				prod, err := G.HadamardProd(out, matrixNode(g, "r", toFloat32(r), c.batch, c.perspectives*c.width))
 				if err != nil {

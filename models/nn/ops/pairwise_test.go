@@ -85,12 +85,7 @@ func TestPairwiseBehindFeatures(t *testing.T) {
 	half := c.width / 2
 	r := randoms(rng, c.batch*c.perspectives*half, 1)
 	g := G.NewGraph()
-	wn := matrixNode(g, "w", toFloat32(w), c.features, c.width)
-	bn := matrixNode(g, "b", toFloat32(b), 1, c.width)
-	ft, err := FeatureTransformer(wn, bn, matrixNode(g, "active", active, c.batch, c.perspectives*c.slots), c.perspectives, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wn, bn, ft := featureGraph(t, g, c, w, b, active)
 	out, err := PairwiseProduct(ft, c.perspectives)
 	if err != nil {
 		t.Fatal(err)
