@@ -56,6 +56,40 @@ func (f positionFilter) accept(r *dataset.Record) (Packed, bool, error) {
 	return Pack(b), true, nil
 }
 
+// positionSlot is one record as the filter read it: its packed position
+// when kept, or that it was left out or cannot be read.
+type positionSlot struct {
+	pos      PairPosition
+	whiteWon bool
+	kept     bool
+	failed   bool
+}
+
+// eachPosition streams split's records as EachEncoded does, their
+// positions parsed and filtered on every core, and hands fn each kept
+// position in stream order; reject is called, in its place, for each
+// record that cannot be read.
+func eachPosition(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, cfg *family.Config,
+	filter positionFilter, reject func(), fn func(pos PairPosition, whiteWon bool) error) error {
+	return family.EachEncoded(ctx, ds, split, order, cfg,
+		func() *positionSlot { return &positionSlot{} },
+		func(r *dataset.Record, s *positionSlot) {
+			p, ok, err := filter.accept(r)
+			s.kept, s.failed = ok, err != nil
+			s.pos, s.whiteWon = PairPosition{Packed: p, FEN: r.FEN}, r.Result == pgn.WhiteWin
+		},
+		func(s *positionSlot) error {
+			if s.failed {
+				reject()
+				return nil
+			}
+			if !s.kept {
+				return nil
+			}
+			return fn(s.pos, s.whiteWon)
+		})
+}
+
 // autoencoderObjective trains Pos2Vec layer by layer: stage k is layer k's
 // own autoencoder, trained on its reconstruction error (mean squared error
 // per value) with the layers below it fixed.
@@ -86,17 +120,9 @@ func (o *autoencoderObjective) Build(g *G.ExprGraph, stage int, inputs []*G.Node
 }
 
 func (o *autoencoderObjective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
-	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		p, ok, err := o.filter.accept(r)
-		if err != nil {
-			sink.Reject()
-			return nil
-		}
-		if !ok {
-			return nil
-		}
+	return eachPosition(ctx, ds, split, order, o.cfg, o.filter, sink.Reject, func(pos PairPosition, _ bool) error {
 		inputs, _ := sink.Row()
-		p.Unpack(inputs[0])
+		pos.Packed.Unpack(inputs[0])
 		return sink.Add()
 	})
 }
@@ -218,19 +244,9 @@ func pairPositions(ctx context.Context, ds *dataset.Dataset, split dataset.Split
 	// A queue at its limit (a stretch of one result) drops newcomers.
 	var white, black []PairPosition
 	limit := cfg.Data.ShuffleBuffer
-	return family.EachRecord(ctx, ds, split, order, cfg, func(r *dataset.Record) error {
-		p, ok, err := filter.accept(r)
-		if err != nil {
-			reject()
-			return nil
-		}
-		if !ok {
-			return nil
-		}
-		pos := PairPosition{Packed: p, FEN: r.FEN}
-		whiteWon := r.Result == pgn.WhiteWin
+	return eachPosition(ctx, ds, split, order, cfg, filter, reject, func(pos PairPosition, whiteWon bool) error {
 		if mirror && rng.IntN(2) == 0 {
-			pos = PairPosition{Packed: p.Mirror()} // training only: no FEN to mirror
+			pos = PairPosition{Packed: pos.Packed.Mirror()} // training only: no FEN to mirror
 			whiteWon = !whiteWon
 		}
 		queue := &white

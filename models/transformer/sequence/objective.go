@@ -109,42 +109,59 @@ func RecordLine(r *dataset.Record, target string) []string {
 // maskSeed separates the masking draws from the shuffle's.
 const maskSeed = 0x6d61736b
 
+// sequenceSlot is one record's encoding: its sequence and a_i's legal
+// moves, or that it has no line or cannot be read.
+type sequenceSlot struct {
+	line, failed bool
+	seq          []int16
+	legal        []int
+}
+
 func (o *objective) Stream(ctx context.Context, ds *dataset.Dataset, split dataset.Split, order family.StreamOrder, sink family.Sink) error {
-	tr := o.m.Transformer()
+	tr, target := o.m.Transformer(), o.m.Target()
 	epoch := order.Epoch
 	if !order.Shuffled {
 		epoch = family.ValidationEpoch // the same masks every validation
 	}
 	// One generator per epoch, drawn once per streamed example: a resumed
 	// epoch replays the skipped examples' draws and masks the rest alike.
+	// Its draws are emit's, in stream order.
 	rng := rand.New(rand.NewPCG(uint64(o.cfg.Seed)^maskSeed, uint64(int64(epoch))))
-	seq := make([]int16, tr.SeqLen())
-	return family.EachRecord(ctx, ds, split, order, o.cfg, func(r *dataset.Record) error {
-		line := RecordLine(r, o.m.Target())
-		if len(line) == 0 {
-			return nil
+	encodeRecord := func(r *dataset.Record, s *sequenceSlot) {
+		line := RecordLine(r, target)
+		s.line, s.failed, s.legal = len(line) > 0, true, nil // failed until the sequence is written
+		if !s.line {
+			return
 		}
 		b, err := board.FromFEN(r.FEN)
 		if err != nil {
-			sink.Reject()
-			return nil
+			return
 		}
-		if _, err := encode.Sequence(b, line, tr.Horizon, seq); err != nil {
-			sink.Reject()
-			return nil
+		if _, err := encode.Sequence(b, line, tr.Horizon, s.seq); err != nil {
+			return
 		}
-		var legal []int
 		if tr.LegalMask {
-			if _, legal, err = transformer.LegalActions(b); err != nil {
-				sink.Reject()
-				return nil
+			if _, s.legal, err = transformer.LegalActions(b); err != nil {
+				return
 			}
 		}
+		s.failed = false
+	}
+	emit := func(s *sequenceSlot) error {
+		if !s.line {
+			return nil
+		}
+		if s.failed {
+			sink.Reject()
+			return nil
+		}
 		rows, _ := sink.Row()
-		o.m.Corrupt(rng, seq, rows)
-		o.m.EncodeLegal(legal, rows)
+		o.m.Corrupt(rng, s.seq, rows)
+		o.m.EncodeLegal(s.legal, rows)
 		return sink.Add()
-	})
+	}
+	return family.EachEncoded(ctx, ds, split, order, o.cfg,
+		func() *sequenceSlot { return &sequenceSlot{seq: make([]int16, tr.SeqLen())} }, encodeRecord, emit)
 }
 
 // score counts the rows whose a_i was masked: predicted (argmax over the
