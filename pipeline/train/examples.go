@@ -59,15 +59,21 @@ type probeSink struct {
 }
 
 func newProbeSink(o family.Objective) *probeSink {
-	p := &probeSink{target: make([]float32, o.TargetWidth())}
+	ins, target := oneRow(o)
+	return &probeSink{ins: ins, target: target}
+}
+
+// oneRow makes the buffers of one example of o: each input's values and
+// the target.
+func oneRow(o family.Objective) (ins [][]float32, target []float32) {
 	for _, shape := range o.InputShapes(1) {
 		width := 1
 		for _, d := range shape[1:] {
 			width *= d
 		}
-		p.ins = append(p.ins, make([]float32, width))
+		ins = append(ins, make([]float32, width))
 	}
-	return p
+	return ins, make([]float32, o.TargetWidth())
 }
 
 func (p *probeSink) Row() ([][]float32, []float32) { return p.ins, p.target }

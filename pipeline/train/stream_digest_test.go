@@ -93,14 +93,8 @@ type digestSink struct {
 }
 
 func newDigestSink(h hash.Hash, streamed *int64, o family.Objective) *digestSink {
-	s := &digestSink{h: h, streamed: streamed, target: make([]float32, o.TargetWidth())}
-	for _, shape := range o.InputShapes(1) {
-		width := 1
-		for _, d := range shape[1:] {
-			width *= d
-		}
-		s.ins = append(s.ins, make([]float32, width))
-	}
+	s := &digestSink{h: h, streamed: streamed}
+	s.ins, s.target = oneRow(o)
 	return s
 }
 
