@@ -64,6 +64,7 @@ var definitions = []struct{ text, why string }{
 	{"150 ns a node", "issue #19's goal"},
 	{"chunks made 5 million", "issue #19's goal"},
 	{"17 million multiply-adds", "counted from the table's shapes"},
+	{"under 70 % of the player's median", "the match's slow-game threshold (search/match slowShare)"},
 }
 
 // recordLinkRE is a link; one into the record may name its figure in the

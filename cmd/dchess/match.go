@@ -186,6 +186,7 @@ func runMatch(ctx context.Context, opts *matchOptions, s *IOStreams) error {
 	}
 	cfg.OnGame = func(g match.GameResult, rep *match.Report) {
 		bar.Add(1)
+		printSpeedWarning(s, bar, rep)
 		if lines := rep.InterimLines(opts.ReportEvery); len(lines) > 0 && !s.Quiet {
 			bar.Clear()
 			for _, line := range lines {
@@ -231,6 +232,7 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 	// The bar counts this run's games, as label's does: a continued task's
 	// journalled games are left out of its count and its rate.
 	bar := s.lazyProgress("match", "games")
+	cfg.OnGame = func(_ match.GameResult, rep *match.Report) { printSpeedWarning(s, bar, rep) }
 	sum, err := match.RunShard(ctx, match.ShardOptions{Config: cfg, Shard: spec, Output: out, Command: opts.Command,
 		Settings: settings, Inputs: inputs, OnProgress: func(played, toPlay int) { bar.Set(int64(played), int64(toPlay)) }})
 	bar.End(err)
@@ -238,4 +240,13 @@ func runMatchShard(ctx context.Context, opts *matchOptions, cfg match.Config, s 
 		return err
 	}
 	return s.printReport(opts.JSON, sum, func() string { return sum.Text(opts.Output) })
+}
+
+// printSpeedWarning prints, above bar and under --quiet too, the report's
+// warning that a player searched far slower than usual in the last game.
+func printSpeedWarning(s *IOStreams, bar interface{ Clear() }, rep *match.Report) {
+	if w := rep.SpeedWarning(); w != "" {
+		bar.Clear()
+		fmt.Fprintln(s.ErrOut, w)
+	}
 }

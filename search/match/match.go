@@ -204,6 +204,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep := newReport(nameA, nameB, cfg.SPRT)
+	rep.timed = cfg.TimeControl != nil || cfg.MoveTime > 0
 	for _, e := range cfg.resumed {
 		rep.addJournalled(e)
 	}

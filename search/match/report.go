@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,7 +68,26 @@ type Report struct {
 	// toCount is how many games the run counts when none fails, the
 	// journal's included; 0 when the report is not a run's.
 	toCount int
+	// timed says the players move on a clock or a move time, where a game
+	// searched slower than the player's usual is a handicap, not noise.
+	timed bool
+	// speeds holds A's and B's nodes a second, game by game (games where
+	// the player reported nodes); lastSlow says the side's last such game
+	// was slow, and speedWarning describes the last counted game's drop.
+	speeds       [2][]float64
+	lastSlow     [2]bool
+	speedWarning string
 }
+
+// slowShare is the share of a player's median nodes a second below which
+// a game of its counts as slow, and minSpeedGames how many of its games
+// the median needs before one is judged: a game on the clock that another
+// program's work slowed by a third or more is a handicap the Elo then
+// measures.
+const (
+	slowShare     = 0.7
+	minSpeedGames = 4
+)
 
 func newReport(a, b string, sprt *elo.SPRT) *Report {
 	r := &Report{A: a, B: b, Terminations: map[string]int{},
@@ -137,8 +157,14 @@ func ratio(a, b float64) float64 {
 
 func (r *Report) add(g GameResult) {
 	a, b := thinking(g)
+	r.count(g, a, b)
+}
+
+// count counts game g, in which A and B spent a and b.
+func (r *Report) count(g GameResult, a, b MoveStats) {
 	r.ThinkingA.Merge(a)
 	r.ThinkingB.Merge(b)
+	r.addSpeeds(g.Number, a, b)
 	outcome := g.OutcomeForA()
 	switch outcome {
 	case elo.Win:
@@ -166,9 +192,70 @@ func (r *Report) add(g GameResult) {
 // addJournalled counts a game from a journal as add counted it when it was
 // played (the journal keeps each side's move tally, not the moves).
 func (r *Report) addJournalled(e JournalEntry) {
-	r.add(e.Result())
-	r.ThinkingA.Merge(e.ThinkingA)
-	r.ThinkingB.Merge(e.ThinkingB)
+	r.count(e.Result(), e.ThinkingA, e.ThinkingB)
+}
+
+// addSpeeds records each side's nodes a second in game n and, on the
+// clock, sets SpeedWarning when a side's game falls under slowShare of its
+// median, once for each stretch of slow games.
+func (r *Report) addSpeeds(n int, a, b MoveStats) {
+	r.speedWarning = ""
+	for side, st := range [2]MoveStats{a, b} {
+		v := st.NodesPerSecond()
+		if v <= 0 {
+			continue
+		}
+		r.speeds[side] = append(r.speeds[side], v)
+		med := median(r.speeds[side])
+		slow := r.timed && len(r.speeds[side]) >= minSpeedGames && v < slowShare*med
+		if slow && !r.lastSlow[side] {
+			name := r.A
+			if side == 1 {
+				name = r.B
+			}
+			r.speedWarning = fmt.Sprintf("warning: game %d: %s searched %s nodes/s, %.0f %% of its median %s: other work is "+
+				"taking the machine's cores, and on the clock that costs strength (the report counts such games)",
+				n, name, siNodes(v), 100*v/med, siNodes(med))
+		}
+		r.lastSlow[side] = slow
+	}
+}
+
+// SpeedWarning is a line about the last counted game when, on the clock,
+// a player searched far slower in it than in its median game (and had not
+// in the game before); "" otherwise.
+func (r *Report) SpeedWarning() string { return r.speedWarning }
+
+// slowGames counts a side's games under slowShare of its median speed
+// over the whole match.
+func (r *Report) slowGames(side int) int {
+	if len(r.speeds[side]) < minSpeedGames {
+		return 0
+	}
+	med, n := median(r.speeds[side]), 0
+	for _, v := range r.speeds[side] {
+		if v < slowShare*med {
+			n++
+		}
+	}
+	return n
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// siNodes writes a speed as 1.19M or 850k.
+func siNodes(v float64) string {
+	if v >= 1e6 {
+		return fmt.Sprintf("%.2fM", v/1e6)
+	}
+	return fmt.Sprintf("%.0fk", v/1e3)
 }
 
 func (r *Report) update() {
@@ -232,6 +319,18 @@ func (r *Report) Text() string {
 			name = r.B
 		}
 		fmt.Fprintf(&b, "Faults of %s: %s\n", name, countsLine(r.Faults[side]))
+	}
+	if r.timed {
+		var slow []string
+		for side, name := range []string{r.A, r.B} {
+			if n := r.slowGames(side); n > 0 {
+				slow = append(slow, fmt.Sprintf("%s %d of %d", name, n, len(r.speeds[side])))
+			}
+		}
+		if len(slow) > 0 {
+			fmt.Fprintf(&b, "Slow games: %s (under %.0f %% of the player's median nodes/s: other work took the cores, "+
+				"which on the clock costs strength)\n", strings.Join(slow, ", "), 100*slowShare)
+		}
 	}
 	if r.StoppedEarly == "sprt" {
 		b.WriteString("Stopped early: the SPRT reached a decision\n")
