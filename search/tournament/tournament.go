@@ -431,6 +431,9 @@ func (t *Tournament) play(ctx context.Context, pgn io.Writer, finish func() erro
 			}
 			played++
 			progress()
+			if w := rep.SpeedWarning(); w != "" {
+				fmt.Fprintf(log, "%s vs %s: %s\n", names[pr.a], names[pr.b], w)
+			}
 			if cfg.Match.OnGame != nil {
 				cfg.Match.OnGame(g, rep)
 			}
