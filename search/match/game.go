@@ -56,6 +56,9 @@ type GameResult struct {
 	// or a loss on time) decided the game.
 	FaultySide string
 	Moves      []PlayedMove
+	// Timed says the players moved on a clock or a fixed move time, where
+	// the machine's load changes the game (Report counts slow games).
+	Timed bool
 	// Start and End are when the game began and ended (End is zero for a
 	// game not played by a match: dchess play's).
 	Start, End time.Time
@@ -158,7 +161,7 @@ func RulesEnd(b *board.Board, st board.Outcome) (result, term, reason string) {
 
 func (g *game) play(ctx context.Context) (GameResult, error) {
 	res := GameResult{Number: g.number, Opening: g.opening, White: g.seats[board.White].name,
-		Black: g.seats[board.Black].name, AIsWhite: g.aIsWhite, Start: time.Now()}
+		Black: g.seats[board.Black].name, AIsWhite: g.aIsWhite, Timed: g.cfg.timed(), Start: time.Now()}
 	b, err := board.FromFEN(g.opening.FEN)
 	if err != nil {
 		return res, err

@@ -198,6 +198,14 @@ func (j *Journal) AddData(a, b string, g GameResult, event, timeControl string, 
 	return j.file.Sync()
 }
 
+// shardGame is the entry's game with the sides' thinking, as a finished
+// task's manifest keeps it.
+func (e JournalEntry) shardGame() ShardGame {
+	g := e.Game
+	g.ThinkingA, g.ThinkingB = e.ThinkingA, e.ThinkingB
+	return g
+}
+
 // PGN is game number n's PGN text, read back from the journal.
 func (j *Journal) PGN(n int) (string, error) {
 	e, err := j.read(n)

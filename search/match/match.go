@@ -169,6 +169,9 @@ func (c *Config) fillDefaults() error {
 	return nil
 }
 
+// timed says the players move on a clock or a fixed move time.
+func (c *Config) timed() bool { return c.TimeControl != nil || c.MoveTime > 0 }
+
 // Run plays the match and returns its report. When ctx ends it returns the
 // report of the games finished so far with ctx's error.
 func Run(ctx context.Context, cfg Config) (*Report, error) {
@@ -204,7 +207,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep := newReport(nameA, nameB, cfg.SPRT)
-	rep.timed = cfg.TimeControl != nil || cfg.MoveTime > 0
+	rep.timed = cfg.timed()
 	for _, e := range cfg.resumed {
 		rep.addJournalled(e)
 	}

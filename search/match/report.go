@@ -162,6 +162,7 @@ func (r *Report) add(g GameResult) {
 
 // count counts game g, in which A and B spent a and b.
 func (r *Report) count(g GameResult, a, b MoveStats) {
+	r.timed = r.timed || g.Timed
 	r.ThinkingA.Merge(a)
 	r.ThinkingB.Merge(b)
 	r.addSpeeds(g.Number, a, b)

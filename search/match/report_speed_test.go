@@ -70,3 +70,27 @@ func TestReportJudgesSpeedAgainstJournalledGames(t *testing.T) {
 		t.Errorf("warning after a journal of four games: %q", r.SpeedWarning())
 	}
 }
+
+// A merged report, replayed from the tasks' manifests or journals, counts
+// the slow games as the run did: each game keeps that it was timed and
+// each side's thinking.
+func TestMergedReportCountsSlowGames(t *testing.T) {
+	var games []ShardGame
+	for i, n := range []int64{1e6, 1e6, 0.4e6, 1e6, 1e6, 1e6} {
+		g := spedGame(i+1, n)
+		g.Timed = true
+		a, b := thinking(g)
+		e := JournalEntry{Game: shardGameOf(g), ThinkingA: a, ThinkingB: b}
+		games = append(games, e.shardGame())
+	}
+	text := replay("A", "B", nil, games).Text()
+	if !strings.Contains(text, "Slow games: A 1 of 6") {
+		t.Errorf("merged report:\n%s", text)
+	}
+	for i := range games {
+		games[i].Timed = false
+	}
+	if text := replay("A", "B", nil, games).Text(); strings.Contains(text, "Slow games") {
+		t.Errorf("a merged report of games without a clock counts slow games:\n%s", text)
+	}
+}

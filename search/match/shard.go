@@ -54,15 +54,23 @@ type ShardGame struct {
 	// PGNBytes is the game's length in games.pgn, where games follow each
 	// other in Number order.
 	PGNBytes int `json:"pgn_bytes"`
+	// Timed is GameResult's: a merged report counts slow games on the clock.
+	Timed bool `json:"timed,omitempty"`
+	// ThinkingA and ThinkingB sum up each side's moves, in a finished
+	// task's manifest (a journal keeps them beside the game: shardGame).
+	ThinkingA MoveStats `json:"thinking_a,omitzero"`
+	ThinkingB MoveStats `json:"thinking_b,omitzero"`
 }
 
 func shardGameOf(g GameResult) ShardGame {
-	return ShardGame{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide}
+	return ShardGame{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide,
+		Timed: g.Timed}
 }
 
 // result is the part of a GameResult the report reads.
 func (g ShardGame) result() GameResult {
-	return GameResult{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide}
+	return GameResult{Number: g.Number, Result: g.Result, AIsWhite: g.AIsWhite, Termination: g.Termination, FaultySide: g.FaultySide,
+		Timed: g.Timed}
 }
 
 // ShardManifest describes one finished task of a sharded match.
@@ -239,8 +247,9 @@ func RunShard(ctx context.Context, opts ShardOptions) (ShardSummary, error) {
 		if err != nil {
 			return sum, err
 		}
-		line.Game.PGNBytes = len(text)
-		results = append(results, line.Game)
+		g := line.shardGame()
+		g.PGNBytes = len(text)
+		results = append(results, g)
 		pgn.WriteString(text)
 	}
 	info.Engines = []string{rep.A, rep.B}
@@ -284,7 +293,7 @@ func replay(a, b string, sprt *elo.SPRT, games []ShardGame) *Report {
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Number < sorted[j].Number })
 	rep := newReport(a, b, sprt)
 	for _, g := range sorted {
-		rep.add(g.result())
+		rep.count(g.result(), g.ThinkingA, g.ThinkingB)
 	}
 	return rep
 }

@@ -82,7 +82,7 @@ func MergePartial(base string, sprt *elo.SPRT) (*PartialMatch, error) {
 				if err := agree(name, l.SettingsHash, l.A, l.B); err != nil {
 					return nil, err
 				}
-				byNumber[l.Game.Number] = l.Game
+				byNumber[l.Game.Number] = l.shardGame()
 			}
 		default:
 			return nil, err

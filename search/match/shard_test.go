@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,9 +172,24 @@ func TestKilledMatchShardContinues(t *testing.T) {
 		t.Fatalf("journal left after the task finished: %v", err)
 	}
 	whole := runShard(t, shardedConfig(t), filepath.Join(dir, "ref"), spec, shardedSettings(1))
-	if !reflect.DeepEqual(sum.Manifest.Results, whole.Manifest.Results) {
-		t.Fatalf("continued task %+v\nuninterrupted %+v", sum.Manifest.Results, whole.Manifest.Results)
+	if got, want := untimed(sum.Manifest.Results), untimed(whole.Manifest.Results); !reflect.DeepEqual(got, want) {
+		t.Fatalf("continued task %+v\nuninterrupted %+v", got, want)
 	}
+	for _, g := range sum.Manifest.Results {
+		if g.ThinkingA.Moves == 0 || g.ThinkingB.Moves == 0 {
+			t.Fatalf("game %d's manifest entry lacks a side's thinking: %+v", g.Number, g)
+		}
+	}
+}
+
+// untimed is games without the seconds their moves took, which vary from
+// run to run.
+func untimed(games []match.ShardGame) []match.ShardGame {
+	out := slices.Clone(games)
+	for i := range out {
+		out[i].ThinkingA.Seconds, out[i].ThinkingB.Seconds = 0, 0
+	}
+	return out
 }
 
 // TestMatchMergeRefusesAndNamesTheCulprit breaks one shard at a time.
