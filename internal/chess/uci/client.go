@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -33,9 +34,10 @@ type StartOptions struct {
 	Stderr io.Writer
 	// HandshakeTimeout bounds the wait for "uciok" (default 5 s), so a
 	// program that does not speak UCI fails fast instead of hanging. It is
-	// the limit for each engine process per CPU core that this program
-	// runs: engines share the cores, and 64 started on 2 cores (match
-	// --concurrency 64) can each take longer than 5 s to start.
+	// the limit for each runnable process per CPU core (this program's
+	// engines, or the load average if higher): engines share the cores,
+	// and 64 started on 2 cores (match --concurrency 64), or one started
+	// beside a dozen busy processes, can take longer than 5 s to start.
 	HandshakeTimeout time.Duration
 	// ReadyTimeout bounds a wait for "readyok" when the caller's context
 	// has no earlier deadline (default 30 s: allocating a large hash is slow).
@@ -146,10 +148,32 @@ var liveEngines atomic.Int64
 // cpuCount is a variable so that tests can pretend to have one core.
 var cpuCount = runtime.NumCPU
 
+// loadAverage is the system's one-minute load average (0 where there is
+// none to read): other programs' runnable processes compete with a
+// starting engine as this program's do. A variable so that tests can set
+// the machine's load.
+var loadAverage = func() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return 0
+	}
+	v, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return 0
+	}
+	return v
+}
+
 // handshakeDeadline is when a missing "uciok" becomes an error: the
-// handshake limit times the most engine processes per CPU core seen since
-// the start (at least one). It is read again at the deadline, because the
-// engine started first in a match is starved by those started after it.
+// handshake limit times the most runnable processes per CPU core seen
+// since the start (at least one): this program's engines, or the system's
+// load average when that is higher (a shared machine's other work). It is
+// read again at the deadline, because the engine started first in a match
+// is starved by those started after it.
 type handshakeDeadline struct {
 	start   time.Time
 	base    time.Duration
@@ -166,7 +190,8 @@ func newHandshakeDeadline(base time.Duration) *handshakeDeadline {
 // which never moves earlier.
 func (d *handshakeDeadline) update() time.Time {
 	cpus := int64(max(cpuCount(), 1))
-	d.perCore = max(d.perCore, (liveEngines.Load()+cpus-1)/cpus, 1)
+	load := int64(math.Ceil(loadAverage() / float64(cpus)))
+	d.perCore = max(d.perCore, (liveEngines.Load()+cpus-1)/cpus, load, 1)
 	return d.start.Add(d.limit())
 }
 
@@ -177,7 +202,7 @@ func (d *handshakeDeadline) missed() string {
 	if d.perCore == 1 {
 		return fmt.Sprintf("no uciok within %v (not a UCI engine?)", d.limit())
 	}
-	return fmt.Sprintf("no uciok within %v (%v for each of %d engine processes per CPU core; not a UCI engine?)",
+	return fmt.Sprintf("no uciok within %v (%v for each of %d runnable processes per CPU core; not a UCI engine?)",
 		d.limit(), d.base, d.perCore)
 }
 

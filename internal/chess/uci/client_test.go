@@ -181,6 +181,7 @@ func TestStartErrorsAreOneLineAndDoNotHang(t *testing.T) {
 func TestHandshakeLimitGrowsWithEnginesPerCore(t *testing.T) {
 	defer func(n func() int) { cpuCount = n }(cpuCount)
 	cpuCount = func() int { return 1 }
+	idle(t)
 	limit := slowStart / 5
 	var others []*Engine
 	defer func() {
@@ -215,6 +216,7 @@ func TestHandshakeLimitGrowsWithEnginesPerCore(t *testing.T) {
 func TestHandshakeDeadlineFollowsLaterEngines(t *testing.T) {
 	defer func(n func() int) { cpuCount = n }(cpuCount)
 	cpuCount = func() int { return 2 }
+	idle(t)
 	d := newHandshakeDeadline(time.Second)
 	before := d.update()
 	liveEngines.Add(8)
@@ -228,6 +230,35 @@ func TestHandshakeDeadlineFollowsLaterEngines(t *testing.T) {
 	}
 	if msg := d.missed(); !strings.Contains(msg, "no uciok within") || !strings.Contains(msg, "1s for each of") {
 		t.Errorf("a missed scaled limit reads %q", msg)
+	}
+}
+
+// idle makes the machine's load average read 0 for the test, so that the
+// limits depend on the test's engines alone.
+func idle(t *testing.T) {
+	saved := loadAverage
+	loadAverage = func() float64 { return 0 }
+	t.Cleanup(func() { loadAverage = saved })
+}
+
+// Another program's work counts as engines do: on 2 cores, a load average
+// of 11.2 makes the limit 6 times the base, and the message says why.
+func TestHandshakeDeadlineFollowsTheLoadAverage(t *testing.T) {
+	defer func(n func() int) { cpuCount = n }(cpuCount)
+	cpuCount = func() int { return 2 }
+	saved := loadAverage
+	defer func() { loadAverage = saved }()
+	loadAverage = func() float64 { return 11.2 }
+	d := newHandshakeDeadline(time.Second)
+	if d.limit() != 6*time.Second {
+		t.Fatalf("limit %v at a load average of 11.2 on 2 cores, want 6s", d.limit())
+	}
+	if msg := d.missed(); !strings.Contains(msg, "1s for each of 6 runnable processes per CPU core") {
+		t.Errorf("a missed limit reads %q", msg)
+	}
+	loadAverage = func() float64 { return 0.3 }
+	if d.update(); d.limit() != 6*time.Second {
+		t.Errorf("the limit fell to %v when the load did", d.limit())
 	}
 }
 
