@@ -21,10 +21,10 @@
 #
 # CPU time is user + system time of the commands and their children
 # (Stockfish included), appended per finished command to DIR/cpu.log as
-# "STAGE USER SYSTEM" seconds. A command that is killed records nothing:
-# its rerun continues from its journal and records only its own time, so an
-# interrupted stage is undercounted; DIR/cpu.log says which stages ran
-# more than once.
+# "STAGE USER SYSTEM" seconds. A command that is killed leaves its CPU so
+# far, sampled every 10 s, to be logged as "STAGE-interrupted" by the
+# rerun, which continues from its journal: an interrupted stage loses at
+# most the 10 s before the kill.
 #
 # Then each arm trains an nnue network (configs/nnue.yaml with max_steps and
 # decay_steps STEPS, default 20000) on its train splits, scored on the
@@ -58,18 +58,62 @@ per_task=${GAMES_PER_TASK:-500}
 tasks=1000
 mkdir -p "$out"
 
-# timed LOG STAGE CMD...: runs CMD, then appends STAGE and the CPU seconds
-# it and its children used to LOG (bash's `times`, whose second line is the
-# children's: every process here waits for its own children).
+# tree_cpu PID: the CPU seconds (user + system) that process PID and its
+# descendants have used so far, those already reaped included (from
+# /proc/PID/stat: after the command name, field 2 is the parent and
+# fields 12-15 utime, stime, cutime and cstime in clock ticks).
+tree_cpu() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" -v hz="$(getconf CLK_TCK)" '
+		{
+			pid = $1
+			rest = $0
+			sub(/^.*\) /, "", rest)
+			split(rest, f, " ")
+			parent[pid] = f[2]
+			ticks[pid] = f[12] + f[13] + f[14] + f[15]
+		}
+		END {
+			for (p in ticks) {
+				q = p
+				while (q != root && (q in parent) && parent[q] != q) q = parent[q]
+				if (q == root) s += ticks[p]
+			}
+			printf "%.2f\n", s / hz
+		}'
+}
+
+# timed LOG STAGE CMD...: runs CMD, then appends "STAGE USER SYSTEM", the
+# CPU seconds it and its children used, to LOG (bash's `times`, whose
+# second line is the children's: every process here waits for its own;
+# the sampling below adds a few hundredths of a second a minute). While
+# CMD runs, its CPU so far is sampled every CPU_SAMPLE seconds (default
+# 10) into LOG.running, so that a run killed part way still counts: the
+# next call appends that sample to LOG as "STAGE-interrupted SECONDS 0"
+# before it starts.
 timed() {
 	local log=$1 stage=$2
 	shift 2
-	# `times` writes to a file, not a pipe: in a pipe it would run in a
-	# subshell of its own, whose children are none of these.
+	if [ -s "$log.running" ]; then
+		cat "$log.running" >>"$log"
+		rm "$log.running"
+	fi
 	(
-		"$@"
+		"$@" &
+		pid=$! status=0 tick=0
+		while kill -0 "$pid" 2>/dev/null; do
+			if ((tick++ % ${CPU_SAMPLE:-10} == 0)); then
+				printf '%s-interrupted %s 0\n' "$stage" "$(tree_cpu "$pid")" >"$log.running.tmp"
+				mv "$log.running.tmp" "$log.running"
+			fi
+			sleep 1
+		done
+		wait "$pid" || status=$?
+		# `times` writes to a file, not a pipe: in a pipe it would run in a
+		# subshell of its own, whose children are none of these.
 		times >"$log.times"
+		exit "$status"
 	)
+	rm -f "$log.running"
 	sed -n 2p "$log.times" | awk -v s="$stage" '
 		function sec(t) { split(t, p, "m"); return p[1] * 60 + substr(p[2], 1, length(p[2]) - 1) }
 		{ printf "%s %.2f %.2f\n", s, sec($1), sec($2) }' >>"$log"

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -367,12 +368,27 @@ func TestDatagenQualityMatchesTheReferenceCPU(t *testing.T) {
 	env := []string{
 		"DCHESS=" + testenv.Dchess(t),
 		"DCHESS_STOCKFISH=" + testenv.Stockfish(t),
-		"REF_GAMES=4", "STEPS=20", "GAMES_PER_TASK=2", "GAMES=2", "DEPTH=1",
+		"STEPS=20", "GAMES_PER_TASK=2", "GAMES=2", "DEPTH=1",
 	}
 	out := t.TempDir()
-	log, code := script(t, env, "datagen-quality.sh", out, "300")
+	killed := killWhenCPUIsSampled(t, append(env, "CPU_SAMPLE=1", "REF_GAMES=12"), filepath.Join(out, "ref", "cpu.log.running"),
+		"datagen-quality.sh", out, "300")
+	log, code := script(t, append(env, "REF_GAMES=12"), "datagen-quality.sh", out, "300")
 	if code != 0 {
 		t.Fatalf("datagen-quality.sh exited %d:\n%s", code, log)
+	}
+	refLog, err := os.ReadFile(filepath.Join(out, "ref", "cpu.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The killed run's last sample (the one seen, or one a moment later) is
+	// counted before the run that finished.
+	logLines := strings.Split(strings.TrimSpace(string(refLog)), "\n")
+	var seen, counted float64
+	fmt.Sscanf(killed, "chunk-1-interrupted %f", &seen)
+	if _, err := fmt.Sscanf(logLines[0], "chunk-1-interrupted %f 0", &counted); err != nil || counted < seen ||
+		len(logLines) != 2 || !strings.HasPrefix(logLines[1], "chunk-1 ") {
+		t.Errorf("ref/cpu.log after a kill at %q:\n%s", killed, refLog)
 	}
 	cpu := func(arm string) (total float64, stages int) {
 		raw, err := os.ReadFile(filepath.Join(out, arm, "cpu.log"))
@@ -428,6 +444,37 @@ func TestDatagenQualityMatchesTheReferenceCPU(t *testing.T) {
 	if after, err := os.Stat(model); err != nil || !after.ModTime().Equal(before.ModTime()) {
 		t.Errorf("the second run rewrote %s", model)
 	}
+}
+
+// killWhenCPUIsSampled starts the study script NAME with args and kills
+// its processes once the file running holds a CPU sample above zero; it
+// returns that sample's line.
+func killWhenCPUIsSampled(t *testing.T, env []string, running, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("bash", append([]string{filepath.Join(testenv.RepoRoot(), "scripts", "studies", name)}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(deadline) {
+		raw, _ := os.ReadFile(running)
+		var stage string
+		var seconds float64
+		if _, err := fmt.Sscanf(string(raw), "%s %f", &stage, &seconds); err == nil && seconds > 0 {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+			return strings.TrimSpace(string(raw))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	cmd.Wait()
+	t.Fatalf("%s never sampled its CPU into %s:\n%s", name, running, out.String())
+	return ""
 }
 
 // TestDatagenQualityRefusesABadBudget checks the one-line error on NODES.
