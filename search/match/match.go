@@ -207,7 +207,6 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 
 	rep := newReport(nameA, nameB, cfg.SPRT)
-	rep.timed = cfg.timed()
 	for _, e := range cfg.resumed {
 		rep.addJournalled(e)
 	}

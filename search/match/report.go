@@ -68,8 +68,9 @@ type Report struct {
 	// toCount is how many games the run counts when none fails, the
 	// journal's included; 0 when the report is not a run's.
 	toCount int
-	// timed says the players move on a clock or a move time, where a game
-	// searched slower than the player's usual is a handicap, not noise.
+	// timed says a counted game was played on a clock or a move time (its
+	// GameResult.Timed), where a game searched slower than the player's
+	// usual is a handicap, not noise.
 	timed bool
 	// speeds holds A's and B's nodes a second, game by game (games where
 	// the player reported nodes); lastSlow says the side's last such game
