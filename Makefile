@@ -28,7 +28,7 @@ unit:
 # target whose every input touches the disk) on top of its committed seed corpus
 # (a count, not a duration: with -fuzztime 5s FuzzParseSPRT once failed with "context deadline
 # exceeded" as its time ran out, with no failing input).
-FUZZ_TARGETS := ./internal/chess/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./internal/chess/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./internal/chess/board:FuzzFromFEN ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader \
+FUZZ_TARGETS := ./internal/chess/pgn:FuzzReader ./dataset:FuzzDecodeRecord ./internal/chess/uci:FuzzParseInfo ./search/elo:FuzzParseSPRT ./search/elo:FuzzEstimatesStayFinite ./internal/chess/board:FuzzFromFEN ./internal/chess/board:FuzzParseUCI ./models/dcw:FuzzUnmarshal ./dataset/label:FuzzJournalReader \
 	./search/player:FuzzParseSpec ./search/match:FuzzOpenJournal@20000x ./search/uciengine:FuzzCommands ./internal/chess/binpack:FuzzReader
 
 fuzz:

@@ -6,20 +6,61 @@ import (
 	"strings"
 )
 
-// UCI returns a move in UCI notation ("e2e4", "e7e8q", "0000").
-func UCI(m Move) string { return m.String() }
+// UCI returns a move in UCI notation ("e2e4", "e7e8q", "0000"), as
+// dragontoothmg's Move.String does but without fmt: players format every
+// move and principal variation they report.
+func UCI(m Move) string {
+	if m == NullMove {
+		return "0000"
+	}
+	var buf [5]byte
+	from, to := m.From(), m.To()
+	buf[0], buf[1], buf[2], buf[3] = 'a'+from%8, '1'+from/8, 'a'+to%8, '1'+to/8
+	if c := promotionLetter[Piece(m.Promote())]; c != 0 {
+		buf[4] = c
+		return string(buf[:])
+	}
+	return string(buf[:4])
+}
 
-// ParseUCI returns the legal move the UCI string names.
+// promotionLetter is a promotion's UCI suffix, 0 for a move that is none.
+var promotionLetter = [8]byte{Knight: 'n', Bishop: 'b', Rook: 'r', Queen: 'q'}
+
+// ParseUCI returns the legal move the UCI string names. It reads the
+// squares and the promotion and looks them up among the legal moves,
+// instead of formatting every legal move: a player rebuilding a game's
+// position parses each of its moves.
 func (b *Board) ParseUCI(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
 		return NullMove, fmt.Errorf("bad UCI move %q", s)
 	}
-	for _, m := range b.LegalMoves() {
-		if m.String() == s {
-			return m, nil
+	from, fromOK := squareOf(s[0], s[1])
+	to, toOK := squareOf(s[2], s[3])
+	promo, promoOK := NoPiece, true
+	if len(s) == 5 {
+		for p, c := range promotionLetter {
+			if c != 0 && c == s[4] {
+				promo = Piece(p)
+			}
+		}
+		promoOK = promo != NoPiece
+	}
+	if fromOK && toOK && promoOK {
+		for _, m := range b.LegalMoves() {
+			if m.From() == from && m.To() == to && Piece(m.Promote()) == promo {
+				return m, nil
+			}
 		}
 	}
 	return NullMove, fmt.Errorf("illegal move %q in %s", s, b.FEN())
+}
+
+// squareOf is the square a file letter and a rank digit name.
+func squareOf(file, rank byte) (uint8, bool) {
+	if file < 'a' || file > 'h' || rank < '1' || rank > '8' {
+		return 0, false
+	}
+	return (rank-'1')*8 + file - 'a', true
 }
 
 // ErrIllegalSAN reports SAN that names no legal move (or several).
