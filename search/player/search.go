@@ -124,6 +124,7 @@ type Searcher struct {
 	defaultDepth int
 	// proposer is opts.Proposer as the engine asks it, nil without one.
 	proposer *failureRecorder
+	game     gameBoard
 }
 
 // SearchPlayer returns a player that searches with eval. Each player owns
@@ -197,7 +198,7 @@ func (p *Searcher) limits(lim Limits) search.Limits {
 }
 
 func (p *Searcher) Move(ctx context.Context, pos Position, lim Limits) (MoveInfo, error) {
-	b, err := Board(pos)
+	b, err := p.game.board(pos)
 	if err != nil {
 		return MoveInfo{}, err
 	}
@@ -270,6 +271,7 @@ type Proposer struct {
 	// position alone cannot see that it is walking in a circle: without
 	// this, most games between such players end in threefold repetition.
 	AvoidRepetition bool
+	game            gameBoard
 }
 
 // ProposerSettings are the settings ProposerPlayer reads, which every
@@ -301,7 +303,7 @@ func (p *Proposer) NewGame(context.Context) error { return nil }
 func (p *Proposer) Close() error                  { return nil }
 
 func (p *Proposer) Move(_ context.Context, pos Position, lim Limits) (MoveInfo, error) {
-	b, err := Board(pos)
+	b, err := p.game.board(pos)
 	if err != nil {
 		return MoveInfo{}, err
 	}
