@@ -174,11 +174,7 @@ for arm in "${arms[@]}"; do
 		echo "== train $arm ($(date -u +%FT%TZ))"
 		sed -e "s/^max_steps: [0-9]*/max_steps: $steps/" -e "s/^  decay_steps: [0-9]*/  decay_steps: $steps/" \
 			"$root/configs/nnue.yaml" >"$out/nnue.yaml"
-		if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
-			"$dchess" train --model nnue --data "${data[$arm]}" --out "$run" --resume --json >"$run.train.json"
-		else
-			"$dchess" train --model nnue --data "${data[$arm]}" --config "$out/nnue.yaml" --out "$run" --json >"$run.train.json"
-		fi
+		train_run nnue "${data[$arm]}" "$run" "$out/nnue.yaml"
 	fi
 	if [ ! -f "$run.eval.json" ]; then
 		"$dchess" eval --player "nnue:$run/model.dcw?name=$arm" --data "$test_data" --depth 1 --json --quiet >"$run.eval.json.tmp"

@@ -38,13 +38,7 @@ if [ -n "${EXTRA_DATA:-}" ]; then
 fi
 mkdir -p "$data/runs"
 summary() { grep -o '"elo": [^,]*\|"elo_error": [^,]*\|"wins": [0-9]*\|"losses": [0-9]*\|"draws": [0-9]*' "$1" | sed -n 1,5p; }
-if [ ! -f "$run/model.dcw" ]; then
-	if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
-		"$dchess" train --model nnue --data "$list" --out "$run" --resume --json >"$run.train.json"
-	else
-		"$dchess" train --model nnue --data "$list" --config "$config" --out "$run" --json >"$run.train.json"
-	fi
-fi
+[ -f "$run/model.dcw" ] || train_run nnue "$list" "$run" "$config"
 for p in "nnue:$run/model.dcw" heuristic; do
 	name=${p%%:*}
 	out=$run.eval-$name.json

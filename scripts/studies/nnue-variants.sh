@@ -48,13 +48,7 @@ for v in "${variants[@]}"; do
 		edits+=(-e "s/^  $key: *[^ #]*/  $key: ${kv#*=}/")
 	done
 	sed "${edits[@]}" "$root/configs/nnue.yaml" >"$run.yaml"
-	if [ ! -f "$run/model.dcw" ]; then
-		if compgen -G "$run/checkpoint/*.dcw" >/dev/null; then
-			"$dchess" train --model nnue --data "$data" --out "$run" --resume --json >"$run.train.json"
-		else
-			"$dchess" train --model nnue --data "$data" --config "$run.yaml" --out "$run" --json >"$run.train.json"
-		fi
-	fi
+	[ -f "$run/model.dcw" ] || train_run nnue "$data" "$run" "$run.yaml"
 	# Written aside and moved, so that an interrupted score is redone, not skipped.
 	[ -f "$run.eval.json" ] || { "$dchess" eval --player "nnue:$run/model.dcw" --data "$first" --depth 1 --json --quiet >"$run.eval.json.tmp" &&
 		mv "$run.eval.json.tmp" "$run.eval.json"; }
