@@ -214,6 +214,7 @@ func (e *Engine) Threads() int { return 1 + len(e.helpers) }
 
 // make, makeNull and unmake play moves on b and tell the observer.
 func (e *Engine) make(b *board.Board, m board.Move) {
+	e.tt.prefetch(b.KeyAfter(m))
 	if e.observer != nil {
 		e.observer.MakeMove(b, m)
 	}

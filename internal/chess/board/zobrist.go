@@ -61,3 +61,23 @@ func (b *Board) computeKey() uint64 {
 	}
 	return h
 }
+
+// KeyAfter is Key after m is made, but for any change to the castling
+// rights and the en-passant file (and a castling rook's move): cheap, and
+// right for almost every move, which is what fetching the transposition
+// table's entry before making the move needs.
+func (b *Board) KeyAfter(m Move) uint64 {
+	from, to := m.From(), m.To()
+	us := b.SideToMove()
+	ours, theirs := b.Pieces(us), b.Pieces(us.Other())
+	piece := pieceIn(ours, uint64(1)<<from)
+	placed := piece
+	if promo := Piece(m.Promote()); promo != NoPiece {
+		placed = promo
+	}
+	key := b.Key() ^ zobristBlack ^ zobristPiece[us][piece][from] ^ zobristPiece[us][placed][to]
+	if theirs.All&(uint64(1)<<to) != 0 {
+		key ^= zobristPiece[us.Other()][pieceIn(theirs, uint64(1)<<to)][to]
+	}
+	return key
+}
