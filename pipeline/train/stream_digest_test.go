@@ -19,6 +19,7 @@ import (
 	"github.com/dchess/dchess/models/diffusion"
 	"github.com/dchess/dchess/models/family"
 	"github.com/dchess/dchess/models/flow"
+	"github.com/dchess/dchess/models/nnue"
 	"github.com/dchess/dchess/models/transformer/sequence"
 )
 
@@ -28,6 +29,14 @@ import (
 // or rejects: unlabelled ones, and ones whose FEN, PV or played move cannot
 // be read. 20 % of the games are split off for validation.
 func streamGames(t testing.TB, games int) string {
+	t.Helper()
+	return writeStreamGames(t, games, false)
+}
+
+// writeStreamGames writes streamGames' records; with lines, each label also
+// has a score that changes along the game and a second line (MultiPV): its
+// own best line again with another score, for nnue's children.
+func writeStreamGames(t testing.TB, games int, lines bool) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "games")
 	w, err := dataset.Create(dir, dataset.WriteOptions{Shard: 500})
@@ -56,6 +65,10 @@ func streamGames(t testing.TB, games int) string {
 			r := &dataset.Record{FEN: fen, Key: dataset.PositionKey(fen), Move: line[0], Next: line[1:],
 				Result: result, Ply: uint16(ply), GameID: uint64(g + 1),
 				Label: &dataset.Label{Status: dataset.LabelOK, BestMove: line[0], PV: line}}
+			if lines {
+				r.Label.CP = int32(7*ply - 100)
+				r.Label.MultiPV = []dataset.PVLine{{CP: int32(50 - 3*ply), PV: line}}
+			}
 			switch n++; {
 			case n%13 == 0:
 				r.Label = nil
@@ -130,13 +143,19 @@ func (s *digestSink) event(kind byte) {
 
 // TestStreamsWriteTheRowsTheyWrote: the sequence families' and DeepChess's
 // streams write the rows, rejects and record counts they wrote at dc1f29b,
-// when each record was parsed on the stream's goroutine: two shuffled
+// when each record was parsed on the stream's goroutine, and nnue's with
+// two lines of four plies of children those it wrote at 594326c, when
+// each child's position was parsed from the record's FEN: two shuffled
 // epochs and the validation split of each, and the pairs DeepChess
 // comparators are scored on, on one core and on three. A row, a reject or
 // a count that moves, changes or goes changes the digest.
 func TestStreamsWriteTheRowsTheyWrote(t *testing.T) {
 	data := streamGames(t, 64)
 	ds, err := dataset.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withLines, err := dataset.Open(writeStreamGames(t, 64, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,10 +167,14 @@ func TestStreamsWriteTheRowsTheyWrote(t *testing.T) {
 		c.Model.Settings.(*deepchess.SiameseConfig).Tower = []int{8} // as resumed: nothing to load
 		c.Data.MirrorPairs = true
 	}
+	children := func(c *family.Config) {
+		nc := c.Model.Settings.(*nnue.Config)
+		nc.Children, nc.ChildPlies = 2, 4
+	}
 	cases := []struct {
 		fam     string
 		setting func(*family.Config)
-		sha256  string // at dc1f29b
+		sha256  string // at dc1f29b; nnue's at 594326c
 	}{
 		{diffusion.PolicyFamily, nil, "c034ee1f5bd7bb05f74b1c81c8c7e8597dd54c8faf5272cd04348bf1760ebed4"},
 		{diffusion.Family, nil, "2045836f3bfc7e73ca37ca50ec7e7811d24f58e0aff56ac47373910e9b523dc5"},
@@ -159,6 +182,7 @@ func TestStreamsWriteTheRowsTheyWrote(t *testing.T) {
 		{flow.Family, flowBoard, "ad45c6e0c352af6cdee331071cc91b28b5c0474994224f22763183adbde36561"},
 		{deepchess.AutoencoderFamily, nil, "f0b8aae4ff7dbc94a17c7e0443f1a8485c08a7d5cebf0872d3abf92fec4311da"},
 		{deepchess.SiameseFamily, mirrored, "78fc891d9ed253e1013d643f167626e41a46e8b521e258344f914943f28b5370"},
+		{nnue.Family, children, "0ca2f1df8040724cacfb43dc84877f847796923a2cb65a04530b50dbe21dd053"},
 	}
 	for _, c := range cases {
 		cfg := testConfig(t, c.fam)
@@ -184,7 +208,11 @@ func TestStreamsWriteTheRowsTheyWrote(t *testing.T) {
 				var streamed int64
 				s.order.Streamed = &streamed
 				sink := newDigestSink(h, &streamed, o)
-				if err := o.Stream(context.Background(), ds, s.split, s.order, sink); err != nil {
+				data := ds
+				if c.fam == nnue.Family {
+					data = withLines
+				}
+				if err := o.Stream(context.Background(), data, s.split, s.order, sink); err != nil {
 					t.Fatal(err)
 				}
 				h.Write(binary.LittleEndian.AppendUint64(nil, uint64(streamed)))
