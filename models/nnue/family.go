@@ -142,21 +142,8 @@ func (o *nnueObjective) Stream(ctx context.Context, ds *dataset.Dataset, split d
 		return s
 	}
 	encode := func(r *dataset.Record, s *nnueSlot) {
-		s.mirror, s.failed = split == dataset.Train && o.m.Mirrorable(r), -1
-		clear(s.used)
-		// Row 0 is the record itself, then its lines' positions, ply by ply.
-		for i, rows := range s.rows {
-			var err error
-			if i == 0 {
-				s.used[i], err = o.m.Encode(r, rows)
-			} else {
-				s.used[i], err = o.m.EncodeChild(r, (i-1)/plies, 1+(i-1)%plies, rows)
-			}
-			if err != nil {
-				s.failed = i
-				return
-			}
-		}
+		s.mirror = split == dataset.Train && o.m.Mirrorable(r)
+		s.failed, _ = o.m.EncodeRecord(r, children, plies, s.rows, s.used)
 	}
 	emit := func(s *nnueSlot) error {
 		for i, rows := range s.rows {

@@ -79,43 +79,58 @@ func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
 	return m.encode(b, r.Label.BestMove, r.Label.WinProb, r.Result, rows)
 }
 
-// EncodeChild fills one row with the position after the first plies moves
-// of the record's line k (0 its best line, k ≥ 1 its --multipv line k+1),
-// scored by that line from that position's side to move (Config.Children,
-// Config.ChildPlies). A record without that line or that many of its
-// moves, or whose position there is not quiet when QuietOnly, is not
-// used; a line that does not parse is an error.
-func (m *Model) EncodeChild(r *dataset.Record, k, plies int, rows [][]float32) (bool, error) {
-	if !m.usable(r) || k > len(r.Label.MultiPV) || plies < 1 {
-		return false, nil
+// EncodeRecord fills the rows of a record and of its lines for training
+// (Config.Children, Config.ChildPlies): rows[0] as Encode does, and
+// rows[1+k*plies+p-1] with the position after the first p plies of line k
+// (0 its best line, k ≥ 1 its --multipv line k+1), for k < lines and
+// 1 ≤ p ≤ plies, scored by that line from that position's side to move.
+// used[i] says which rows hold a position: a row whose line is missing or
+// shorter than p, or whose position is not quiet when QuietOnly, does not.
+// The record's position is parsed once and each line's moves are made in
+// turn, not replayed for every row. failed is the first row that could not
+// be read, with its error (a bad FEN or best move fails row 0; a move of a
+// line that is not legal, that line's row at its ply), and -1 otherwise;
+// the rows after it are not filled.
+func (m *Model) EncodeRecord(r *dataset.Record, lines, plies int, rows [][][]float32, used []bool) (failed int, err error) {
+	clear(used)
+	if !m.usable(r) {
+		return -1, nil
 	}
-	line := dataset.PVLine{CP: r.Label.CP, Mate: r.Label.Mate, PV: r.Label.PV}
-	if k > 0 {
-		line = r.Label.MultiPV[k-1]
-	}
-	if len(line.PV) < plies {
-		return false, nil
-	}
-	b, err := board.FromFEN(r.FEN)
+	root, err := board.FromFEN(r.FEN)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
-	for _, uci := range line.PV[:plies] {
-		mv, err := b.ParseUCI(uci)
-		if err != nil {
-			return false, fmt.Errorf("line %d: %w", k+1, err)
+	if used[0], err = m.encode(root, r.Label.BestMove, r.Label.WinProb, r.Result, rows[0]); err != nil {
+		return 0, err
+	}
+	for k := 0; k < lines && k <= len(r.Label.MultiPV); k++ {
+		line := dataset.PVLine{CP: r.Label.CP, Mate: r.Label.Mate, PV: r.Label.PV}
+		if k > 0 {
+			line = r.Label.MultiPV[k-1]
 		}
-		b.Make(mv)
+		win := dataset.WinProbability(line.CP, line.Mate)
+		b := root.Clone()
+		for p := 1; p <= min(plies, len(line.PV)); p++ {
+			row := 1 + k*plies + p - 1
+			mv, err := b.ParseUCI(line.PV[p-1])
+			if err != nil {
+				return row, fmt.Errorf("line %d: %w", k+1, err)
+			}
+			b.Make(mv)
+			next := ""
+			if len(line.PV) > p {
+				next = line.PV[p]
+			}
+			w := win
+			if p%2 == 1 {
+				w = 1 - win
+			}
+			if used[row], err = m.encode(b, next, w, r.Result, rows[row]); err != nil {
+				return row, err
+			}
+		}
 	}
-	next := ""
-	if len(line.PV) > plies {
-		next = line.PV[plies]
-	}
-	win := dataset.WinProbability(line.CP, line.Mate)
-	if plies%2 == 1 {
-		win = 1 - win
-	}
-	return m.encode(b, next, win, r.Result, rows)
+	return -1, nil
 }
 
 // usable says whether a record has what the target needs.

@@ -503,7 +503,9 @@ func TestLossBlendsResult(t *testing.T) {
 	}
 }
 
-func TestEncodeChild(t *testing.T) {
+// TestEncodeRecord: the record's row and its lines' rows, ply by ply,
+// are the positions along each line scored from their own side to move.
+func TestEncodeRecord(t *testing.T) {
 	const open = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2"
 	label := &dataset.Label{Status: dataset.LabelOK, CP: 50, WinProb: dataset.WinProbability(50, 0), BestMove: "g8f6",
 		PV: []string{"g8f6", "e4d5"}, // the reply captures: the child is not quiet
@@ -514,49 +516,67 @@ func TestEncodeChild(t *testing.T) {
 		}}
 	rec := dataset.Record{FEN: open, Result: pgn.WhiteWin, Label: label}
 	m := newModel(t, smallConfig())
-	rows := func() [][]float32 {
-		return [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
+	const lines, plies = 5, 3
+	newRows := func() [][][]float32 {
+		rows := make([][][]float32, 1+lines*plies)
+		for i := range rows {
+			rows[i] = [][]float32{make([]float32, 2*Slots), make([]float32, 1), make([]float32, 1)}
+		}
+		return rows
 	}
-	for _, c := range []struct {
-		k, plies int
-		used     bool
-		child    string // FEN of the position when used
-		win      float32
+	got, used := newRows(), make([]bool, 1+lines*plies)
+	if failed, err := m.EncodeRecord(&rec, lines, plies, got, used); failed != -1 || err != nil {
+		t.Fatalf("failed row %d: %v", failed, err)
+	}
+	// The positions used, by line k and ply p (the record itself at k -1);
+	// every other row is unused: lines 3 and 4 have no moves (or do not
+	// exist), line 0's first ply is not quiet, no line has three plies.
+	want := map[[2]int]struct {
+		fen string
+		win float32
 	}{
-		{0, 1, false, "", 0},
-		{1, 1, true, "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1 - dataset.WinProbability(-30, 0)},
-		{2, 1, true, "rnbqkbnr/pp2pppp/2p5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1},
-		{3, 1, false, "", 0},
-		{4, 1, false, "", 0},
+		{-1, 0}: {open, dataset.WinProbability(50, 0)},
+		{1, 1}:  {"rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1 - dataset.WinProbability(-30, 0)},
+		{2, 1}:  {"rnbqkbnr/pp2pppp/2p5/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3", 1},
 		// Two plies: Black to move again, scored as the line scores the record.
-		{0, 2, true, "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", dataset.WinProbability(50, 0)},
-		{1, 2, true, "rnbqkbnr/ppp1pppp/8/8/4p3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3", dataset.WinProbability(-30, 0)},
-		{2, 2, false, "", 0}, // the line has one move
-		{1, 3, false, "", 0},
-		{1, 0, false, "", 0},
-	} {
-		got := rows()
-		used, err := m.EncodeChild(&rec, c.k, c.plies, got)
-		if err != nil || used != c.used {
-			t.Errorf("line %d, %d plies: used %t, error %v; want used %t", c.k+1, c.plies, used, err, c.used)
+		{0, 2}: {"rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", dataset.WinProbability(50, 0)},
+		{1, 2}: {"rnbqkbnr/ppp1pppp/8/8/4p3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 1 3", dataset.WinProbability(-30, 0)},
+	}
+	for i := range got {
+		k, p := -1, 0
+		if i > 0 {
+			k, p = (i-1)/plies, 1+(i-1)%plies
+		}
+		w, ok := want[[2]int{k, p}]
+		if used[i] != ok {
+			t.Errorf("line %d, %d plies: used %t, want %t", k+1, p, used[i], ok)
 			continue
 		}
-		if !used {
+		if !ok {
 			continue
 		}
 		// Scored from its own side to move; White won.
-		want := rows()
-		if _, err := m.encode(mustFEN(t, c.child), "", c.win, pgn.WhiteWin, want); err != nil {
+		rows := newRows()[0]
+		if _, err := m.encode(mustFEN(t, w.fen), "", w.win, pgn.WhiteWin, rows); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("line %d, %d plies: rows %v, want the position's %v", c.k+1, c.plies, got, want)
+		if !reflect.DeepEqual(got[i], rows) {
+			t.Errorf("line %d, %d plies: rows %v, want the position's %v", k+1, p, got[i], rows)
 		}
 	}
 	bad := rec
-	bad.Label = &dataset.Label{Status: dataset.LabelOK, PV: []string{"e2e4"}}
-	if _, err := m.EncodeChild(&bad, 0, 1, rows()); err == nil {
-		t.Error("an illegal line was not an error")
+	bad.Label = &dataset.Label{Status: dataset.LabelOK, PV: []string{"c7c6", "e2e4", "e4e5"}}
+	// The line's second move is the best move of its first position.
+	if failed, err := m.EncodeRecord(&bad, 1, plies, newRows(), used); failed != 1 || err == nil {
+		t.Errorf("an illegal second move: failed row %d, error %v; want row 1", failed, err)
+	}
+	bad.Label.PV = []string{"c7c6", "b1c3", "c3c3"}
+	if failed, err := m.EncodeRecord(&bad, 1, plies, newRows(), used); failed != 2 || err == nil {
+		t.Errorf("an illegal third move: failed row %d, error %v; want row 2", failed, err)
+	}
+	bad.FEN = "8/8 w - - 0 1"
+	if failed, err := m.EncodeRecord(&bad, 1, plies, newRows(), used); failed != 0 || err == nil {
+		t.Errorf("a bad FEN: failed row %d, error %v; want row 0", failed, err)
 	}
 }
 
