@@ -5,8 +5,6 @@ import (
 	"math/bits"
 	"strconv"
 	"strings"
-
-	"github.com/dylhunn/dragontoothmg"
 )
 
 // FromFEN parses and validates a FEN. Move counters may be missing
@@ -85,19 +83,29 @@ func FromFEN(fen string) (*Board, error) {
 		}
 		full = min(n, 65535)
 	}
-	epField := "-"
-	if ep != 0 {
-		epField = SquareName(ep)
-	}
-	if castling == "" {
-		castling = "-"
-	}
-	clean := fmt.Sprintf("%s %s %s %s %d %d", fields[0], fields[1], castling, epField, half, full)
-	b := &Board{pos: dragontoothmg.ParseFen(clean), ep: ep}
+	b := &Board{ep: ep}
 	for i, c := range "KQkq" {
 		if strings.ContainsRune(castling, c) {
 			b.castle |= 1 << i
 		}
+	}
+	// The placement goes straight into the bitboards, on a board that
+	// carries the rights and the en-passant square as Make's do: formatting
+	// a clean FEN for dragontoothmg.ParseFen to read again cost more than
+	// the rest of the parse.
+	b.pos = privateState[b.castle][epIndex(ep)]
+	b.pos.Wtomove = fields[1] == "w"
+	b.pos.Halfmoveclock, b.pos.Fullmoveno = uint8(half), uint16(full)
+	for sq, c := range grid {
+		if c == 0 {
+			continue
+		}
+		side, p := &b.pos.White, strings.IndexByte(" PNBRQK", c)
+		if p < 0 {
+			side, p = &b.pos.Black, strings.IndexByte(" pnbrqk", c)
+		}
+		*pieceBitsOf(side, Piece(p)) |= 1 << sq
+		side.All |= 1 << sq
 	}
 	// The side not to move must not be in check: such a position cannot arise.
 	if b.opponentInCheck() {
