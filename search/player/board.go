@@ -14,7 +14,10 @@ func Board(pos Position) (*board.Board, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b, replay(b, pos.Moves, 0)
+	if err := replay(b, pos.Moves, 0); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // startBoard is the position a game starts from: a FEN, or "" or
