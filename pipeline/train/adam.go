@@ -62,16 +62,9 @@ func (a *adam) step(weights, grads [][]float32, index []int, lr float64) float64
 	}
 	all := spans(lengths)
 	update := func(s span, scale float32) {
-		w := weights[s.learnable][s.lo:s.hi]
-		g := grads[s.learnable][s.lo:s.hi]
-		m := a.m[index[s.learnable]][s.lo:s.hi]
-		v := a.v[index[s.learnable]][s.lo:s.hi]
-		for j := range w {
-			gj := g[j] * scale
-			m[j] = b1*m[j] + (1-b1)*gj
-			v[j] = b2*v[j] + (1-b2)*gj*gj
-			w[j] = keep*w[j] - stepSize*m[j]/(float32(math.Sqrt(float64(v[j])))/bc2Sqrt+eps)
-		}
+		c := adamConsts{scale, b1, 1 - b1, b2, 1 - b2, keep, stepSize, bc2Sqrt, eps}
+		c.update(weights[s.learnable][s.lo:s.hi], grads[s.learnable][s.lo:s.hi],
+			a.m[index[s.learnable]][s.lo:s.hi], a.v[index[s.learnable]][s.lo:s.hi], useAdamAsm)
 	}
 	goroutines := spanGoroutines(all, runtime.GOMAXPROCS(0))
 	var norm float64
@@ -101,4 +94,30 @@ func gradNorm(grads [][]float32) float64 {
 		}
 	}
 	return math.Sqrt(sq)
+}
+
+// adamConsts are one step's constants of the update, laid out as
+// adamUpdate8 reads them.
+type adamConsts struct {
+	scale, b1, oneMinusB1, b2, oneMinusB2, keep, stepSize, bc2Sqrt, eps float32
+}
+
+// update applies one Adam step to w from g, updating the moments m and v;
+// with asm the multiples of 8 go through adamUpdate8, which gives the
+// same bits as this loop (TestAdamAssemblyAgrees).
+func (c *adamConsts) update(w, g, m, v []float32, asm bool) {
+	g, m, v = g[:len(w)], m[:len(w)], v[:len(w)]
+	done := 0
+	if asm && len(w) >= 8 {
+		done = len(w) &^ 7
+		adamUpdate8(done, &w[0], &g[0], &m[0], &v[0], c)
+	}
+	// The conversions round each product, so that no GOAMD64 level fuses
+	// one into a multiply-add the assembly does not do.
+	for j := done; j < len(w); j++ {
+		gj := g[j] * c.scale
+		m[j] = float32(c.b1*m[j]) + float32(c.oneMinusB1*gj)
+		v[j] = float32(c.b2*v[j]) + float32(float32(c.oneMinusB2*gj)*gj)
+		w[j] = float32(c.keep*w[j]) - float32(c.stepSize*m[j])/(float32(math.Sqrt(float64(v[j])))/c.bc2Sqrt+c.eps)
+	}
 }
