@@ -83,9 +83,7 @@ func (f *featureTransformer) forward(w, b, active, out []float32) {
 					}
 				}
 				if f.clipped {
-					for i, x := range acc {
-						acc[i] = min(max(x, 0), 1)
-					}
+					clip01(acc, useClipAsm)
 				}
 			}
 		}
@@ -100,12 +98,7 @@ func (f *featureTransformer) backward(active, out, dout []float32) {
 	g := dout
 	if f.clipped {
 		g = f.masked
-		for i, y := range out {
-			g[i] = 0
-			if y > 0 && y < 1 {
-				g[i] = dout[i]
-			}
-		}
+		clipGrad(g, out, dout, useClipAsm)
 	}
 	n := f.width
 	dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)

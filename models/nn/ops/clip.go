@@ -1,0 +1,35 @@
+package ops
+
+// clip01 clips every value of x to [0, 1] as min(max(x, 0), 1) does (-0
+// becomes +0, a NaN stays a NaN): the clipped ReLU of the feature
+// transformer's accumulators. With asm the multiples of 8 go through
+// clip01x8, which gives the same bits for every value but a NaN's
+// payload (TestClipKernelsAgree).
+func clip01(x []float32, asm bool) {
+	done := 0
+	if asm && len(x) >= 8 {
+		done = len(x) &^ 7
+		clip01x8(done, &x[0])
+	}
+	for i, v := range x[done:] {
+		x[done+i] = min(max(v, 0), 1)
+	}
+}
+
+// clipGrad writes into g the gradient dout through the clip of clip01,
+// whose outputs are y: dout where 0 < y < 1, else 0. With asm the
+// multiples of 8 go through clipGrad8, the same bits.
+func clipGrad(g, y, dout []float32, asm bool) {
+	y, dout = y[:len(g)], dout[:len(g)]
+	done := 0
+	if asm && len(g) >= 8 {
+		done = len(g) &^ 7
+		clipGrad8(done, &g[0], &y[0], &dout[0])
+	}
+	for i := done; i < len(g); i++ {
+		g[i] = 0
+		if y[i] > 0 && y[i] < 1 {
+			g[i] = dout[i]
+		}
+	}
+}

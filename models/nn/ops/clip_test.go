@@ -1,0 +1,101 @@
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// clipValue draws the values a clip must treat with care: both zeros, 0
+// and 1 themselves, values just inside and outside [0, 1], subnormals,
+// infinities and NaN, and ordinary ones.
+func clipValue(rng *rand.Rand) float32 {
+	specials := []float32{0, float32(math.Copysign(0, -1)), 1, math.Nextafter32(1, 2), math.Nextafter32(1, 0),
+		math.Nextafter32(0, 1), math.Nextafter32(0, -1), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40, -1e-40}
+	if rng.IntN(3) == 0 {
+		return specials[rng.IntN(len(specials))]
+	}
+	return float32(rng.NormFloat64())
+}
+
+// sameBits says whether a and b are the same float32, any NaN matching
+// any NaN (the assembly keeps a NaN's payload; Go's min and max need not).
+func sameBits(a, b float32) bool {
+	return math.Float32bits(a) == math.Float32bits(b) || a != a && b != b
+}
+
+// TestClipKernelsAgree: the clip and its gradient in assembly give the Go
+// loops' bits for every value, lengths with a tail included.
+func TestClipKernelsAgree(t *testing.T) {
+	if !useClipAsm {
+		t.Skip("no assembly clip on this machine")
+	}
+	rng := rand.New(rand.NewPCG(7, 3))
+	for _, n := range []int{8, 13, 256, 1031} {
+		for round := 0; round < 20; round++ {
+			x := make([]float32, n)
+			for i := range x {
+				x[i] = clipValue(rng)
+			}
+			goClip, asmClip := slices.Clone(x), slices.Clone(x)
+			clip01(goClip, false)
+			clip01(asmClip, true)
+			for i := range x {
+				if !sameBits(goClip[i], asmClip[i]) {
+					t.Fatalf("clip of %g (%#x): Go %g (%#x), assembly %g (%#x)", x[i], math.Float32bits(x[i]),
+						goClip[i], math.Float32bits(goClip[i]), asmClip[i], math.Float32bits(asmClip[i]))
+				}
+			}
+			// The gradient reads the clip's outputs, and the raw values too.
+			y := goClip
+			if round%2 == 1 {
+				y = x
+			}
+			dout := make([]float32, n)
+			for i := range dout {
+				dout[i] = clipValue(rng)
+			}
+			goGrad, asmGrad := make([]float32, n), make([]float32, n)
+			for i := range asmGrad {
+				asmGrad[i] = 42 // every value is written
+			}
+			clipGrad(goGrad, y, dout, false)
+			clipGrad(asmGrad, y, dout, true)
+			for i := range y {
+				if math.Float32bits(goGrad[i]) != math.Float32bits(asmGrad[i]) {
+					t.Fatalf("gradient at y %g, dout %g: Go %#x, assembly %#x", y[i], dout[i],
+						math.Float32bits(goGrad[i]), math.Float32bits(asmGrad[i]))
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkClip times the clip and its gradient over a batch of 1,024
+// positions' two 256-wide accumulators, in Go and in assembly.
+func BenchmarkClip(b *testing.B) {
+	const n = 1024 * 2 * 256
+	rng := rand.New(rand.NewPCG(1, 1))
+	x, y, g, dout := make([]float32, n), make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], dout[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
+	}
+	for _, asm := range []bool{false, true} {
+		if asm && !useClipAsm {
+			continue
+		}
+		name := map[bool]string{false: "go", true: "asm"}[asm]
+		b.Run("clip/"+name, func(b *testing.B) {
+			for b.Loop() {
+				copy(y, x)
+				clip01(y, asm)
+			}
+		})
+		b.Run("grad/"+name, func(b *testing.B) {
+			for b.Loop() {
+				clipGrad(g, y, dout, asm)
+			}
+		})
+	}
+}
