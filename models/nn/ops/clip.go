@@ -33,3 +33,18 @@ func clipGrad(g, y, dout []float32, asm bool) {
 		}
 	}
 }
+
+// mulVec writes x[i]·y[i] into dst[i]: the pairwise product and its
+// gradient. With asm the multiples of 8 go through mulVec8 (a product is
+// the same bits in any unit).
+func mulVec(dst, x, y []float32, asm bool) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	done := 0
+	if asm && len(dst) >= 8 {
+		done = len(dst) &^ 7
+		mulVec8(done, &dst[0], &x[0], &y[0])
+	}
+	for i := done; i < len(dst); i++ {
+		dst[i] = x[i] * y[i]
+	}
+}

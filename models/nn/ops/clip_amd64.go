@@ -14,3 +14,8 @@ func clip01x8(n int, x *float32)
 //
 //go:noescape
 func clipGrad8(n int, gp, y, dout *float32)
+
+// mulVec8 is mulVec for n a multiple of 8 (clip_amd64.s).
+//
+//go:noescape
+func mulVec8(n int, dst, x, y *float32)

@@ -58,3 +58,27 @@ gradloop:
 graddone:
 	VZEROUPPER
 	RET
+
+// func mulVec8(n int, dst, x, y *float32)
+// dst[i] = x[i] * y[i] for n values, n a multiple of 8.
+TEXT ·mulVec8(SB), NOSPLIT, $0-32
+	MOVQ n+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ x+16(FP), SI
+	MOVQ y+24(FP), DX
+	SHRQ $3, CX
+	JZ   muldone
+
+mulloop:
+	VMOVUPS (SI), Y0
+	VMULPS  (DX), Y0, Y0
+	VMOVUPS Y0, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DX
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     mulloop
+
+muldone:
+	VZEROUPPER
+	RET

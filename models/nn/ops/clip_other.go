@@ -6,3 +6,5 @@ const useClipAsm = false
 
 func clip01x8(int, *float32)                      { panic("ops: clip01x8 needs amd64") }
 func clipGrad8(int, *float32, *float32, *float32) { panic("ops: clipGrad8 needs amd64") }
+
+func mulVec8(int, *float32, *float32, *float32) { panic("ops: mulVec8 needs amd64") }

@@ -99,3 +99,25 @@ func BenchmarkClip(b *testing.B) {
 		})
 	}
 }
+
+// TestMulVecAgrees: the products in assembly are the Go loop's bits.
+func TestMulVecAgrees(t *testing.T) {
+	if !useClipAsm {
+		t.Skip("no assembly products on this machine")
+	}
+	rng := rand.New(rand.NewPCG(9, 4))
+	for _, n := range []int{8, 13, 256, 1031} {
+		x, y := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y[i] = clipValue(rng), clipValue(rng)
+		}
+		goProd, asmProd := make([]float32, n), make([]float32, n)
+		mulVec(goProd, x, y, false)
+		mulVec(asmProd, x, y, true)
+		for i := range x {
+			if !sameBits(goProd[i], asmProd[i]) {
+				t.Fatalf("%g·%g: Go %#x, assembly %#x", x[i], y[i], math.Float32bits(goProd[i]), math.Float32bits(asmProd[i]))
+			}
+		}
+	}
+}

@@ -47,10 +47,7 @@ func (p *pairwise) allocate() {
 func (p *pairwise) forward(x, out []float32) {
 	h := p.half
 	for rg := 0; rg < p.batch*p.groups; rg++ {
-		a, b, y := x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], out[rg*h:][:h]
-		for j := range y {
-			y[j] = a[j] * b[j]
-		}
+		mulVec(out[rg*h:][:h], x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], useClipAsm)
 	}
 }
 
@@ -59,10 +56,8 @@ func (p *pairwise) backward(x, dy, dx []float32) {
 	h := p.half
 	for rg := 0; rg < p.batch*p.groups; rg++ {
 		a, b, g := x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], dy[rg*h:][:h]
-		da, db := dx[2*rg*h:][:h], dx[(2*rg+1)*h:][:h]
-		for j, v := range g {
-			da[j], db[j] = v*b[j], v*a[j]
-		}
+		mulVec(dx[2*rg*h:][:h], g, b, useClipAsm)
+		mulVec(dx[(2*rg+1)*h:][:h], g, a, useClipAsm)
 	}
 }
 
