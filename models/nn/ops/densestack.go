@@ -317,10 +317,21 @@ func transpose(rows, cols int, src []float32, lds int, dst []float32, ldd int) {
 
 // activate applies the activation to v in place.
 func activate(act string, v []float32) {
+	activateOn(act, v, useVecAsm)
+}
+
+// activateOn is activate, the ReLUs' multiples of 8 in assembly with asm
+// (the same bits but a NaN's payload, TestActivationKernelsAgree).
+func activateOn(act string, v []float32, asm bool) {
 	switch act {
 	case ActReLU:
-		for i, x := range v {
-			v[i] = max(x, 0)
+		done := 0
+		if asm && len(v) >= 8 {
+			done = len(v) &^ 7
+			relu8(done, &v[0])
+		}
+		for i, x := range v[done:] {
+			v[done+i] = max(x, 0)
 		}
 	case ActTanh:
 		for i, x := range v {
@@ -331,21 +342,34 @@ func activate(act string, v []float32) {
 			v[i] = float32(1 / (1 + math.Exp(-float64(x))))
 		}
 	case ActClippedReLU:
-		for i, x := range v {
-			v[i] = min(max(x, 0), 1)
-		}
+		clip01(v, asm)
 	}
 }
 
 // activationGrad multiplies the gradient g by the activation's derivative,
 // written in terms of its output h.
 func activationGrad(act string, h, g []float32) {
+	activationGradOn(act, h, g, useVecAsm)
+}
+
+// activationGradOn is activationGrad, the ReLUs' multiples of 8 in
+// assembly with asm (the same bits, TestActivationKernelsAgree).
+func activationGradOn(act string, h, g []float32, asm bool) {
+	done := 0
+	if asm && len(h) >= 8 && (act == ActReLU || act == ActClippedReLU) {
+		done = len(h) &^ 7
+		if act == ActReLU {
+			reluGrad8(done, &h[0], &g[0])
+		} else {
+			clippedGrad8(done, &h[0], &g[0])
+		}
+	}
+	h, g = h[done:], g[done:len(h)]
 	switch act {
 	case ActReLU:
 		// h is ReLU's output, never negative, so its bits are zero exactly
 		// where it is zero: a mask without branches, which ReLU's random
 		// pattern of zeros would mispredict half the time.
-		g = g[:len(h)]
 		for i, y := range h {
 			mask := uint32(int32(-math.Float32bits(y)) >> 31)
 			g[i] = math.Float32frombits(math.Float32bits(g[i]) & mask)

@@ -83,7 +83,7 @@ func (f *featureTransformer) forward(w, b, active, out []float32) {
 					}
 				}
 				if f.clipped {
-					clip01(acc, useClipAsm)
+					clip01(acc, useVecAsm)
 				}
 			}
 		}
@@ -98,7 +98,7 @@ func (f *featureTransformer) backward(active, out, dout []float32) {
 	g := dout
 	if f.clipped {
 		g = f.masked
-		clipGrad(g, out, dout, useClipAsm)
+		clipGrad(g, out, dout, useVecAsm)
 	}
 	n := f.width
 	dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)

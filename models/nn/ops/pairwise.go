@@ -47,7 +47,7 @@ func (p *pairwise) allocate() {
 func (p *pairwise) forward(x, out []float32) {
 	h := p.half
 	for rg := 0; rg < p.batch*p.groups; rg++ {
-		mulVec(out[rg*h:][:h], x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], useClipAsm)
+		mulVec(out[rg*h:][:h], x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], useVecAsm)
 	}
 }
 
@@ -56,8 +56,8 @@ func (p *pairwise) backward(x, dy, dx []float32) {
 	h := p.half
 	for rg := 0; rg < p.batch*p.groups; rg++ {
 		a, b, g := x[2*rg*h:][:h], x[(2*rg+1)*h:][:h], dy[rg*h:][:h]
-		mulVec(dx[2*rg*h:][:h], g, b, useClipAsm)
-		mulVec(dx[(2*rg+1)*h:][:h], g, a, useClipAsm)
+		mulVec(dx[2*rg*h:][:h], g, b, useVecAsm)
+		mulVec(dx[(2*rg+1)*h:][:h], g, a, useVecAsm)
 	}
 }
 

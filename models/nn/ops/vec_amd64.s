@@ -82,3 +82,81 @@ mulloop:
 muldone:
 	VZEROUPPER
 	RET
+
+// func relu8(n int, v *float32)
+// v[i] = max(v[i], 0) for n values, n a multiple of 8, as Go's max does:
+// -0 becomes +0, a NaN stays a NaN.
+TEXT ·relu8(SB), NOSPLIT, $0-16
+	MOVQ   n+0(FP), CX
+	MOVQ   v+8(FP), DI
+	VXORPS Y1, Y1, Y1
+	SHRQ   $3, CX
+	JZ     reludone
+
+reluloop:
+	VMOVUPS   (DI), Y0
+	VMAXPS    Y1, Y0, Y3        // v > 0 ? v : +0
+	VCMPPS    $3, Y0, Y0, Y4    // v is NaN
+	VBLENDVPS Y4, Y0, Y3, Y3    // NaN: v itself
+	VMOVUPS   Y3, (DI)
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       reluloop
+
+reludone:
+	VZEROUPPER
+	RET
+
+// func reluGrad8(n int, h, gp *float32)
+// gp[i] &= the mask of activationGrad's ReLU case, int32(-bits(h[i])) >> 31,
+// in AVX2 integer operations: the same bits.
+TEXT ·reluGrad8(SB), NOSPLIT, $0-24
+	MOVQ  n+0(FP), CX
+	MOVQ  h+8(FP), SI
+	MOVQ  gp+16(FP), DI
+	VPXOR Y1, Y1, Y1
+	SHRQ  $3, CX
+	JZ    relugraddone
+
+relugradloop:
+	VMOVDQU (SI), Y0
+	VPSUBD  Y0, Y1, Y2          // -bits(h)
+	VPSRAD  $31, Y2, Y2         // all ones where that is negative
+	VPAND   (DI), Y2, Y2
+	VMOVDQU Y2, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     relugradloop
+
+relugraddone:
+	VZEROUPPER
+	RET
+
+// func clippedGrad8(n int, h, gp *float32)
+// gp[i] = 0 where h[i] <= 0 or h[i] >= 1 (ordered compares, so a NaN keeps
+// its gradient), as activationGrad's clipped ReLU case.
+TEXT ·clippedGrad8(SB), NOSPLIT, $0-24
+	MOVQ         n+0(FP), CX
+	MOVQ         h+8(FP), SI
+	MOVQ         gp+16(FP), DI
+	VXORPS       Y1, Y1, Y1
+	VBROADCASTSS clipOne<>(SB), Y2
+	SHRQ         $3, CX
+	JZ           clippedgraddone
+
+clippedgradloop:
+	VMOVUPS (SI), Y0
+	VCMPPS  $0x06, Y1, Y0, Y3   // !(h <= 0)
+	VCMPPS  $0x09, Y2, Y0, Y4   // !(h >= 1)
+	VANDPS  Y4, Y3, Y3
+	VANDPS  (DI), Y3, Y3
+	VMOVUPS Y3, (DI)
+	ADDQ    $32, SI
+	ADDQ    $32, DI
+	DECQ    CX
+	JNZ     clippedgradloop
+
+clippedgraddone:
+	VZEROUPPER
+	RET

@@ -2,9 +2,13 @@
 
 package ops
 
-const useClipAsm = false
+const useVecAsm = false
 
 func clip01x8(int, *float32)                      { panic("ops: clip01x8 needs amd64") }
 func clipGrad8(int, *float32, *float32, *float32) { panic("ops: clipGrad8 needs amd64") }
 
 func mulVec8(int, *float32, *float32, *float32) { panic("ops: mulVec8 needs amd64") }
+
+func relu8(int, *float32)                  { panic("ops: relu8 needs amd64") }
+func reluGrad8(int, *float32, *float32)    { panic("ops: reluGrad8 needs amd64") }
+func clippedGrad8(int, *float32, *float32) { panic("ops: clippedGrad8 needs amd64") }

@@ -28,7 +28,7 @@ func sameBits(a, b float32) bool {
 // TestClipKernelsAgree: the clip and its gradient in assembly give the Go
 // loops' bits for every value, lengths with a tail included.
 func TestClipKernelsAgree(t *testing.T) {
-	if !useClipAsm {
+	if !useVecAsm {
 		t.Skip("no assembly clip on this machine")
 	}
 	rng := rand.New(rand.NewPCG(7, 3))
@@ -82,7 +82,7 @@ func BenchmarkClip(b *testing.B) {
 		x[i], dout[i] = float32(rng.NormFloat64()), float32(rng.NormFloat64())
 	}
 	for _, asm := range []bool{false, true} {
-		if asm && !useClipAsm {
+		if asm && !useVecAsm {
 			continue
 		}
 		name := map[bool]string{false: "go", true: "asm"}[asm]
@@ -102,7 +102,7 @@ func BenchmarkClip(b *testing.B) {
 
 // TestMulVecAgrees: the products in assembly are the Go loop's bits.
 func TestMulVecAgrees(t *testing.T) {
-	if !useClipAsm {
+	if !useVecAsm {
 		t.Skip("no assembly products on this machine")
 	}
 	rng := rand.New(rand.NewPCG(9, 4))
@@ -117,6 +117,56 @@ func TestMulVecAgrees(t *testing.T) {
 		for i := range x {
 			if !sameBits(goProd[i], asmProd[i]) {
 				t.Fatalf("%g·%g: Go %#x, assembly %#x", x[i], y[i], math.Float32bits(goProd[i]), math.Float32bits(asmProd[i]))
+			}
+		}
+	}
+}
+
+// TestActivationKernelsAgree: the ReLUs and their gradients in assembly
+// give the Go loops' bits (a NaN's payload aside in the forward pass), for
+// outputs as the forward pass leaves them and for any value, negative
+// NaNs and -0 included.
+func TestActivationKernelsAgree(t *testing.T) {
+	if !useVecAsm {
+		t.Skip("no assembly activations on this machine")
+	}
+	rng := rand.New(rand.NewPCG(5, 8))
+	negNaN := math.Float32frombits(0xffc00001)
+	for _, act := range []string{ActReLU, ActClippedReLU} {
+		for _, n := range []int{8, 13, 256, 1031} {
+			for round := 0; round < 20; round++ {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = clipValue(rng)
+					if rng.IntN(50) == 0 {
+						x[i] = negNaN
+					}
+				}
+				goOut, asmOut := slices.Clone(x), slices.Clone(x)
+				activateOn(act, goOut, false)
+				activateOn(act, asmOut, true)
+				for i := range x {
+					if !sameBits(goOut[i], asmOut[i]) {
+						t.Fatalf("%s of %#x: Go %#x, assembly %#x", act, math.Float32bits(x[i]), math.Float32bits(goOut[i]), math.Float32bits(asmOut[i]))
+					}
+				}
+				h := goOut
+				if round%2 == 1 {
+					h = x
+				}
+				g := make([]float32, n)
+				for i := range g {
+					g[i] = clipValue(rng)
+				}
+				goGrad, asmGrad := slices.Clone(g), slices.Clone(g)
+				activationGradOn(act, h, goGrad, false)
+				activationGradOn(act, h, asmGrad, true)
+				for i := range g {
+					if math.Float32bits(goGrad[i]) != math.Float32bits(asmGrad[i]) {
+						t.Fatalf("%s gradient at h %#x, g %#x: Go %#x, assembly %#x", act, math.Float32bits(h[i]), math.Float32bits(g[i]),
+							math.Float32bits(goGrad[i]), math.Float32bits(asmGrad[i]))
+					}
+				}
 			}
 		}
 	}
