@@ -300,9 +300,38 @@ func (st *denseStack) inBands(m, n, k int, product func(r0, rows int)) {
 }
 
 // transpose writes the rows × cols matrix src (row stride lds) into dst as
-// cols × rows (row stride ldd), a block of 16 rows at a time, so that both
-// sides stay in a few cache lines.
+// cols × rows (row stride ldd): with the vector kernels, 8 × 8 blocks in
+// registers, then the rows and columns past them as below.
 func transpose(rows, cols int, src []float32, lds int, dst []float32, ldd int) {
+	transposeOn(rows, cols, src, lds, dst, ldd, useVecAsm)
+}
+
+// transposeOn is transpose, its 8 × 8 blocks in assembly with asm.
+func transposeOn(rows, cols int, src []float32, lds int, dst []float32, ldd int, asm bool) {
+	if asm && rows >= 8 && cols >= 8 {
+		r8, c8 := rows&^7, cols&^7
+		// The last block's rows must be in the slices, as Go's indexing
+		// would check.
+		_, _ = src[(r8-1)*lds+c8-1], dst[(c8-1)*ldd+r8-1]
+		for r0 := 0; r0 < r8; r0 += 8 {
+			for c0 := 0; c0 < c8; c0 += 8 {
+				transpose8x8(&src[r0*lds+c0], lds, &dst[c0*ldd+r0], ldd)
+			}
+		}
+		if rows > r8 {
+			transposeBlocks(rows-r8, cols, src[r8*lds:], lds, dst[r8:], ldd)
+		}
+		if cols > c8 {
+			transposeBlocks(r8, cols-c8, src[c8:], lds, dst[c8*ldd:], ldd)
+		}
+		return
+	}
+	transposeBlocks(rows, cols, src, lds, dst, ldd)
+}
+
+// transposeBlocks is transpose in Go, a block of 16 rows at a time, so
+// that both sides stay in a few cache lines.
+func transposeBlocks(rows, cols int, src []float32, lds int, dst []float32, ldd int) {
 	const block = 16
 	for r0 := 0; r0 < rows; r0 += block {
 		r1 := min(r0+block, rows)

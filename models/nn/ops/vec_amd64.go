@@ -32,3 +32,9 @@ func reluGrad8(n int, h, gp *float32)
 
 //go:noescape
 func clippedGrad8(n int, h, gp *float32)
+
+// transpose8x8 transposes one 8 × 8 block (vec_amd64.s): dst[c*ldd+r] =
+// src[r*lds+c].
+//
+//go:noescape
+func transpose8x8(src *float32, lds int, dst *float32, ldd int)

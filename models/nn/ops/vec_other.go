@@ -12,3 +12,5 @@ func mulVec8(int, *float32, *float32, *float32) { panic("ops: mulVec8 needs amd6
 func relu8(int, *float32)                  { panic("ops: relu8 needs amd64") }
 func reluGrad8(int, *float32, *float32)    { panic("ops: reluGrad8 needs amd64") }
 func clippedGrad8(int, *float32, *float32) { panic("ops: clippedGrad8 needs amd64") }
+
+func transpose8x8(*float32, int, *float32, int) { panic("ops: transpose8x8 needs amd64") }
