@@ -354,9 +354,8 @@ func activate(act string, v []float32) {
 func activateOn(act string, v []float32, asm bool) {
 	switch act {
 	case ActReLU:
-		done := 0
-		if asm && len(v) >= 8 {
-			done = len(v) &^ 7
+		done := vecHead(len(v), asm)
+		if done > 0 {
 			relu8(done, &v[0])
 		}
 		for i, x := range v[done:] {
@@ -385,8 +384,10 @@ func activationGrad(act string, h, g []float32) {
 // assembly with asm (the same bits, TestActivationKernelsAgree).
 func activationGradOn(act string, h, g []float32, asm bool) {
 	done := 0
-	if asm && len(h) >= 8 && (act == ActReLU || act == ActClippedReLU) {
-		done = len(h) &^ 7
+	if act == ActReLU || act == ActClippedReLU {
+		done = vecHead(len(h), asm)
+	}
+	if done > 0 {
 		if act == ActReLU {
 			reluGrad8(done, &h[0], &g[0])
 		} else {
