@@ -38,3 +38,9 @@ func clippedGrad8(n int, h, gp *float32)
 //
 //go:noescape
 func transpose8x8(src *float32, lds int, dst *float32, ldd int)
+
+// featureSum256 sums 256 columns of a bias and of the weight rows idx[0:count]
+// (row stride stride floats) into dst, in AVX-512 registers (vec_amd64.s).
+//
+//go:noescape
+func featureSum256(dst, bias, w *float32, stride int, idx *int32, count int)

@@ -227,3 +227,79 @@ TEXT ·transpose8x8(SB), NOSPLIT, $0-32
 	VMOVUPS Y15, (DI)
 	VZEROUPPER
 	RET
+
+// func featureSum256(dst, bias, w *float32, stride int, idx *int32, count int)
+// dst[0:256] = bias[0:256] + the rows w[idx[k]*stride:][0:256] for k <
+// count, added in k order with the sum kept in sixteen ZMM registers, so
+// each row is read once and dst written once: the same additions, in the
+// same order, as adding the rows one after the other into dst.
+TEXT ·featureSum256(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DI
+	MOVQ bias+8(FP), SI
+	MOVQ w+16(FP), DX
+	MOVQ stride+24(FP), R8
+	SHLQ $2, R8
+	MOVQ idx+32(FP), R9
+	MOVQ count+40(FP), CX
+	VMOVUPS 0(SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VMOVUPS 256(SI), Z4
+	VMOVUPS 320(SI), Z5
+	VMOVUPS 384(SI), Z6
+	VMOVUPS 448(SI), Z7
+	VMOVUPS 512(SI), Z8
+	VMOVUPS 576(SI), Z9
+	VMOVUPS 640(SI), Z10
+	VMOVUPS 704(SI), Z11
+	VMOVUPS 768(SI), Z12
+	VMOVUPS 832(SI), Z13
+	VMOVUPS 896(SI), Z14
+	VMOVUPS 960(SI), Z15
+	TESTQ CX, CX
+	JZ    featurestore
+
+featureloop:
+	MOVLQSX (R9), AX
+	IMULQ   R8, AX
+	ADDQ    DX, AX
+	VADDPS 0(AX), Z0, Z0
+	VADDPS 64(AX), Z1, Z1
+	VADDPS 128(AX), Z2, Z2
+	VADDPS 192(AX), Z3, Z3
+	VADDPS 256(AX), Z4, Z4
+	VADDPS 320(AX), Z5, Z5
+	VADDPS 384(AX), Z6, Z6
+	VADDPS 448(AX), Z7, Z7
+	VADDPS 512(AX), Z8, Z8
+	VADDPS 576(AX), Z9, Z9
+	VADDPS 640(AX), Z10, Z10
+	VADDPS 704(AX), Z11, Z11
+	VADDPS 768(AX), Z12, Z12
+	VADDPS 832(AX), Z13, Z13
+	VADDPS 896(AX), Z14, Z14
+	VADDPS 960(AX), Z15, Z15
+	ADDQ $4, R9
+	DECQ CX
+	JNZ  featureloop
+
+featurestore:
+	VMOVUPS Z0, 0(DI)
+	VMOVUPS Z1, 64(DI)
+	VMOVUPS Z2, 128(DI)
+	VMOVUPS Z3, 192(DI)
+	VMOVUPS Z4, 256(DI)
+	VMOVUPS Z5, 320(DI)
+	VMOVUPS Z6, 384(DI)
+	VMOVUPS Z7, 448(DI)
+	VMOVUPS Z8, 512(DI)
+	VMOVUPS Z9, 576(DI)
+	VMOVUPS Z10, 640(DI)
+	VMOVUPS Z11, 704(DI)
+	VMOVUPS Z12, 768(DI)
+	VMOVUPS Z13, 832(DI)
+	VMOVUPS Z14, 896(DI)
+	VMOVUPS Z15, 960(DI)
+	VZEROUPPER
+	RET

@@ -14,3 +14,7 @@ func reluGrad8(int, *float32, *float32)    { panic("ops: reluGrad8 needs amd64")
 func clippedGrad8(int, *float32, *float32) { panic("ops: clippedGrad8 needs amd64") }
 
 func transpose8x8(*float32, int, *float32, int) { panic("ops: transpose8x8 needs amd64") }
+
+func featureSum256(*float32, *float32, *float32, int, *int32, int) {
+	panic("ops: featureSum256 needs amd64")
+}

@@ -208,3 +208,52 @@ func TestTransposeKernelAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestFeatureSumsAgree: the feature transformer's forward pass with its
+// sums in AVX-512 registers writes the bits of the pass that adds row by
+// row in memory, for widths of one and two register blocks, empty and full
+// perspectives, repeated features, and rows the sums must leave to Go.
+func TestFeatureSumsAgree(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 on this machine")
+	}
+	rng := rand.New(rand.NewPCG(3, 9))
+	for _, width := range []int{256, 512} {
+		for _, clipped := range []bool{false, true} {
+			f := &featureTransformer{features: 40, width: width, batch: 37, perspectives: 2, slots: 9, clipped: clipped}
+			w, b := make([]float32, f.features*width), make([]float32, width)
+			for i := range w {
+				w[i] = clipValue(rng)
+			}
+			for i := range b {
+				b[i] = clipValue(rng)
+			}
+			active := make([]float32, f.batch*f.perspectives*f.slots)
+			for i := range active {
+				if rng.IntN(3) > 0 {
+					active[i] = float32(1 + rng.IntN(f.features))
+				}
+			}
+			clear(active[:f.slots]) // a perspective with no feature
+			want, got := make([]float32, f.batch*f.perspectives*width), make([]float32, f.batch*f.perspectives*width)
+			f.forwardOn(w, b, active, want, false)
+			f.forwardOn(w, b, active, got, true)
+			for i := range want {
+				if !sameBits(want[i], got[i]) {
+					t.Fatalf("width %d, clipped %t, value %d: in registers %#x, row by row %#x", width, clipped, i,
+						math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	f := &featureTransformer{features: 4, width: 256, slots: 3}
+	idx := make([]int32, 3)
+	for _, slots := range [][]float32{{5, 0, 0}, {-1, 0, 0}, {1.5, 0, 0}} {
+		if _, ok := f.featureRows(slots, idx); ok {
+			t.Errorf("slots %v were summed in registers", slots)
+		}
+	}
+	if n, ok := f.featureRows([]float32{4, 0, 1}, idx); !ok || n != 2 || idx[0] != 3 || idx[1] != 0 {
+		t.Errorf("slots 4, 0, 1: rows %v (%d), %t", idx[:n], n, ok)
+	}
+}
