@@ -45,12 +45,16 @@ func FeatureTransformer(weights, bias, active *G.Node, perspectives int, clipped
 type featureTransformer struct {
 	opTraits
 	coreShare
-	id                               uint64
-	features, width, batch           int
-	perspectives, slots              int
-	clipped                          bool
-	out, dweights, dbias             *tensor.Dense
-	masked                           []float32 // the output's gradient through the clip
+	id                     uint64
+	features, width, batch int
+	perspectives, slots    int
+	clipped                bool
+	out, dweights, dbias   *tensor.Dense
+	masked                 []float32 // the output's gradient through the clip
+	// start, fill, uses and allRows index the batch rows each feature is
+	// active in, and zeros starts their sums (sumGradients).
+	start, fill, uses, allRows       []int32
+	zeros                            []float32
 	outShape, weightShape, biasShape tensor.Shape
 }
 
@@ -133,10 +137,22 @@ func (f *featureTransformer) featureRows(slots []float32, idx []int32) (int, boo
 // workers, so no two write the same value and each value is summed in row
 // order whatever the number of cores.
 func (f *featureTransformer) backward(active, out, dout []float32) {
+	f.backwardOn(active, out, dout, useAVX512 && f.width%256 == 0)
+}
+
+// backwardOn is backward; with sums, each weight row's gradient is summed
+// in AVX-512 registers over the rows of the batch that use it
+// (featureSum256 over an index of those rows, in batch order), and the
+// bias's over every row: the same additions in the same order as adding
+// each row's gradient into the weight rows in memory, so the same bits.
+func (f *featureTransformer) backwardOn(active, out, dout []float32, sums bool) {
 	g := dout
 	if f.clipped {
 		g = f.masked
 		clipGrad(g, out, dout, useVecAsm)
+	}
+	if sums && f.sumGradients(active, g) {
+		return
 	}
 	n := f.width
 	dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)
@@ -160,6 +176,65 @@ func (f *featureTransformer) backward(active, out, dout []float32) {
 			}
 		}
 	})
+}
+
+// sumGradients writes the weights' and the bias's gradients from g with
+// featureSum256 and says whether it could: false, with nothing written,
+// when a slot names no row of the weights.
+func (f *featureTransformer) sumGradients(active, g []float32) bool {
+	n, rowsIn := f.width, f.batch*f.perspectives
+	if f.start == nil {
+		f.start, f.fill = make([]int32, f.features+1), make([]int32, f.features)
+		f.uses, f.allRows = make([]int32, max(rowsIn*f.slots, 1)), make([]int32, max(rowsIn, 1))
+		for i := range f.allRows {
+			f.allRows[i] = int32(i)
+		}
+		f.zeros = make([]float32, 256)
+	}
+	// The batch rows each feature is active in, in batch order (a counting
+	// sort): feature k's are uses[start[k]:start[k+1]].
+	clear(f.start)
+	for _, v := range active[:rowsIn*f.slots] {
+		if v == 0 {
+			continue
+		}
+		row := int(v) - 1
+		if row < 0 || row >= f.features || float32(row+1) != v {
+			return false
+		}
+		f.start[row+1]++
+	}
+	for k := 1; k <= f.features; k++ {
+		f.start[k] += f.start[k-1]
+	}
+	copy(f.fill, f.start[:f.features])
+	for rp := 0; rp < rowsIn; rp++ {
+		for _, v := range active[rp*f.slots:][:f.slots] {
+			if v != 0 {
+				k := int(v) - 1
+				f.uses[f.fill[k]] = int32(rp)
+				f.fill[k]++
+			}
+		}
+	}
+	dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)
+	const featuresPerTask = 64
+	f.forTasks((f.features+featuresPerTask-1)/featuresPerTask, func(_, task int) {
+		for k := task * featuresPerTask; k < min((task+1)*featuresPerTask, f.features); k++ {
+			rows := f.uses[f.start[k]:f.start[k+1]]
+			first := &f.allRows[0] // not read when the feature is in no row
+			if len(rows) > 0 {
+				first = &rows[0]
+			}
+			for c0 := 0; c0 < n; c0 += 256 {
+				featureSum256(&dw[k*n+c0], &f.zeros[0], &g[c0], n, first, len(rows))
+			}
+		}
+	})
+	for c0 := 0; c0 < n; c0 += 256 {
+		featureSum256(&db[c0], &f.zeros[0], &g[c0], n, &f.allRows[0], rowsIn)
+	}
+	return true
 }
 
 // addRow adds x to y, with the vector kernel when the length allows.

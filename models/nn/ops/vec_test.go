@@ -257,3 +257,58 @@ func TestFeatureSumsAgree(t *testing.T) {
 		t.Errorf("slots 4, 0, 1: rows %v (%d), %t", idx[:n], n, ok)
 	}
 }
+
+// TestFeatureGradientSumsAgree: the feature transformer's gradients summed
+// in AVX-512 registers over an index of the batch rows are the bits of
+// the pass that adds each row's gradient into the weight rows in memory,
+// with repeated features, features no row uses, an empty perspective and
+// the clip; a slot naming no weight row leaves the sums to Go.
+func TestFeatureGradientSumsAgree(t *testing.T) {
+	if !useAVX512 {
+		t.Skip("no AVX-512 on this machine")
+	}
+	rng := rand.New(rand.NewPCG(8, 1))
+	for _, width := range []int{256, 512} {
+		for _, clipped := range []bool{false, true} {
+			f := &featureTransformer{features: 70, width: width, batch: 33, perspectives: 2, slots: 9, clipped: clipped}
+			f.allocate()
+			active := make([]float32, f.batch*f.perspectives*f.slots)
+			for i := range active {
+				if rng.IntN(3) > 0 {
+					active[i] = float32(1 + rng.IntN(f.features-10)) // the last ten unused
+				}
+			}
+			clear(active[f.slots : 2*f.slots])
+			out, dout := make([]float32, f.batch*f.perspectives*width), make([]float32, f.batch*f.perspectives*width)
+			for i := range dout {
+				out[i], dout[i] = clipValue(rng), clipValue(rng)
+			}
+			dw, db := f.dweights.Data().([]float32), f.dbias.Data().([]float32)
+			f.backwardOn(active, out, dout, false)
+			wantW, wantB := slices.Clone(dw), slices.Clone(db)
+			for i := range dw {
+				dw[i] = 42
+			}
+			for i := range db {
+				db[i] = 42
+			}
+			f.backwardOn(active, out, dout, true)
+			for i := range dw {
+				if !sameBits(dw[i], wantW[i]) {
+					t.Fatalf("width %d, clipped %t, weight gradient %d: in registers %#x, in memory %#x", width, clipped, i,
+						math.Float32bits(dw[i]), math.Float32bits(wantW[i]))
+				}
+			}
+			for i := range db {
+				if !sameBits(db[i], wantB[i]) {
+					t.Fatalf("width %d, clipped %t, bias gradient %d: in registers %#x, in memory %#x", width, clipped, i,
+						math.Float32bits(db[i]), math.Float32bits(wantB[i]))
+				}
+			}
+			active[3] = float32(f.features + 1)
+			if f.sumGradients(active, dout) {
+				t.Fatal("a slot past the weights was summed in registers")
+			}
+		}
+	}
+}
