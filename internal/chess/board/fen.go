@@ -100,11 +100,9 @@ func FromFEN(fen string) (*Board, error) {
 		if c == 0 {
 			continue
 		}
-		side, p := &b.pos.White, strings.IndexByte(" PNBRQK", c)
-		if p < 0 {
-			side, p = &b.pos.Black, strings.IndexByte(" pnbrqk", c)
-		}
-		*pieceBitsOf(side, Piece(p)) |= 1 << sq
+		named := letterPieces[c]
+		side := b.Pieces(named.color)
+		*pieceBitsOf(side, named.piece) |= 1 << sq
 		side.All |= 1 << sq
 	}
 	// The side not to move must not be in check: such a position cannot arise.
@@ -183,6 +181,19 @@ var pieceLetters = [2][7]byte{
 	{0, 'P', 'N', 'B', 'R', 'Q', 'K'},
 	{0, 'p', 'n', 'b', 'r', 'q', 'k'},
 }
+
+// letterPieces is the side and piece each letter of pieceLetters names.
+var letterPieces = func() (named [128]struct {
+	color Color
+	piece Piece
+}) {
+	for c, letters := range pieceLetters {
+		for p, l := range letters[1:] {
+			named[l].color, named[l].piece = Color(c), Piece(p+1)
+		}
+	}
+	return named
+}()
 
 // FEN writes the position. The en-passant square is written only when a
 // pawn can capture there, so equal positions give equal FENs.
