@@ -69,19 +69,14 @@ func (m *Model) InputShapes(batch int) [][]int {
 // quiet when QuietOnly, are skipped. An error means a record that cannot
 // be read (a bad FEN or best move), which the loop counts as rejected.
 func (m *Model) Encode(r *dataset.Record, rows [][]float32) (bool, error) {
-	if !m.usable(r) {
-		return false, nil
-	}
-	b, err := board.FromFEN(r.FEN)
-	if err != nil {
-		return false, err
-	}
-	return m.encode(b, r.Label.BestMove, r.Label.WinProb, r.Result, rows)
+	var used [1]bool
+	_, err := m.EncodeRecord(r, 0, 1, [][][]float32{rows}, used[:])
+	return used[0] && err == nil, err
 }
 
 // EncodeRecord fills the rows of a record and of its lines for training
 // (Config.Children, Config.ChildPlies): rows[0] as Encode does, and
-// rows[1+k*plies+p-1] with the position after the first p plies of line k
+// rows[k*plies+p] with the position after the first p plies of line k
 // (0 its best line, k ≥ 1 its --multipv line k+1), for k < lines and
 // 1 ≤ p ≤ plies, scored by that line from that position's side to move.
 // used[i] says which rows hold a position: a row whose line is missing or
@@ -111,7 +106,7 @@ func (m *Model) EncodeRecord(r *dataset.Record, lines, plies int, rows [][][]flo
 		win := dataset.WinProbability(line.CP, line.Mate)
 		b := root.Clone()
 		for p := 1; p <= min(plies, len(line.PV)); p++ {
-			row := 1 + k*plies + p - 1
+			row := k*plies + p
 			mv, err := b.ParseUCI(line.PV[p-1])
 			if err != nil {
 				return row, fmt.Errorf("line %d: %w", k+1, err)
