@@ -383,6 +383,7 @@ func activationGrad(act string, h, g []float32) {
 // activationGradOn is activationGrad, the ReLUs' multiples of 8 in
 // assembly with asm (the same bits, TestActivationKernelsAgree).
 func activationGradOn(act string, h, g []float32, asm bool) {
+	g = g[:len(h)] // checked before the assembly writes it
 	done := 0
 	if act == ActReLU || act == ActClippedReLU {
 		done = vecHead(len(h), asm)
@@ -394,7 +395,7 @@ func activationGradOn(act string, h, g []float32, asm bool) {
 			clippedGrad8(done, &h[0], &g[0])
 		}
 	}
-	h, g = h[done:], g[done:len(h)]
+	h, g = h[done:], g[done:]
 	switch act {
 	case ActReLU:
 		// h is ReLU's output, never negative, so its bits are zero exactly

@@ -122,14 +122,21 @@ func (f *featureTransformer) featureRows(slots []float32, idx []int32) (int, boo
 		if v == 0 {
 			continue
 		}
-		row := int(v) - 1
-		if row < 0 || row >= f.features || float32(row+1) != v {
+		row, ok := f.weightRow(v)
+		if !ok {
 			return 0, false
 		}
 		idx[count] = int32(row)
 		count++
 	}
 	return count, true
+}
+
+// weightRow is the row of the weights an active slot's value names (the
+// feature index plus one); false when it names none.
+func (f *featureTransformer) weightRow(v float32) (int, bool) {
+	row := int(v) - 1
+	return row, row >= 0 && row < f.features && float32(row+1) == v
 }
 
 // backward adds the output's gradient dout into the weight rows of the
@@ -198,8 +205,8 @@ func (f *featureTransformer) sumGradients(active, g []float32) bool {
 		if v == 0 {
 			continue
 		}
-		row := int(v) - 1
-		if row < 0 || row >= f.features || float32(row+1) != v {
+		row, ok := f.weightRow(v)
+		if !ok {
 			return false
 		}
 		f.start[row+1]++
