@@ -51,8 +51,10 @@ type featureTransformer struct {
 	clipped                bool
 	out, dweights, dbias   *tensor.Dense
 	masked                 []float32 // the output's gradient through the clip
-	// start, fill, uses and allRows index the batch rows each feature is
-	// active in, and zeros starts their sums (sumGradients).
+	// rowLists holds each task worker's weight rows of a perspective
+	// (forwardOn); start, fill, uses and allRows index the batch rows each
+	// feature is active in, and zeros starts their sums (sumGradients).
+	rowLists                         [][]int32
 	start, fill, uses, allRows       []int32
 	zeros                            []float32
 	outShape, weightShape, biasShape tensor.Shape
@@ -82,9 +84,12 @@ func (f *featureTransformer) forward(w, b, active, out []float32) {
 // summed in AVX-512 registers (featureSum256) instead of row by row in
 // memory: the same additions in the same order, so the same bits.
 func (f *featureTransformer) forwardOn(w, b, active, out []float32, sums bool) {
-	n := f.width
-	f.forTasks((f.batch+featureRows-1)/featureRows, func(_, task int) {
-		idx := make([]int32, max(f.slots, 1))
+	n, tasks := f.width, (f.batch+featureRows-1)/featureRows
+	for len(f.rowLists) < f.taskWorkers(tasks) {
+		f.rowLists = append(f.rowLists, make([]int32, max(f.slots, 1)))
+	}
+	f.forTasks(tasks, func(worker, task int) {
+		idx := f.rowLists[worker]
 		for r := task * featureRows; r < min((task+1)*featureRows, f.batch); r++ {
 			for p := 0; p < f.perspectives; p++ {
 				acc := out[(r*f.perspectives+p)*n:][:n]
