@@ -21,22 +21,15 @@
 #
 # A revision is anything git names, or "." for the working tree.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 revs=("${1:-HEAD}" "${2:-.}")
+. "$(dirname "$0")/revisions.sh"
 rounds=${ROUNDS:-3}
 read -r -a budgets <<<"${NODES:-400 1000 5000}"
 games=${GAMES:-40}
 spec=${SPEC:-nnue:$root/models/shipped/nnue.dcw}
 stockfish=${STOCKFISH:-${DCHESS_STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}}
-work=$(mktemp -d /tmp/dchess-datagen-bench.XXXXXX)
-trap 'for w in "$work"/tree-*; do [ -d "$w" ] && git -C "$root" worktree remove --force "$w"; done; rm -rf "$work"' EXIT
 for i in 0 1; do
-	src=$root
-	if [ "${revs[$i]}" != "." ]; then
-		src=$work/tree-$i
-		git -C "$root" worktree add -f --detach "$src" "${revs[$i]}" -q
-	fi
-	(cd "$src" && go build -o "$work/dchess-$i" ./cmd/dchess)
+	(cd "${trees[$i]}" && go build -o "$work/dchess-$i" ./cmd/dchess)
 done
 cd "$work"
 

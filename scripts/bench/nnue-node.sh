@@ -18,26 +18,18 @@
 # NETS (default: the shipped network) are the networks timed, each in
 # every round (paths relative to the repository's root, or absolute).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
 revs=("${1:-HEAD}" "${2:-.}")
+. "$(dirname "$0")/revisions.sh"
 rounds=${ROUNDS:-7}
 cpu=${CPU:-1}
 read -r -a nets <<<"${NETS:-models/shipped/nnue.dcw}"
 for k in "${!nets[@]}"; do
 	case ${nets[$k]} in /*) ;; *) nets[$k]=$root/${nets[$k]} ;; esac
 done
-work=$(mktemp -d)
-trap 'for w in "$work"/tree-*; do [ -d "$w" ] && git -C "$root" worktree remove --force "$w"; done; rm -rf "$work"' EXIT
 dirs=()
 for i in 0 1; do
-	rev=${revs[$i]}
-	src=$root
-	if [ "$rev" != "." ]; then
-		src=$work/tree-$i
-		git -C "$root" worktree add -f --detach "$src" "$rev" -q
-	fi
-	(cd "$src" && go test -c -o "$work/$i.test" ./models/nnue)
-	dirs+=("$src/models/nnue")
+	(cd "${trees[$i]}" && go test -c -o "$work/$i.test" ./models/nnue)
+	dirs+=("${trees[$i]}/models/nnue")
 done
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c "$cpu")
