@@ -3,7 +3,9 @@ package train
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/dchess/dchess/configs"
 	"github.com/dchess/dchess/dataset/encode"
@@ -197,4 +199,30 @@ func fillSequenceBatch(b testing.TB, o sequence.Trainer, tg *batchLayout, rng *r
 		m.Corrupt(rng, seq, rows)
 		m.EncodeLegal(legal, rows)
 	}
+}
+
+// BenchmarkForkJoin is the fork and join a parallel part of a step pays
+// (the workers' graphs, the gradient sum, each pass of the optimizer):
+// the caller starts a goroutine and both work 300 µs, the other core idle
+// in between, as it is between the parts of a step. start-µs is how long
+// the goroutine waited to run; on an idle core that is the core's wake-up.
+func BenchmarkForkJoin(b *testing.B) {
+	busy := func(d time.Duration) {
+		for t := time.Now(); time.Since(t) < d; {
+		}
+	}
+	var waited time.Duration
+	for b.Loop() {
+		var wg sync.WaitGroup
+		forked := time.Now()
+		var started time.Time
+		wg.Go(func() {
+			started = time.Now()
+			busy(300 * time.Microsecond)
+		})
+		busy(300 * time.Microsecond)
+		wg.Wait()
+		waited += started.Sub(forked)
+	}
+	b.ReportMetric(float64(waited.Microseconds())/float64(b.N), "start-µs")
 }
