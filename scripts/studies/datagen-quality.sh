@@ -54,7 +54,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 network=${NETWORK:-$root/models/shipped/nnue.dcw}
 [ -f "$network" ] || { echo "$0: no network file $network" >&2; exit 2; }
 steps=${STEPS:-20000}
-per_task=${GAMES_PER_TASK:-500}
 tasks=1000
 mkdir -p "$out"
 
@@ -157,10 +156,7 @@ for b in "${budgets[@]}"; do
 		if [ ! -f "$task/manifest.json" ]; then
 			[ "$(cpu_seconds "$d/cpu.log")" -lt "$ref_cpu" ] || break
 			echo "== $arm: task $i ($(cpu_seconds "$d/cpu.log") of the reference's $ref_cpu CPU seconds; $(date -u +%FT%TZ))"
-			timed "$d/cpu.log" "task-$i" "$dchess" datagen --a "nnue:$network" --nodes "$b" --games $((per_task * tasks)) \
-				--shard "$i/$tasks" --random-rate 0.05 --random-rate-plies 16 --concurrency "${WORKERS:-2}" --seed 57 \
-				-o "$d/gen" --json >"$task.json.tmp"
-			mv "$task.json.tmp" "$task.json"
+			timed "$d/cpu.log" "task-$i" datagen_task "$d" "$b" "$i" "$network"
 		fi
 		[ -f "$task.split.json" ] || "$dchess" dataset split "$task" --val 0.05 --test 0.05 --seed 1 --json >"$task.split.json"
 		data[$arm]+=${data[$arm]:+,}$task

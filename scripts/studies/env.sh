@@ -18,3 +18,18 @@ train_run() {
 		"$dchess" train --model "$1" --data "$2" --config "$4" --out "$3" --json >"$3.train.json"
 	fi
 }
+
+# datagen_task DIR NODES I NETWORK plays task I of the 1000-task job array
+# in which NETWORK plays itself at NODES nodes a move (GAMES_PER_TASK games a
+# task, default 500; the first 16 plies 5 % random moves; generated
+# openings; seed 57; WORKERS games at once, default 2) into the dataset
+# DIR/gen-000I-of-1000, its JSON summary beside it. Task I has the openings
+# and seeds it has in the whole array, so any set of tasks is a sample of
+# one recipe.
+datagen_task() {
+	local task
+	task=$(printf '%s/gen-%04d-of-1000' "$1" "$3")
+	"$dchess" datagen --a "nnue:$4" --nodes "$2" --games $((${GAMES_PER_TASK:-500} * 1000)) --shard "$3/1000" \
+		--random-rate 0.05 --random-rate-plies 16 --concurrency "${WORKERS:-2}" --seed 57 -o "$1/gen" --json >"$task.json.tmp"
+	mv "$task.json.tmp" "$task.json"
+}

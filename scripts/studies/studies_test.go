@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -533,5 +534,44 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 	}
 	if strings.Contains(again, "train:") || strings.Contains(again, "read ") {
 		t.Errorf("the second run ingested or trained again:\n%s", again)
+	}
+}
+
+// TestNNUEDatagenTrainsACandidate plays datagen tasks of two games until
+// they hold 150 records, trains a network on them and scores it; a second
+// run finds every stage done, and a bad RECORDS gets the one-line error.
+func TestNNUEDatagenTrainsACandidate(t *testing.T) {
+	out := t.TempDir()
+	first := filepath.Join(out, "gen-0000-of-1000")
+	env := []string{"DCHESS=" + testenv.Dchess(t), "GAMES_PER_TASK=2", "STEPS=20", "CLOCK=0", "TEST=" + first}
+	log, code := script(t, env, "nnue-datagen.sh", out, "150", "50")
+	if code != 0 {
+		t.Fatalf("nnue-datagen.sh exited %d:\n%s", code, log)
+	}
+	summary := regexp.MustCompile(`== (\d+) tasks, (\d+) records`).FindStringSubmatch(log)
+	if summary == nil {
+		t.Fatalf("no summary of the tasks:\n%s", log)
+	}
+	tasks, _ := strconv.Atoi(summary[1])
+	if made, _ := strconv.Atoi(summary[2]); made < 150 || tasks < 1 {
+		t.Fatalf("%d tasks made %d records, want at least 150:\n%s", tasks, made, log)
+	}
+	for _, f := range []string{"nnue-candidate/model.dcw", "nnue-candidate.yaml", fmt.Sprintf("gen-%04d-of-1000.split.json", tasks-1)} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s: %v\n%s", f, err, log)
+		}
+	}
+	var score evalValue
+	readJSON(t, filepath.Join(out, "nnue-candidate.eval.json"), &score)
+	if score.Value.Positions == 0 || score.Value.MSE <= 0 {
+		t.Errorf("the candidate's scores: %+v", score)
+	}
+	again, code := script(t, env, "nnue-datagen.sh", out, "150", "50")
+	if code != 0 || strings.Contains(again, "== task") || strings.Contains(again, "== train") {
+		t.Errorf("the second run (exit %d) redid a stage:\n%s", code, again)
+	}
+	bad, code := script(t, []string{"DCHESS=/nonexistent"}, "nnue-datagen.sh", out, "5k")
+	if code != 2 || !strings.Contains(bad, "RECORDS (5k) and NODES (1000) must be positive whole numbers") {
+		t.Errorf("exit %d, output:\n%s", code, bad)
 	}
 }
