@@ -124,16 +124,6 @@ cpu_seconds() {
 	[ -f "$1" ] || { echo 0; return; }
 	awk -v f="${2:-%.0f}" '{ s += $2 + $3 } END { printf f "\n", s }' "$1"
 }
-# records DATASET...: the records of the datasets, from their manifests.
-records() {
-	local n=0 d r
-	for d in "$@"; do
-		r=$(grep -o '"records": [0-9]*' "$d/manifest.json" | head -1 | cut -d' ' -f2)
-		n=$((n + r))
-	done
-	echo "$n"
-}
-
 echo "== reference: one chunk of the shipped recipe ($(date -u +%FT%TZ))"
 ref=$out/ref
 mkdir -p "$ref"

@@ -19,6 +19,16 @@ train_run() {
 	fi
 }
 
+# records DATASET...: the records of the datasets, from their manifests.
+records() {
+	local n=0 d r
+	for d in "$@"; do
+		r=$(grep -o '"records": [0-9]*' "$d/manifest.json" | head -1 | cut -d' ' -f2)
+		n=$((n + r))
+	done
+	echo "$n"
+}
+
 # datagen_task DIR NODES I NETWORK plays task I of the 1000-task job array
 # in which NETWORK plays itself at NODES nodes a move (GAMES_PER_TASK games a
 # task, default 500; the first 16 plies 5 % random moves; generated

@@ -42,7 +42,7 @@ for ((i = 0; i < 1000 && made < want; i++)); do
 		datagen_task "$out" "$nodes" "$i" "$network"
 	fi
 	[ -f "$task.split.json" ] || "$dchess" dataset split "$task" --val 0.05 --test 0.05 --seed 1 --json >"$task.split.json"
-	made=$((made + $(grep -o '"records": [0-9]*' "$task/manifest.json" | head -1 | cut -d' ' -f2)))
+	made=$((made + $(records "$task")))
 	data+=${data:+,}$task
 done
 ((made >= want)) || { echo "$0: the 1000 tasks hold $made records, fewer than $want" >&2; exit 1; }

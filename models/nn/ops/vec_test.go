@@ -228,12 +228,7 @@ func TestFeatureSumsAgree(t *testing.T) {
 			for i := range b {
 				b[i] = clipValue(rng)
 			}
-			active := make([]float32, f.batch*f.perspectives*f.slots)
-			for i := range active {
-				if rng.IntN(3) > 0 {
-					active[i] = float32(1 + rng.IntN(f.features))
-				}
-			}
+			active := randomSlots(rng, f, f.features)
 			clear(active[:f.slots]) // a perspective with no feature
 			want, got := make([]float32, f.batch*f.perspectives*width), make([]float32, f.batch*f.perspectives*width)
 			f.forwardOn(w, b, active, want, false)
@@ -272,12 +267,7 @@ func TestFeatureGradientSumsAgree(t *testing.T) {
 		for _, clipped := range []bool{false, true} {
 			f := &featureTransformer{features: 70, width: width, batch: 33, perspectives: 2, slots: 9, clipped: clipped}
 			f.allocate()
-			active := make([]float32, f.batch*f.perspectives*f.slots)
-			for i := range active {
-				if rng.IntN(3) > 0 {
-					active[i] = float32(1 + rng.IntN(f.features-10)) // the last ten unused
-				}
-			}
+			active := randomSlots(rng, f, f.features-10) // the last ten features unused
 			clear(active[f.slots : 2*f.slots])
 			out, dout := make([]float32, f.batch*f.perspectives*width), make([]float32, f.batch*f.perspectives*width)
 			for i := range dout {
@@ -311,4 +301,16 @@ func TestFeatureGradientSumsAgree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// randomSlots fills f's slots for every row and perspective, two in three
+// with one of the first features features (1-based; 0 is an empty slot).
+func randomSlots(rng *rand.Rand, f *featureTransformer, features int) []float32 {
+	active := make([]float32, f.batch*f.perspectives*f.slots)
+	for i := range active {
+		if rng.IntN(3) > 0 {
+			active[i] = float32(1 + rng.IntN(features))
+		}
+	}
+	return active
 }
