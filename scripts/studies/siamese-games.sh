@@ -15,6 +15,9 @@
 #
 # NAME (default games) names the outputs: OUT_DIR/NAME (the dataset),
 # OUT_DIR/ae-NAME, OUT_DIR/siamese-NAME-sSEED and their .eval.json files.
+# POS2VEC, a Pos2Vec run folder, starts the towers from it instead of
+# training ae-NAME: Pos2Vec needs no labels, so one trained on a subset of
+# the games serves a larger set without hours of layer-wise training.
 # SEED is the siamese run's seed; the data and Pos2Vec are the same for
 # every seed. Every stage is skipped when its output exists and a training
 # run continues from its newest checkpoint, so the script can be stopped at
@@ -47,11 +50,15 @@ train() { # FAMILY RUN ARGS...
 		"$dchess" train --model "$family" --data "$data" --out "$run" "$@"
 	fi
 }
-echo "== Pos2Vec ($(date -u +%FT%TZ))"
-train autoencoder "$out/ae-$name" --config "$root/configs/autoencoder-small.yaml" --epochs 3
+pos2vec=${POS2VEC:-$out/ae-$name}
+if [ -z "${POS2VEC:-}" ]; then
+	echo "== Pos2Vec ($(date -u +%FT%TZ))"
+	train autoencoder "$pos2vec" --config "$root/configs/autoencoder-small.yaml" --epochs 3
+fi
+[ -f "$pos2vec/model.dcw" ] || { echo "$0: no Pos2Vec weights $pos2vec/model.dcw" >&2; exit 2; }
 echo "== siamese ($(date -u +%FT%TZ))"
 siamese=$out/siamese-$name-s$seed
-train siamese "$siamese" --config "$root/configs/siamese-small.yaml" --epochs 30 --init "$out/ae-$name" --seed "$seed"
+train siamese "$siamese" --config "$root/configs/siamese-small.yaml" --epochs 30 --init "$pos2vec" --seed "$seed"
 
 echo "== test pairs ($(date -u +%FT%TZ))"
 if [ ! -f "$siamese.eval.json" ]; then

@@ -535,6 +535,28 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 	if strings.Contains(again, "train:") || strings.Contains(again, "read ") {
 		t.Errorf("the second run ingested or trained again:\n%s", again)
 	}
+
+	// POS2VEC: another set of the same games starts from the first Pos2Vec
+	// and trains none of its own.
+	reuse := []string{"DCHESS=" + dchess, "NAME=more", "POS2VEC=" + filepath.Join(out, "ae-sp")}
+	more, code := script(t, reuse, "siamese-games.sh", out, "1", games)
+	if code != 0 {
+		t.Fatalf("the run with POS2VEC exited %d:\n%s", code, more)
+	}
+	if _, err := os.Stat(filepath.Join(out, "ae-more")); !os.IsNotExist(err) || strings.Contains(more, "== Pos2Vec") {
+		t.Errorf("the run with POS2VEC trained a Pos2Vec of its own (%v):\n%s", err, more)
+	}
+	cfg, err := os.ReadFile(filepath.Join(out, "siamese-more-s1", "config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "init: " + filepath.Join(out, "ae-sp", "model.dcw"); !strings.Contains(string(cfg), want) {
+		t.Errorf("the towers did not start from ae-sp's weights (want %q):\n%s", want, cfg)
+	}
+	reuse[2] = "POS2VEC=" + filepath.Join(dir, "none")
+	if log, code := script(t, reuse, "siamese-games.sh", out, "2", games); code != 2 || !strings.Contains(log, "no Pos2Vec weights") {
+		t.Errorf("a missing POS2VEC: exit %d, output:\n%s", code, log)
+	}
 }
 
 // TestNNUEDatagenTrainsACandidate plays datagen tasks of two games until
