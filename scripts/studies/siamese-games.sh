@@ -16,8 +16,8 @@
 # NAME (default games) names the outputs: OUT_DIR/NAME (the dataset),
 # OUT_DIR/ae-NAME, OUT_DIR/siamese-NAME-sSEED and their .eval.json files.
 # POS2VEC, a Pos2Vec run folder, starts the towers from it instead of
-# training ae-NAME: Pos2Vec needs no labels, so one trained on a subset of
-# the games serves a larger set without hours of layer-wise training.
+# training ae-NAME, so that two sets of games can be compared on the
+# comparator alone, with the same Pos2Vec beneath.
 # SEED is the siamese run's seed; the data and Pos2Vec are the same for
 # every seed. Every stage is skipped when its output exists and a training
 # run continues from its newest checkpoint, so the script can be stopped at
