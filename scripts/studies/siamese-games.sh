@@ -32,6 +32,9 @@ shift 2
 [[ $seed =~ ^[0-9]+$ ]] || { echo "$0: SEED ($seed) must be a whole number" >&2; exit 2; }
 . "$(dirname "$0")/env.sh"
 name=${NAME:-games}
+pos2vec=${POS2VEC:-$out/ae-$name}
+# A POS2VEC named must exist before the ingest, not after it.
+[ -z "${POS2VEC:-}" ] || [ -f "$pos2vec/model.dcw" ] || { echo "$0: no Pos2Vec weights $pos2vec/model.dcw" >&2; exit 2; }
 data=$out/$name
 mkdir -p "$out"
 
@@ -50,12 +53,10 @@ train() { # FAMILY RUN ARGS...
 		"$dchess" train --model "$family" --data "$data" --out "$run" "$@"
 	fi
 }
-pos2vec=${POS2VEC:-$out/ae-$name}
 if [ -z "${POS2VEC:-}" ]; then
 	echo "== Pos2Vec ($(date -u +%FT%TZ))"
 	train autoencoder "$pos2vec" --config "$root/configs/autoencoder-small.yaml" --epochs 3
 fi
-[ -f "$pos2vec/model.dcw" ] || { echo "$0: no Pos2Vec weights $pos2vec/model.dcw" >&2; exit 2; }
 echo "== siamese ($(date -u +%FT%TZ))"
 siamese=$out/siamese-$name-s$seed
 train siamese "$siamese" --config "$root/configs/siamese-small.yaml" --epochs 30 --init "$pos2vec" --seed "$seed"

@@ -553,9 +553,13 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 	if want := "init: " + filepath.Join(out, "ae-sp", "model.dcw"); !strings.Contains(string(cfg), want) {
 		t.Errorf("the towers did not start from ae-sp's weights (want %q):\n%s", want, cfg)
 	}
-	reuse[2] = "POS2VEC=" + filepath.Join(dir, "none")
-	if log, code := script(t, reuse, "siamese-games.sh", out, "2", games); code != 2 || !strings.Contains(log, "no Pos2Vec weights") {
+	// A missing POS2VEC is refused before anything is ingested.
+	missing := []string{"DCHESS=" + dchess, "NAME=none", "POS2VEC=" + filepath.Join(dir, "none")}
+	if log, code := script(t, missing, "siamese-games.sh", out, "1", games); code != 2 || !strings.Contains(log, "no Pos2Vec weights") {
 		t.Errorf("a missing POS2VEC: exit %d, output:\n%s", code, log)
+	}
+	if _, err := os.Stat(filepath.Join(out, "none")); !os.IsNotExist(err) {
+		t.Errorf("a missing POS2VEC still ingested the games (%v)", err)
 	}
 }
 
