@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // StockfishPath looks for Stockfish in DCHESS_STOCKFISH, then PATH, then
@@ -95,4 +96,17 @@ func missing(t testing.TB, msg string) {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
+}
+
+// ProgramDeadline is when a test gives up on a program it runs: shortly
+// before the test binary's own -timeout, so the program's output is still
+// reported. Fixed limits failed the suite whenever other work shared the
+// cores and Stockfish labelled at a third of its idle speed.
+func ProgramDeadline(t testing.TB) time.Time {
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if deadline, ok := d.Deadline(); ok {
+			return deadline.Add(-30 * time.Second)
+		}
+	}
+	return time.Now().Add(20 * time.Minute)
 }

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.RunRemovingDchess(m)) }
 // dchess runs the binary with args and returns its standard output.
 func dchess(t *testing.T, args ...string) []byte {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithDeadline(context.Background(), testenv.ProgramDeadline(t))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testenv.Dchess(t), append([]string{"-q"}, args...)...)
 	var stderr bytes.Buffer

@@ -27,7 +27,7 @@ func TestMain(m *testing.M) { os.Exit(testenv.RunRemovingDchess(m)) }
 // (added to the test's own), and returns its combined output and exit code.
 func script(t *testing.T, env []string, name string, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithDeadline(context.Background(), testenv.ProgramDeadline(t))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(testenv.RepoRoot(), "scripts", "studies", name)}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
@@ -460,7 +460,7 @@ func killWhenCPUIsSampled(t *testing.T, env []string, running, name string, args
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := testenv.ProgramDeadline(t)
 	for time.Now().Before(deadline) {
 		raw, _ := os.ReadFile(running)
 		var stage string
