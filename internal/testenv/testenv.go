@@ -1,6 +1,7 @@
 // Package testenv finds what tests need from outside the project: a
 // Stockfish binary, other programs and the shared data folder. A test skips when one is
-// missing, except under CI=true, where missing is a failure.
+// missing, except under CI=true, where missing is a failure. It also says how
+// long a test waits for a program it runs.
 package testenv
 
 import (
