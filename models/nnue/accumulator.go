@@ -160,7 +160,8 @@ func (e *Evaluator) Network(b *board.Board) int {
 	}
 	f := e.accumulate(b)
 	stm := b.SideToMove()
-	return int(math.Round(float64(e.net.score(f.acc[stm], f.acc[stm.Other()], &e.scratch))))
+	bucket := e.net.cfg.bucket(popcount(b.Occupied()))
+	return int(math.Round(float64(e.net.score(f.acc[stm], f.acc[stm.Other()], bucket, &e.scratch))))
 }
 
 // accumulate brings the top frame's accumulators up to date: from the

@@ -28,8 +28,10 @@ type Net struct {
 	ftw, ftb []int16
 	// first is the layer the clipped accumulators feed.
 	first firstLayer
-	// dense are the layers after first.
-	dense []denseLayer
+	// stacks are the layers after first, one stack an output bucket: the
+	// hidden layers shared, then the last layer's column of that bucket
+	// (each stack empty when first is the last layer).
+	stacks [][]denseLayer
 }
 
 // u8Top is the clipped accumulators' largest byte, Stockfish's 127: with
@@ -141,8 +143,20 @@ func quantize(cfg Config, w map[string][]float32) (*Net, error) {
 	}
 	widths := cfg.widths()
 	n.quantizeFirst(w[denseName(0)+".w"], w[denseName(0)+".b"], widths[0], widths[1])
-	for i := 1; i+1 < len(widths); i++ {
-		n.dense = append(n.dense, denseLayer{in: widths[i], out: widths[i+1], w: w[denseName(i)+".w"], b: w[denseName(i)+".b"]})
+	var hidden []denseLayer
+	for i := 1; i+2 < len(widths); i++ {
+		hidden = append(hidden, denseLayer{in: widths[i], out: widths[i+1], w: w[denseName(i)+".w"], b: w[denseName(i)+".b"]})
+	}
+	n.stacks = make([][]denseLayer, cfg.buckets())
+	if last := len(widths) - 2; last > 0 {
+		lw, lb, in, out := w[denseName(last)+".w"], w[denseName(last)+".b"], widths[last], widths[last+1]
+		for k := range n.stacks {
+			col := make([]float32, in)
+			for i := range col {
+				col[i] = lw[i*out+k]
+			}
+			n.stacks[k] = append(hidden[:len(hidden):len(hidden)], denseLayer{in: in, out: 1, w: col, b: []float32{lb[k]}})
+		}
 	}
 	return n, nil
 }

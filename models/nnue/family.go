@@ -64,22 +64,23 @@ func Register() {
 			return what, true
 		},
 		Bounds: family.MergeBounds(family.LayerBounds("hidden", 1024), family.Bounds{
-			"accumulator": {Min: 16, Max: 4096},
-			"children":    {Min: 0, Max: 16},
-			"child_plies": {Min: 0, Max: 16},
+			"accumulator":    {Min: 16, Max: 4096},
+			"children":       {Min: 0, Max: 16},
+			"child_plies":    {Min: 0, Max: 16},
+			"output_buckets": {Min: 0, Max: Slots},
 		}),
 		// The feature transformer and the dense layers; per example both
 		// views' active features, the targets, both accumulators and the
 		// dense layers' values.
 		Size: func(c *family.Config) family.ModelSize {
 			nc := c.Model.Settings.(*Config)
-			perView := nc.Accumulator
-			if nc.Pairwise {
-				perView /= 2
+			inputs := 2*Slots + 2
+			if b := nc.buckets(); b > 1 {
+				inputs += b
 			}
-			dense := family.DenseSize(append(append([]int{2 * perView}, nc.Hidden...), 1))
+			dense := family.DenseSize(nc.widths())
 			return family.ModelSize{Params: int64(Features+1)*int64(nc.Accumulator) + dense.Params,
-				Values: int64(2*Slots+2+2*nc.Accumulator) + dense.Values}
+				Values: int64(inputs+2*nc.Accumulator) + dense.Values}
 		},
 		Accuracy: family.AccuracySign,
 		Metrics: append([]family.MetricInfo{{Name: "train_loss, val_loss",

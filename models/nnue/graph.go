@@ -30,8 +30,16 @@ func NewModel(cfg Config) (*Model, error) {
 // Config returns the model's configuration.
 func (m *Model) Config() Config { return m.cfg }
 
-// Arch returns the architecture as stored in model.dcw.
-func (m *Model) Arch() ([]byte, error) { return json.Marshal(m.cfg) }
+// Arch returns the architecture as stored in model.dcw. One output is
+// stored as files before OutputBuckets have it, absent, so such a network's
+// file is byte for byte what it was.
+func (m *Model) Arch() ([]byte, error) {
+	c := m.cfg
+	if c.OutputBuckets == 1 {
+		c.OutputBuckets = 0
+	}
+	return json.Marshal(c)
+}
 
 // InitParams draws fresh weights from seed: Glorot-uniform weights (the
 // feature transformer's as a 768 × N layer, so about 26 active rows put
@@ -54,13 +62,18 @@ const (
 	InputActive  = iota // batch × 2·Slots: the side to move's features, then the other side's
 	InputWinProb        // batch × 1: Stockfish's win probability for the side to move
 	InputResult         // batch × 1: the game's result for the side to move (1, 0.5, 0)
+	InputBucket         // batch × OutputBuckets, only when there are several: 1 at the position's output, 0 elsewhere
 )
 
 // InputShapes are the graph's inputs for a batch. Active features are
 // stored as feature index + 1, 0 for an empty slot (ops.FeatureTransformer),
 // so a zeroed padding row holds no piece.
 func (m *Model) InputShapes(batch int) [][]int {
-	return [][]int{{batch, 2 * Slots}, {batch, 1}, {batch, 1}}
+	shapes := [][]int{{batch, 2 * Slots}, {batch, 1}, {batch, 1}}
+	if b := m.cfg.buckets(); b > 1 {
+		shapes = append(shapes, []int{batch, b})
+	}
+	return shapes
 }
 
 // Encode fills one row of each input of InputShapes from a labelled record
@@ -150,6 +163,10 @@ func (m *Model) encode(b *board.Board, best string, winProb float32, result pgn.
 	}
 	rows[InputWinProb][0] = winProb
 	rows[InputResult][0] = resultFor(result, b.SideToMove())
+	if m.cfg.buckets() > 1 {
+		clear(rows[InputBucket])
+		rows[InputBucket][m.cfg.bucket(popcount(b.Occupied()))] = 1
+	}
 	return true, nil
 }
 
@@ -228,8 +245,8 @@ type Outputs struct {
 func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Outputs, error) {
 	c := m.cfg
 	fail := func(err error) (Outputs, error) { return Outputs{}, fmt.Errorf("nnue graph: %w", err) }
-	if len(inputs) != 3 {
-		return fail(fmt.Errorf("%d inputs, want 3", len(inputs)))
+	if want := len(m.InputShapes(1)); len(inputs) != want {
+		return fail(fmt.Errorf("%d inputs, want %d", len(inputs), want))
 	}
 	var learnables []*G.Node
 	param := func(name string, shape ...int) (*G.Node, error) {
@@ -278,6 +295,11 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 	if err != nil {
 		return fail(err)
 	}
+	if c.buckets() > 1 {
+		if logit, err = pickBucket(logit, inputs[InputBucket]); err != nil {
+			return fail(err)
+		}
+	}
 	score, err := G.Mul(logit, G.NewConstant(float32(c.Scale), G.WithName("nnue.scale")))
 	if err != nil {
 		return fail(err)
@@ -314,6 +336,20 @@ func (m *Model) Build(g *G.ExprGraph, inputs []*G.Node, params []dcw.Tensor) (Ou
 		}
 	}
 	return Outputs{PerRow: perRow, Score: score, Logit: logit, Learnables: learnables}, nil
+}
+
+// pickBucket keeps each row's output at its bucket: out (batch × buckets)
+// times the one-hot rows of bucket, summed along the row (batch × 1).
+func pickBucket(out, bucket *G.Node) (*G.Node, error) {
+	picked, err := G.HadamardProd(out, bucket)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := G.Sum(picked, 1)
+	if err != nil {
+		return nil, err
+	}
+	return G.Reshape(sum, []int{out.Shape()[0], 1})
 }
 
 // addSparsity adds k times the sum of each row of x, the first dense

@@ -126,30 +126,35 @@ type scratch struct {
 }
 
 func newScratch(c Config) scratch {
-	s := scratch{bytes: make([]uint8, 2*c.Accumulator), nnz: make([]int32, 2*c.Accumulator/4+16), sums: make([]int32, (max(1, maxOf(c.Hidden))+31)/32*32)}
+	widest := max(c.buckets(), maxOf(c.Hidden))
+	s := scratch{bytes: make([]uint8, 2*c.Accumulator), nnz: make([]int32, 2*c.Accumulator/4+16), sums: make([]int32, (widest+31)/32*32)}
 	for i := range s.hidden {
-		s.hidden[i] = make([]float32, max(1, maxOf(c.Hidden)))
+		s.hidden[i] = make([]float32, widest)
 	}
 	return s
 }
 
 // score runs the dense layers on the two views' accumulators (clipped, or
 // their halves' products), the side to move's first, and returns
-// centipawns.
-func (n *Net) score(us, them []int16, s *scratch) float32 {
+// centipawns from the output bucket's last layer.
+func (n *Net) score(us, them []int16, bucket int, s *scratch) float32 {
 	w, l := n.cfg.perView(), &n.first
 	n.viewBytes(s.bytes[:w], us)
 	n.viewBytes(s.bytes[w:2*w], them)
 	sums := s.sums[:l.width]
 	clear(sums)
 	l.product(sums, s.bytes, s.nnz)
-	if d := n.dense; useAVX2 && len(d) == 1 && d[0].out == 1 && l.out%8 == 0 {
+	dense := n.stacks[bucket]
+	if d := dense; useAVX2 && len(d) == 1 && d[0].out == 1 && l.out%8 == 0 {
 		// The default network: its hidden layer and output in one step.
 		return (d[0].b[0] + outputFromSums(&sums[0], &l.k[0], &l.b[0], &d[0].w[:l.out][0], l.out)) * float32(n.cfg.Scale)
 	}
 	x := s.hidden[0][:l.out]
-	l.toFloat(x, sums, len(n.dense) > 0)
-	if d := n.dense; useAVX2 && len(d) == 2 && d[0].out == 32 && d[1].out == 1 {
+	l.toFloat(x, sums, len(dense) > 0)
+	if len(dense) == 0 {
+		return x[bucket] * float32(n.cfg.Scale)
+	}
+	if d := dense; useAVX2 && len(d) == 2 && d[0].out == 32 && d[1].out == 1 {
 		// A second hidden layer of 32: its clip and the output in one
 		// step, where the loop below takes a Go clip and dot (docs/nnue.md).
 		h := s.hidden[1][:32]
@@ -157,7 +162,7 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 		affine32(&h[0], &x[0], len(x), &d[0].w[0])
 		return (d[1].b[0] + clipDot(&h[0], &d[1].w[0], 32)) * float32(n.cfg.Scale)
 	}
-	for i, d := range n.dense {
+	for i, d := range dense {
 		out := s.hidden[(i+1)%2][:d.out]
 		if d.out == 1 {
 			out[0] = d.b[0] + dot(x, d.w)
@@ -165,7 +170,7 @@ func (n *Net) score(us, them []int16, s *scratch) float32 {
 			copy(out, d.b)
 			affine(out, x, d.w)
 		}
-		if i+1 < len(n.dense) {
+		if i+1 < len(dense) {
 			for o, v := range out {
 				out[o] = min(max(v, 0), 1)
 			}

@@ -72,6 +72,13 @@ type Config struct {
 	// where neither side may castle: there the rules, and so the score,
 	// do not change under the mirror, so it is a second position for free.
 	Mirror bool `json:"mirror,omitempty" yaml:"mirror"`
+	// OutputBuckets gives the last layer this many outputs, one for each
+	// band of the position's piece count (kings included): a position of
+	// p pieces is scored by output (p-1)·OutputBuckets/32, so the opening,
+	// the middlegame and the endgame each have their own last layer, as
+	// Stockfish's layer stacks, chosen by the same count, do. 1 (or 0,
+	// files before the option) is the one output.
+	OutputBuckets int `json:"output_buckets,omitempty" yaml:"output_buckets"`
 }
 
 // DefaultScale makes sigmoid(cp / Scale) the win probability dchess
@@ -90,7 +97,7 @@ const DefaultScale = 1 / dataset.WinProbCoefficient
 // docs/results/2026-11-27-nnue-mixed-data-mirror.md, four plies of the
 // line against one in docs/results/2026-11-27-nnue-positions-along-the-line.md).
 func DefaultConfig() Config {
-	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 4, Pairwise: true, Mirror: true}
+	return Config{Accumulator: 256, Hidden: []int{32}, Scale: DefaultScale, Lambda: 1, QuietOnly: true, Children: 4, ChildPlies: 4, Pairwise: true, Mirror: true, OutputBuckets: 1}
 }
 
 // Validate reports a configuration that cannot be built, in one line.
@@ -110,6 +117,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("nnue: child_plies %d must be in 1..16 (0, in files before the option, reads as 1)", c.ChildPlies)
 	case !(c.Sparsity >= 0 && c.Sparsity <= 1):
 		return fmt.Errorf("nnue: sparsity %g must be in [0, 1]", c.Sparsity)
+	case c.OutputBuckets < 0 || c.OutputBuckets > Slots:
+		return fmt.Errorf("nnue: output_buckets %d must be in 1..%d", c.OutputBuckets, Slots)
 	case c.Pairwise && c.Accumulator%32 != 0:
 		return fmt.Errorf("nnue: pairwise needs an accumulator that is a multiple of 32, not %d", c.Accumulator)
 	}
@@ -122,9 +131,18 @@ func (c Config) Validate() error {
 }
 
 // widths are the dense layers' widths, input first: both views' clipped
-// accumulators, or their pairwise products.
+// accumulators, or their pairwise products; last the outputs, one a bucket.
 func (c Config) widths() []int {
-	return append(append([]int{2 * c.perView()}, c.Hidden...), 1)
+	return append(append([]int{2 * c.perView()}, c.Hidden...), c.buckets())
+}
+
+// buckets is how many outputs the last layer has (OutputBuckets; 0, in
+// files before the option, is 1).
+func (c Config) buckets() int { return max(1, c.OutputBuckets) }
+
+// bucket is the output that scores a position of pieces pieces (1..Slots).
+func (c Config) bucket(pieces int) int {
+	return min(max((pieces-1)*c.buckets()/Slots, 0), c.buckets()-1)
 }
 
 // LinePlies is how many plies of each line training follows (ChildPlies;

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -49,6 +50,8 @@ func TestConfigValidate(t *testing.T) {
 		"negative sparsity":                func(c *Config) { c.Sparsity = -0.01 },
 		"NaN sparsity":                     func(c *Config) { c.Sparsity = math.NaN() },
 		"pairwise halves not of 16":        func(c *Config) { c.Pairwise, c.Accumulator = true, 48 },
+		"negative output buckets":          func(c *Config) { c.OutputBuckets = -1 },
+		"more output buckets than pieces":  func(c *Config) { c.OutputBuckets = 33 },
 	} {
 		c := DefaultConfig()
 		mutate(&c)
@@ -170,8 +173,82 @@ const quantizedTolerance = 8
 const pairwiseTolerance = 14
 
 func TestQuantizedMatchesGraph(t *testing.T) {
-	for name, c := range smallConfigs() {
+	configs := smallConfigs()
+	buckets := smallConfig()
+	buckets.OutputBuckets = 8
+	configs["pairwise, 8 output buckets"] = buckets
+	for name, c := range configs {
 		t.Run(name, func(t *testing.T) { checkQuantizedMatchesGraph(t, c) })
+	}
+}
+
+// TestOutputBucketsPickByPieceCount gives each output bucket k a last layer
+// that scores k/10 of a logit unit whatever the inputs, and checks that the
+// graph and the player both score each position by its piece count's
+// bucket, with hidden layers and without.
+func TestOutputBucketsPickByPieceCount(t *testing.T) {
+	for name, hidden := range map[string][]int{"one hidden layer": {8}, "no hidden layer": nil} {
+		t.Run(name, func(t *testing.T) {
+			c := smallConfig()
+			c.Hidden, c.OutputBuckets = hidden, 4
+			m := newModel(t, c)
+			params := m.InitParams(3)
+			last := denseName(len(hidden))
+			for i := range params {
+				switch params[i].Name {
+				case last + ".w":
+					clear(params[i].Data)
+				case last + ".b":
+					for k := range params[i].Data {
+						params[i].Data[k] = float32(k) / 10
+					}
+				}
+			}
+			// Random games keep most of their pieces: endings fill the
+			// lower buckets.
+			var endings []*board.Board
+			for _, fen := range []string{
+				"8/8/4k3/8/8/3K4/4P3/8 w - - 0 1",
+				"8/5pk1/8/3r4/8/2R5/5PK1/8 b - - 0 1",
+				"r3k3/1p3pp1/8/8/8/8/1P3PP1/R3K3 w - - 0 1",
+				"2r1k3/pp3ppp/8/3n4/8/5N2/PP3PPP/2R1K3 w - - 0 1",
+			} {
+				endings = append(endings, mustFEN(t, fen))
+			}
+			recs := append(materialSet(100, 4), nntest.MaterialRecords(endings)...)
+			bt := encodeBatch(t, m, recs)
+			gr := buildGraph(t, m, params, bt)
+			defer gr.vm.Close()
+			gr.run(t)
+			scores := gr.out.Score.Value().Data().([]float32)
+			net, err := NewNet(weightsFile(t, m, params))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := NewEvaluator(net)
+			seen := map[int]bool{}
+			i := 0
+			for _, r := range recs {
+				b := mustFEN(t, r.FEN)
+				if b.InCheck() {
+					continue
+				}
+				pieces := bits.OnesCount64(b.Occupied())
+				k := (pieces - 1) * 4 / 32
+				want := float64(k) / 10 * c.Scale
+				if got := float64(scores[i]); math.Abs(got-want) > 1e-3*c.Scale {
+					t.Fatalf("%s (%d pieces): the graph scores %.2f cp, want bucket %d's %.2f", r.FEN, pieces, got, k, want)
+				}
+				if got := float64(e.Network(b)); math.Abs(got-want) > 1 {
+					t.Fatalf("%s (%d pieces): the player scores %.0f cp, want bucket %d's %.2f", r.FEN, pieces, got, k, want)
+				}
+				seen[k] = true
+				i++
+			}
+			if len(seen) < 4 {
+				t.Fatalf("the positions fell in buckets %v: too few to test the choice", seen)
+			}
+		})
 	}
 }
 
