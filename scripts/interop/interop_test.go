@@ -18,7 +18,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dchess/dchess/internal/testenv"
 )
@@ -54,9 +53,9 @@ func pgnExtract(t *testing.T) string {
 	return testenv.Program(t, "pgn-extract", "apt-get install pgn-extract", "/usr/games/pgn-extract")
 }
 
-// output runs a program with a time limit.
-func output(name string, args ...string) (stdout, stderr []byte, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+// output runs a program until the test's deadline.
+func output(t *testing.T, name string, args ...string) (stdout, stderr []byte, err error) {
+	ctx, cancel := context.WithDeadline(context.Background(), testenv.ProgramDeadline(t))
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	var errBuf bytes.Buffer
@@ -69,7 +68,7 @@ func output(name string, args ...string) (stdout, stderr []byte, err error) {
 // anything on standard error fails the test.
 func run(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
-	out, stderr, err := output(name, args...)
+	out, stderr, err := output(t, name, args...)
 	if err != nil || len(stderr) > 0 {
 		t.Fatalf("%s %s: %v\n%s%s", filepath.Base(name), strings.Join(args, " "), err, stderr, out)
 	}
@@ -347,11 +346,11 @@ func TestReadersRejectBadGames(t *testing.T) {
 		// pgn-extract knows nothing of Termination: a game that stops
 		// without a mate is legal PGN for it.
 		if name != "result against board" {
-			if _, stderr, _ := output(readers.pgnExtract, "-r", "-s", file); len(stderr) == 0 {
+			if _, stderr, _ := output(t, readers.pgnExtract, "-r", "-s", file); len(stderr) == 0 {
 				t.Errorf("%s: pgn-extract -r -s reported nothing", name)
 			}
 		}
-		if _, stderr, err := output(readers.node, "check-pgn.js", file); err == nil {
+		if _, stderr, err := output(t, readers.node, "check-pgn.js", file); err == nil {
 			t.Errorf("%s: check-pgn.js passed it", name)
 		} else {
 			t.Logf("%s: %s", name, bytes.TrimSpace(stderr))
