@@ -12,7 +12,7 @@ import (
 	"github.com/dchess/dchess/models/nn/ops"
 )
 
-// Model is the training side of the family: it satisfies pipeline.Model.
+// Model is the training side of the family: it satisfies family.Model.
 type Model struct{ cfg Config }
 
 // NewModel checks cfg and returns the trainable model.

@@ -19,7 +19,7 @@ import (
 	"github.com/dchess/dchess/models/dcw"
 )
 
-// Model is the part of pipeline.Model these helpers use.
+// Model is the part of family.Model these helpers use.
 type Model interface {
 	Family() string
 	Arch() ([]byte, error)
