@@ -53,7 +53,7 @@ func Register() {
 		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the flow loss of the corrupted tokens: kappa'_t/(1 - kappa_t)-weighted (elbo) or plain cross-entropy; a_i's over its legal moves with legal_mask"},
-			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move"},
+			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i at its source whose argmax over all moves (the legal ones with legal_mask) is the target move; the corruption may leave s_{i+1} in view, which gives a_i away, so a player's a_i-first accuracy is eval --data's, not this"},
 		},
 		Player:      sequence.Player(flowDecoder),
 		Decoder:     flowDecoder,
