@@ -56,7 +56,7 @@ func sequenceFamily(name, description string, defaults func() Config, evals fami
 		Accuracy: family.AccuracyAction,
 		Metrics: []family.MetricInfo{
 			{Name: "train_loss, val_loss", Meaning: "the weighted cross-entropy of the masked tokens (ELBO weighting lambda_t by default; a_i's over its legal moves with legal_mask)"},
-			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move; the corruption may leave s_{i+1} in view, which gives a_i away, so a player's a_i-first accuracy is eval --data's, not this"},
+			{Name: "train_action_accuracy, val_action_accuracy", Meaning: "share of rows with a_i masked whose argmax over all moves (the legal ones with legal_mask) is the target move; with a horizon past a_i the corruption may leave s_{i+1} in view, which gives a_i away, so a player's a_i-first accuracy is eval --data's, not this"},
 		},
 		Player:      sequence.Player(diffusionDecoder),
 		Decoder:     diffusionDecoder,
