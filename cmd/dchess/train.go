@@ -40,7 +40,7 @@ Adam, validation every epoch, early stopping. The run folder (--out, default
 runs/<model>-<timestamp>) receives config.yaml (the config as run), metrics.jsonl,
 loss.png, checkpoint/ and model.dcw.
 
-The families (docs/training.md says what each trains on and reports):
+The families (what each figure they report means: docs/reference/config/train-FAMILY.md):
 ` + family.Help() + `
 Without --config the built-in configs/<model>.yaml (the published setup) is used.
 Ctrl-C saves a checkpoint, and so does every --checkpoint-every inside an epoch (a

@@ -389,7 +389,28 @@ func trainingPage(src *sources, name string) ([]byte, []string, error) {
 	}
 	b.WriteString(". A key not listed is an error. " + boundsNote + "\n")
 	writeSections(&b, sections(rows))
+	writeMetrics(&b, w, name, f.Metrics)
 	return b.Bytes(), w.problems, nil
+}
+
+// writeMetrics is the section on the figures a run of the family reports,
+// from its registration, so that a figure's meaning is written where it is
+// declared; a figure without one is a problem, as an unexplained key is.
+func writeMetrics(b *bytes.Buffer, w *walker, name string, metrics []family.MetricInfo) {
+	b.WriteString("\n## What a run reports\n\n" +
+		"The figures of `metrics.jsonl`'s epoch lines, besides the counts, " +
+		"times and training compute every family's lines carry ([docs/training.md](../../training.md), \"Metrics\"):\n\n" +
+		"| figure | meaning |\n|---|---|\n")
+	for _, m := range metrics {
+		if m.Meaning == "" {
+			w.problem("%s: the figure %s says not what it means (its MetricInfo's Meaning)", name, m.Name)
+		}
+		var names []string
+		for _, n := range strings.Split(m.Name, ",") {
+			names = append(names, "`"+strings.TrimSpace(n)+"`")
+		}
+		fmt.Fprintf(b, "| %s | %s |\n", strings.Join(names, ", "), cell(m.Meaning))
+	}
 }
 
 // boundsNote says what the bounds column holds.
@@ -460,7 +481,8 @@ func indexPage(names []string) []byte {
 	b.WriteString(header)
 	b.WriteString("# Config reference\n\n")
 	b.WriteString("Every key of dchess's YAML configs, with its type, its default, its bounds and what it means: " +
-		"one page per model family for `dchess train --model FAMILY --config FILE.yaml`, and one for `dchess pipeline run CONFIG.yaml`.\n\n")
+		"one page per model family for `dchess train --model FAMILY --config FILE.yaml`, which also says what each figure a run of the family reports means, " +
+		"and one for `dchess pipeline run CONFIG.yaml`.\n\n")
 	b.WriteString("| page | config |\n|---|---|\n")
 	for _, name := range names {
 		f, _ := family.Lookup(name)

@@ -203,3 +203,20 @@ func TestNumber(t *testing.T) {
 		}
 	}
 }
+
+// A family's figures are listed with their meanings, and a figure without
+// one stops the generator as an unexplained key does.
+func TestWriteMetrics(t *testing.T) {
+	var b bytes.Buffer
+	w := &walker{}
+	writeMetrics(&b, w, "fam", []family.MetricInfo{
+		{Name: "train_loss, val_loss", Meaning: "the loss | its pipe"},
+		{Name: "stage"},
+	})
+	if !bytes.Contains(b.Bytes(), []byte("| `train_loss`, `val_loss` | the loss \\| its pipe |\n")) {
+		t.Errorf("no escaped row for the loss:\n%s", b.String())
+	}
+	if len(w.problems) != 1 || !strings.Contains(w.problems[0], "fam: the figure stage") {
+		t.Errorf("problems %q, want one for stage", w.problems)
+	}
+}
