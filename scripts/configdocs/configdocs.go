@@ -403,7 +403,7 @@ func writeMetrics(b *bytes.Buffer, w *walker, name string, metrics []family.Metr
 		"| figure | meaning |\n|---|---|\n")
 	for _, m := range metrics {
 		if m.Meaning == "" {
-			w.problem("%s: the figure %s says not what it means (its MetricInfo's Meaning)", name, m.Name)
+			w.problem("%s: the figure %s has no meaning (fill its MetricInfo.Meaning in the family's registration)", name, m.Name)
 		}
 		var names []string
 		for _, n := range strings.Split(m.Name, ",") {
