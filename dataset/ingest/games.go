@@ -236,10 +236,16 @@ func elo(s string) uint16 {
 }
 
 // GameID hashes a game's tags and moves (FNV-1a, 64 bits); positions of one
-// game share it and splits are made by it.
+// game share it and splits are made by it. The tags that say when the game
+// was played are left out: self-play writes the day and the clock into them,
+// and a run repeated from the same seed must split its games the same way on
+// any day.
 func GameID(g *pgn.Game) uint64 {
 	h := uint64(fnvOffset)
 	for _, t := range g.Tags {
+		if whenTags[t.Name] {
+			continue
+		}
 		h = fnvString(h, t.Name)
 		h = fnvByte(h, 0)
 		h = fnvString(h, t.Value)
@@ -250,6 +256,13 @@ func GameID(g *pgn.Game) uint64 {
 		h = fnvByte(h, 0)
 	}
 	return h
+}
+
+// whenTags are the tags GameID leaves out: the PGN standard's date and time
+// tags and those cutechess-cli (and dchess's matches) add.
+var whenTags = map[string]bool{
+	"Date": true, "Time": true, "UTCDate": true, "UTCTime": true,
+	"GameStartTime": true, "GameEndTime": true, "GameDuration": true,
 }
 
 const (

@@ -590,3 +590,46 @@ func TestEarlyDedupeKeepsTheDatasetTheSame(t *testing.T) {
 		t.Errorf("duplicates counted %d without early dedupe, %d with", dropped[0], dropped[1])
 	}
 }
+
+// A game replayed on another day, by another clock, keeps its id (so a run
+// repeated from the same seed splits the same way); any other tag or move
+// makes it another game.
+func TestGameIDLeavesOutWhenTheGameWasPlayed(t *testing.T) {
+	parse := func(text string) *pgn.Game {
+		t.Helper()
+		g, err := pgn.Parse([]byte(text), 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	const moves = "\n1. e4 e5 2. Nf3 1-0\n"
+	base := GameID(parse(`[Event "self-play"]
+[Date "2026.12.05"]
+[GameStartTime "2026-12-05T10:00:00.000 UTC"]
+[GameDuration "00:00:12"]
+[Result "1-0"]
+` + moves))
+	same := parse(`[Event "self-play"]
+[Date "2026.12.06"]
+[Time "08:15:00"]
+[UTCDate "2026.12.06"]
+[UTCTime "08:15:00"]
+[GameStartTime "2026-12-06T08:15:00.000 UTC"]
+[GameEndTime "2026-12-06T08:15:09.000 UTC"]
+[GameDuration "00:00:09"]
+[Result "1-0"]
+` + moves)
+	if got := GameID(same); got != base {
+		t.Errorf("the game played on another day has id %x, want %x", got, base)
+	}
+	for _, other := range []string{
+		"[Event \"another\"]\n[Result \"1-0\"]\n" + moves,
+		"[Event \"self-play\"]\n[Round \"2\"]\n[Result \"1-0\"]\n" + moves,
+		"[Event \"self-play\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nc3 1-0\n",
+	} {
+		if GameID(parse(other)) == base {
+			t.Errorf("another game shares the id %x:\n%s", base, other)
+		}
+	}
+}
