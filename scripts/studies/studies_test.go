@@ -498,7 +498,6 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 	if out, err := selfplay.CombinedOutput(); err != nil {
 		t.Fatalf("selfplay: %v\n%s", err, out)
 	}
-	fixDate(t, games)
 	shipped := filepath.Join(testenv.RepoRoot(), "models", "shipped", "siamese.dcw")
 	env := []string{"DCHESS=" + dchess, "NAME=sp", "JUDGES=heuristic@1 siamese:" + shipped}
 	out := filepath.Join(dir, "out")
@@ -600,24 +599,5 @@ func TestNNUEDatagenTrainsACandidate(t *testing.T) {
 	bad, code := script(t, []string{"DCHESS=/nonexistent"}, "nnue-datagen.sh", out, "5k")
 	if code != 2 || !strings.Contains(bad, "RECORDS (5k) and NODES (1000) must be positive whole numbers") {
 		t.Errorf("exit %d, output:\n%s", code, bad)
-	}
-}
-
-// fixDate gives a PGN file's games one fixed Date tag. Ingest's game ids
-// hash the tags, so the split by game of today's self-play changes daily;
-// with a fixed date it is the same every day, with games each side won in
-// its small test split.
-func fixDate(t *testing.T, pgn string) {
-	t.Helper()
-	data, err := os.ReadFile(pgn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fixed := regexp.MustCompile(`(?m)^\[Date "[^"]*"\]`).ReplaceAll(data, []byte(`[Date "2000.01.01"]`))
-	if bytes.Equal(fixed, data) {
-		t.Fatalf("%s: no Date tag to fix", pgn)
-	}
-	if err := os.WriteFile(pgn, fixed, 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
