@@ -8,10 +8,14 @@
 #
 #   scripts/studies/nnue-datagen.sh OUT RECORDS [NODES]
 #   scripts/studies/nnue-datagen.sh studies/datagen-quality/gen-1000 30000000 1000
+#   TRAIN=0 scripts/studies/nnue-datagen.sh studies/mix/gen-400 17721758 400
+#   WITH=studies/mix/gen-400 scripts/studies/nnue-datagen.sh studies/mix/gen-1000 7215760 1000
 #
 # Then a network trains on every task's train split into OUT/nnue-RUN (RUN
 # default "candidate"; CONFIG default configs/nnue.yaml, with max_steps and
-# decay_steps STEPS when STEPS is set), is scored on TEST when it is set (a
+# decay_steps STEPS when STEPS is set), with the tasks of the folders WITH
+# names (space-separated: arms this script made at other budgets with
+# TRAIN=0, which stops once the tasks are made), is scored on TEST when it is set (a
 # labelled dataset: Stockfish's scores on its test split, at depth 1, into
 # OUT/nnue-RUN.eval.json), and plays NETWORK at 10+0.1 until the SPRT (0,
 # 10) decides (nnue-clock.sh into OUT/clock-RUN; CLOCK=0 skips it).
@@ -47,9 +51,22 @@ for ((i = 0; i < 1000 && made < want; i++)); do
 done
 ((made >= want)) || { echo "$0: the 1000 tasks hold $made records, fewer than $want" >&2; exit 1; }
 echo "== $i tasks, $made records"
+[ "${TRAIN:-1}" != 0 ] || exit 0
+tasks=$i
+for arm in ${WITH:-}; do
+	n=0
+	for split in "$arm"/gen-[0-9][0-9][0-9][0-9]-of-1000.split.json; do
+		[ -f "$split" ] || continue
+		data+=,${split%.split.json}
+		made=$((made + $(records "${split%.split.json}")))
+		n=$((n + 1))
+	done
+	((n > 0)) || { echo "$0: WITH names $arm, which holds no finished task" >&2; exit 2; }
+	tasks=$((tasks + n))
+done
 
 if [ ! -f "$run/model.dcw" ]; then
-	echo "== train $run ($(date -u +%FT%TZ))"
+	echo "== train $run on $tasks tasks, $made records ($(date -u +%FT%TZ))"
 	config=${CONFIG:-$root/configs/nnue.yaml}
 	if [ -n "${STEPS:-}" ]; then
 		sed -e "s/^max_steps: [0-9]*/max_steps: $STEPS/" -e "s/^  decay_steps: [0-9]*/  decay_steps: $STEPS/" "$config" >"$run.yaml"

@@ -563,6 +563,41 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 	}
 }
 
+// TestNNUEDatagenTrainsOnArms makes one arm with TRAIN=0, which trains
+// nothing, and trains the next arm's candidate on both arms' tasks; a WITH
+// folder without finished tasks gets the one-line error.
+func TestNNUEDatagenTrainsOnArms(t *testing.T) {
+	out := t.TempDir()
+	arm, main := filepath.Join(out, "gen-50"), filepath.Join(out, "gen-60")
+	env := []string{"DCHESS=" + testenv.Dchess(t), "GAMES_PER_TASK=2", "STEPS=20", "CLOCK=0"}
+	log, code := script(t, append(env, "TRAIN=0"), "nnue-datagen.sh", arm, "100", "50")
+	tasks := regexp.MustCompile(`== (\d+) tasks, \d+ records`).FindStringSubmatch(log)
+	if code != 0 || tasks == nil {
+		t.Fatalf("the TRAIN=0 arm exited %d:\n%s", code, log)
+	}
+	if strings.Contains(log, "== train") {
+		t.Errorf("TRAIN=0 trained:\n%s", log)
+	}
+	log, code = script(t, append(env, "WITH="+arm), "nnue-datagen.sh", main, "100", "60")
+	own := regexp.MustCompile(`== (\d+) tasks, \d+ records`).FindStringSubmatch(log)
+	trained := regexp.MustCompile(`== train \S+ on (\d+) tasks`).FindStringSubmatch(log)
+	if code != 0 || own == nil || trained == nil {
+		t.Fatalf("the arm with WITH exited %d:\n%s", code, log)
+	}
+	a, _ := strconv.Atoi(tasks[1])
+	b, _ := strconv.Atoi(own[1])
+	if n, _ := strconv.Atoi(trained[1]); n != a+b {
+		t.Errorf("trained on %d tasks, want the %d of %s and the %d of %s:\n%s", n, a, arm, b, main, log)
+	}
+	if _, err := os.Stat(filepath.Join(main, "nnue-candidate", "model.dcw")); err != nil {
+		t.Errorf("no candidate: %v\n%s", err, log)
+	}
+	bad, code := script(t, append(env, "WITH="+t.TempDir()), "nnue-datagen.sh", filepath.Join(out, "gen-70"), "1", "70")
+	if code != 2 || !strings.Contains(bad, "which holds no finished task") {
+		t.Errorf("an empty WITH: exit %d, output:\n%s", code, bad)
+	}
+}
+
 // TestNNUEDatagenTrainsACandidate plays datagen tasks of two games until
 // they hold 150 records, trains a network on them and scores it; a second
 // run finds every stage done, and a bad RECORDS gets the one-line error.
