@@ -15,8 +15,8 @@
 # default "candidate"; CONFIG default configs/nnue.yaml, with max_steps and
 # decay_steps STEPS when STEPS is set), with the tasks of the folders WITH
 # names (space-separated: arms this script made at other budgets with
-# TRAIN=0, which stops once the tasks are made), is scored on TEST when it is set (a
-# labelled dataset: Stockfish's scores on its test split, at depth 1, into
+# TRAIN=0, which stops once the tasks are made), is scored on TEST when it
+# is set (a labelled dataset: Stockfish's scores on its test split, at depth 1, into
 # OUT/nnue-RUN.eval.json), and plays NETWORK at 10+0.1 until the SPRT (0,
 # 10) decides (nnue-clock.sh into OUT/clock-RUN; CLOCK=0 skips it).
 #
@@ -36,6 +36,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 network=${NETWORK:-$root/models/shipped/nnue.dcw}
 [ -f "$network" ] || { echo "$0: no network file $network" >&2; exit 2; }
 run=$out/nnue-${RUN:-candidate}
+# An arm named in WITH must be made before, so a wrong name fails now, not after the tasks.
+for arm in ${WITH:-}; do
+	compgen -G "$arm/gen-[0-9][0-9][0-9][0-9]-of-1000.split.json" >/dev/null ||
+		{ echo "$0: WITH names $arm, which holds no finished task" >&2; exit 2; }
+done
 mkdir -p "$out"
 
 made=0 data=
@@ -54,15 +59,11 @@ echo "== $i tasks, $made records"
 [ "${TRAIN:-1}" != 0 ] || exit 0
 tasks=$i
 for arm in ${WITH:-}; do
-	n=0
 	for split in "$arm"/gen-[0-9][0-9][0-9][0-9]-of-1000.split.json; do
-		[ -f "$split" ] || continue
 		data+=,${split%.split.json}
 		made=$((made + $(records "${split%.split.json}")))
-		n=$((n + 1))
+		tasks=$((tasks + 1))
 	done
-	((n > 0)) || { echo "$0: WITH names $arm, which holds no finished task" >&2; exit 2; }
-	tasks=$((tasks + n))
 done
 
 if [ ! -f "$run/model.dcw" ]; then

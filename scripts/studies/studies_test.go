@@ -565,7 +565,8 @@ func TestSiameseGamesScoresTheTestPairs(t *testing.T) {
 
 // TestNNUEDatagenTrainsOnArms makes one arm with TRAIN=0, which trains
 // nothing, and trains the next arm's candidate on both arms' tasks; a WITH
-// folder without finished tasks gets the one-line error.
+// folder without finished tasks gets the one-line error before any task is
+// played.
 func TestNNUEDatagenTrainsOnArms(t *testing.T) {
 	out := t.TempDir()
 	arm, main := filepath.Join(out, "gen-50"), filepath.Join(out, "gen-60")
@@ -592,9 +593,13 @@ func TestNNUEDatagenTrainsOnArms(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(main, "nnue-candidate", "model.dcw")); err != nil {
 		t.Errorf("no candidate: %v\n%s", err, log)
 	}
-	bad, code := script(t, append(env, "WITH="+t.TempDir()), "nnue-datagen.sh", filepath.Join(out, "gen-70"), "1", "70")
+	early := filepath.Join(out, "gen-70")
+	bad, code := script(t, append(env, "WITH="+t.TempDir()), "nnue-datagen.sh", early, "1", "70")
 	if code != 2 || !strings.Contains(bad, "which holds no finished task") {
 		t.Errorf("an empty WITH: exit %d, output:\n%s", code, bad)
+	}
+	if _, err := os.Stat(early); !os.IsNotExist(err) {
+		t.Errorf("an empty WITH still made %s (%v)", early, err)
 	}
 }
 
